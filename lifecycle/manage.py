@@ -1,0 +1,89 @@
+"""The agent's explicit lifecycle entry: add / update / delete / none by real memory id."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memories import services
+from memories.types import Actor, Category, DeleteOutcome, MemoryScope, Source, WriteOutcome
+
+
+@dataclass(frozen=True)
+class ManageOutcome:
+    action: str
+    success: bool
+    status: str
+    memory_id: str | None
+    inserted_count: int = 0
+    reason: str | None = None
+
+    @classmethod
+    def from_write(cls, action: str, outcome: WriteOutcome) -> ManageOutcome:
+        return cls(
+            action=action,
+            success=outcome.success,
+            status=outcome.status.value,
+            memory_id=outcome.memory_id,
+            inserted_count=outcome.inserted_count,
+            reason=outcome.reason,
+        )
+
+    @classmethod
+    def from_delete(cls, memory_id: str, outcome: DeleteOutcome) -> ManageOutcome:
+        reason = (
+            outcome.reason
+            if outcome.reason
+            else (None if outcome.success else outcome.status.value)
+        )
+        return cls(
+            action="delete",
+            success=outcome.success,
+            status=outcome.status.value,
+            memory_id=memory_id,
+            reason=reason,
+        )
+
+
+def manage_memory(
+    *,
+    scope: MemoryScope,
+    action: str,
+    actor: Actor,
+    memory_id: str | None = None,
+    text: str = "",
+    category: str | None = None,
+    confidence: float | None = None,
+    run_id: str = "",
+    run_kind: str = "",
+) -> ManageOutcome:
+    if action == "none":
+        return ManageOutcome(action="none", success=True, status="no_effect", memory_id=None)
+    if action == "add":
+        outcome = services.memory_add(
+            scope=scope,
+            text=text,
+            actor=actor,
+            category=category or Category.FACT,
+            source=Source.MANAGE,
+            run_id=run_id,
+            confidence=confidence,
+        )
+        return ManageOutcome.from_write(action, outcome)
+    assert memory_id is not None, "update and delete need a memory id (validated at the edge)"
+    if action == "update":
+        outcome = services.memory_update(
+            scope=scope,
+            memory_id=memory_id,
+            text=text,
+            actor=actor,
+            category=category,
+            source=Source.MANAGE,
+            run_id=run_id,
+        )
+        return ManageOutcome.from_write(action, outcome)
+    if action == "delete":
+        deleted = services.memory_delete(
+            scope=scope, memory_id=memory_id, actor=actor, source=Source.MANAGE, run_id=run_id
+        )
+        return ManageOutcome.from_delete(memory_id, deleted)
+    raise ValueError(f"unknown action {action!r}")

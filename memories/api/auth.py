@@ -1,0 +1,46 @@
+"""Service-token authentication for the internal /v1 API."""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+
+from django.conf import settings
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+
+@dataclass(frozen=True)
+class ServiceCaller:
+    """The agent platform calling us. Not a Django user; it acts for the scope in the body."""
+
+    token_index: int
+    is_authenticated: bool = True
+
+
+class ServiceTokenAuthentication(BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request: Request) -> tuple[ServiceCaller, str] | None:
+        header = request.META.get("HTTP_AUTHORIZATION", "")
+        if not header:
+            return None
+        keyword, _, token = header.partition(" ")
+        if keyword != self.keyword or not token.strip():
+            raise AuthenticationFailed("Authorization must be 'Bearer <token>'")
+        token = token.strip()
+        for index, valid in enumerate(settings.SERVICE_TOKENS):
+            if hmac.compare_digest(token.encode(), valid.encode()):
+                return ServiceCaller(token_index=index), token
+        raise AuthenticationFailed("invalid service token")
+
+    def authenticate_header(self, request: Request) -> str:
+        return self.keyword
+
+
+class IsServiceCaller(BasePermission):
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return isinstance(request.user, ServiceCaller)

@@ -1,0 +1,193 @@
+"""Input validation and output shapes of the /v1 contract (seed 000 §9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from memories.types import SCOPE_PART, Category, MemoryScope
+
+MAX_QUERY = 2000
+MAX_TEXT = 2000
+
+
+class ScopeInput(serializers.Serializer):
+    tenant_id = serializers.RegexField(SCOPE_PART, max_length=64)
+    user_id = serializers.RegexField(SCOPE_PART, max_length=64)
+
+    def scope(self) -> MemoryScope:
+        data: dict[str, Any] = self.validated_data  # type: ignore[assignment]
+        return MemoryScope(tenant_id=data["tenant_id"], user_id=data["user_id"])
+
+
+class MemoryIdInput(ScopeInput):
+    memory_id = serializers.UUIDField(format="hex_verbose")
+
+
+class SearchInput(ScopeInput):
+    query = serializers.CharField(max_length=MAX_QUERY, trim_whitespace=True)
+    top_k = serializers.IntegerField(min_value=1, max_value=50, default=5)
+    min_score = serializers.FloatField(min_value=0.0, max_value=1.0, required=False)
+
+
+class ManageInput(ScopeInput):
+    ACTIONS = ("add", "update", "delete", "none")
+    action = serializers.ChoiceField(choices=ACTIONS)
+    memory_id = serializers.UUIDField(format="hex_verbose", required=False)
+    text = serializers.CharField(max_length=MAX_TEXT, required=False, trim_whitespace=True)
+    category = serializers.ChoiceField(choices=[c.value for c in Category], required=False)
+    confidence = serializers.FloatField(min_value=0.0, max_value=1.0, required=False)
+    run_id = serializers.CharField(max_length=128, required=False, default="")
+    run_kind = serializers.CharField(max_length=32, required=False, default="")
+    reason = serializers.CharField(max_length=500, required=False, default="")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        action = attrs["action"]
+        errors: dict[str, list[str]] = {}
+        if action in ("add", "update") and not attrs.get("text"):
+            errors["text"] = [f"text is required for {action}"]
+        if action in ("update", "delete") and not attrs.get("memory_id"):
+            errors["memory_id"] = [f"memory_id from search is required for {action}"]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
+
+
+class ListInput(ScopeInput):
+    page = serializers.IntegerField(min_value=1, default=1)
+    page_size = serializers.IntegerField(min_value=1, max_value=100, default=20)
+    query = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+    category = serializers.ChoiceField(
+        choices=[c.value for c in Category], required=False, default="", allow_blank=True
+    )
+    source = serializers.CharField(max_length=16, required=False, default="", allow_blank=True)
+    topic = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+
+
+class TopicsInput(ScopeInput):
+    limit = serializers.IntegerField(min_value=1, max_value=200, default=40)
+
+
+class RelatedInput(MemoryIdInput):
+    limit = serializers.IntegerField(min_value=1, max_value=20, default=5)
+
+
+class UpdateItemInput(MemoryIdInput):
+    text = serializers.CharField(max_length=MAX_TEXT, trim_whitespace=True)
+    category = serializers.ChoiceField(choices=[c.value for c in Category], required=False)
+
+
+# --- outputs -----------------------------------------------------------------------------------
+class HitMetadataOutput(serializers.Serializer):
+    category = serializers.CharField()
+
+
+class SearchHitOutput(serializers.Serializer):
+    id = serializers.CharField()
+    content = serializers.CharField()
+    score = serializers.FloatField()
+    metadata = serializers.SerializerMethodField()
+
+    def get_metadata(self, hit: Any) -> dict[str, str]:
+        return {"category": hit.category}
+
+
+class SearchOutput(serializers.Serializer):
+    items = SearchHitOutput(many=True)
+    total = serializers.IntegerField()
+    available = serializers.BooleanField()
+    error_reason = serializers.CharField(allow_null=True)
+
+
+class WriteOutput(serializers.Serializer):
+    action = serializers.CharField()
+    success = serializers.BooleanField()
+    status = serializers.CharField()
+    memory_id = serializers.CharField(allow_null=True)
+    inserted_count = serializers.IntegerField()
+    reason = serializers.CharField(allow_null=True)
+
+
+class DeleteOutput(serializers.Serializer):
+    success = serializers.BooleanField()
+    status = serializers.CharField()
+    deleted_count = serializers.IntegerField()
+    reason = serializers.CharField(allow_null=True)
+
+
+class MemoryOutput(serializers.Serializer):
+    id = serializers.CharField()
+    content = serializers.CharField()
+    metadata = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField(allow_null=True)
+    updated_at = serializers.DateTimeField(allow_null=True)
+
+    def get_metadata(self, record: Any) -> dict[str, Any]:
+        return {**record.metadata, "category": record.category, "source": record.source}
+
+
+class ListOutput(serializers.Serializer):
+    items = MemoryOutput(many=True)
+    total = serializers.IntegerField()
+    page = serializers.IntegerField()
+    page_size = serializers.IntegerField()
+    pages = serializers.IntegerField()
+
+
+class DailyOutput(serializers.Serializer):
+    day = serializers.CharField()
+    adds = serializers.IntegerField()
+    updates = serializers.IntegerField()
+    deletes = serializers.IntegerField()
+
+
+class OverviewOutput(serializers.Serializer):
+    total = serializers.IntegerField()
+    added_30d = serializers.IntegerField()
+    updated_30d = serializers.IntegerField()
+    last_changed_at = serializers.DateTimeField(allow_null=True)
+    sources = serializers.DictField(child=serializers.IntegerField())
+    categories = serializers.DictField(child=serializers.IntegerField())
+    daily = DailyOutput(many=True)
+
+
+class TopicOutput(serializers.Serializer):
+    id = serializers.CharField()
+    text = serializers.CharField()
+    kind = serializers.CharField()
+    memory_count = serializers.IntegerField()
+
+
+class TopicsOutput(serializers.Serializer):
+    items = TopicOutput(many=True)
+
+
+class RelatedItemOutput(SearchHitOutput):
+    pass
+
+
+class RelatedOutput(serializers.Serializer):
+    items = RelatedItemOutput(many=True)
+
+
+class HistoryEntryOutput(serializers.Serializer):
+    event = serializers.CharField()
+    old_text = serializers.CharField(allow_blank=True)
+    new_text = serializers.CharField(allow_blank=True)
+    actor_kind = serializers.CharField()
+    actor_id = serializers.CharField(allow_blank=True)
+    source = serializers.CharField(allow_blank=True)
+    run_id = serializers.CharField(allow_blank=True)
+    status = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+
+
+class HistoryOutput(serializers.Serializer):
+    memory_id = serializers.CharField()
+    items = HistoryEntryOutput(many=True)
+
+
+class RefusalOutput(serializers.Serializer):
+    status = serializers.CharField()
+    success = serializers.BooleanField()

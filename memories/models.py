@@ -1,0 +1,136 @@
+"""Tables.
+
+``MemoryRow`` and ``EntityRow`` are read-only views of Mem0's own tables: lists, counts and
+trends read them directly, so the console keeps working when the SDK cannot start (seed 000
+§10).  Every write to them goes through ``memories.engine``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from pgvector.django import VectorField
+
+from memories.types import ActorKind
+
+
+class ReadOnlyModel(models.Model):
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(f"{type(self).__name__} is read-only: write through memories.services")
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise TypeError(f"{type(self).__name__} is read-only: write through memories.services")
+
+
+class MemoryRow(ReadOnlyModel):
+    """One memory in ``poco_memories`` (Mem0's main table)."""
+
+    id = models.UUIDField(primary_key=True)
+    vector = VectorField()
+    payload = models.JSONField(default=dict)
+
+    class Meta:
+        managed = False
+        db_table = "poco_memories"
+        verbose_name = _("记忆")
+        verbose_name_plural = _("记忆")
+
+    def __str__(self) -> str:
+        return str(self.payload.get("data", ""))[:60]
+
+    @property
+    def content(self) -> str:
+        return str(self.payload.get("data", ""))
+
+    @property
+    def scope_key(self) -> str:
+        return str(self.payload.get("user_id", ""))
+
+    @property
+    def category(self) -> str:
+        return str(self.payload.get("category") or "fact")
+
+    @property
+    def source(self) -> str:
+        return str(self.payload.get("source") or "manage")
+
+
+class EntityRow(ReadOnlyModel):
+    """One entity in ``poco_memories_entities`` (Mem0's derived entity index)."""
+
+    id = models.UUIDField(primary_key=True)
+    vector = VectorField()
+    payload = models.JSONField(default=dict)
+
+    class Meta:
+        managed = False
+        db_table = "poco_memories_entities"
+        verbose_name = _("实体")
+        verbose_name_plural = _("实体")
+
+    def __str__(self) -> str:
+        return str(self.payload.get("data", ""))
+
+    @property
+    def linked_memory_ids(self) -> list[str]:
+        return [str(i) for i in self.payload.get("linked_memory_ids") or []]
+
+
+class AuditEvent(models.Model):
+    """Who changed which memory, when, and how. A delete leaves only a content-free tombstone."""
+
+    class Event(models.TextChoices):
+        ADD = "ADD", _("新增")
+        UPDATE = "UPDATE", _("更新")
+        DELETE = "DELETE", _("删除")
+        NOOP = "NOOP", _("无变化")
+
+    memory_id = models.UUIDField(db_index=True)
+    tenant_id = models.CharField(max_length=64)
+    user_id = models.CharField(max_length=64)
+    event = models.CharField(max_length=8, choices=Event.choices)
+    actor_kind = models.CharField(max_length=16, choices=[(a.value, a.value) for a in ActorKind])
+    actor_id = models.CharField(max_length=128, blank=True, default="")
+    source = models.CharField(max_length=16, blank=True, default="")
+    run_id = models.CharField(max_length=128, blank=True, default="")
+    old_text = models.TextField(blank=True, default="")
+    new_text = models.TextField(blank=True, default="")
+    status = models.CharField(max_length=32, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["tenant_id", "user_id", "created_at"], name="audit_scope_time")
+        ]
+        verbose_name = _("变更记录")
+        verbose_name_plural = _("变更记录")
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.memory_id}"
+
+
+class MemorySettings(models.Model):
+    """The user's two switches (seed 000 §7); both on unless the user turns them off."""
+
+    tenant_id = models.CharField(max_length=64)
+    user_id = models.CharField(max_length=64)
+    memory_save_enabled = models.BooleanField(default=True)
+    memory_reference_enabled = models.BooleanField(default=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tenant_id", "user_id"], name="settings_one_per_scope")
+        ]
+        verbose_name = _("记忆设置")
+        verbose_name_plural = _("记忆设置")
+
+    def __str__(self) -> str:
+        return f"{self.tenant_id}:{self.user_id}"

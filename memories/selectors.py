@@ -1,0 +1,346 @@
+"""Reads. Every function takes the caller's ``MemoryScope`` and filters by it."""
+
+from __future__ import annotations
+
+import math
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import Count, Max, QuerySet
+from django.db.models.fields.json import KT
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from memories import metrics
+from memories.engine import get_engine
+from memories.models import AuditEvent, EntityRow, MemoryRow, MemorySettings
+from memories.types import BackendError, MemoryRecord, MemoryScope, SearchResult
+
+OVERVIEW_TREND_DAYS = 90
+RECENT_DAYS = 30
+
+
+class MemoryNotFound(LookupError):
+    pass
+
+
+class MemoryForbidden(PermissionError):
+    """The id exists but belongs to another scope. Carries nothing about it."""
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    parsed = parse_datetime(value)
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, timezone.UTC)
+    return parsed
+
+
+def to_record(row: MemoryRow) -> MemoryRecord:
+    payload = row.payload or {}
+    hidden = {"data", "hash", "text_lemmatized", "user_id", "created_at", "updated_at"}
+    return MemoryRecord(
+        id=str(row.id),
+        content=row.content,
+        scope_key=row.scope_key,
+        category=row.category,
+        source=row.source,
+        created_at=_parse_time(payload.get("created_at")),
+        updated_at=_parse_time(payload.get("updated_at")),
+        metadata={k: v for k, v in payload.items() if k not in hidden},
+    )
+
+
+def scope_rows(scope: MemoryScope) -> QuerySet[MemoryRow]:
+    # payload->>'user_id' matches the expression index from the first migration.
+    return MemoryRow.objects.alias(scope_key=KT("payload__user_id")).filter(scope_key=scope.key)
+
+
+def memory_owned_row(*, scope: MemoryScope, memory_id: str) -> MemoryRow:
+    """The row if it belongs to ``scope``; ``MemoryNotFound`` / ``MemoryForbidden`` otherwise."""
+    row = MemoryRow.objects.filter(id=memory_id).defer("vector").first()
+    if row is None:
+        raise MemoryNotFound(memory_id)
+    if row.scope_key != scope.key:
+        raise MemoryForbidden(memory_id)
+    return row
+
+
+def memory_get(*, scope: MemoryScope, memory_id: str) -> MemoryRecord:
+    return to_record(memory_owned_row(scope=scope, memory_id=memory_id))
+
+
+def memory_find_by_text(*, scope: MemoryScope, text: str) -> MemoryRecord | None:
+    row = scope_rows(scope).filter(payload__data=text).defer("vector").first()
+    return to_record(row) if row else None
+
+
+@dataclass(frozen=True)
+class MemoryPage:
+    items: tuple[MemoryRecord, ...]
+    total: int
+    page: int
+    page_size: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, math.ceil(self.total / self.page_size))
+
+
+def memory_list(
+    *,
+    scope: MemoryScope,
+    query: str = "",
+    category: str = "",
+    source: str = "",
+    topic: str = "",
+    page: int = 1,
+    page_size: int = 20,
+) -> MemoryPage:
+    """Newest first, straight from the table (works while the SDK is down)."""
+    rows = scope_rows(scope).defer("vector")
+    if query:
+        rows = rows.alias(text=KT("payload__data")).filter(text__icontains=query)
+    if category:
+        rows = rows.alias(cat=KT("payload__category")).filter(cat=category)
+    if source:
+        rows = rows.alias(src=KT("payload__source")).filter(src=source)
+    if topic:
+        rows = rows.filter(id__in=topic_memory_ids(scope=scope, topic=topic))
+    rows = rows.alias(created=KT("payload__created_at")).order_by("-created", "-id")
+    total = rows.count()
+    page = max(1, page)
+    start = (page - 1) * page_size
+    items = tuple(to_record(r) for r in rows[start : start + page_size])
+    return MemoryPage(items=items, total=total, page=page, page_size=page_size)
+
+
+def memory_search(
+    *, scope: MemoryScope, query: str, top_k: int | None = None, min_score: float | None = None
+) -> SearchResult:
+    """Semantic + keyword + entity recall. An outage is ``available=False``, never zero hits."""
+    started = time.perf_counter()
+    try:
+        hits = get_engine().search(
+            scope_key=scope.key,
+            query=query,
+            top_k=top_k or settings.SEARCH_TOP_K,
+            threshold=settings.SEARCH_MIN_SCORE if min_score is None else min_score,
+        )
+    except BackendError as exc:
+        metrics.search_failed.inc()
+        return SearchResult(items=(), available=False, error_reason=str(exc))
+    metrics.search_latency.observe(time.perf_counter() - started)
+    metrics.search_hits.observe(len(hits))
+    return SearchResult(items=tuple(hits), available=True)
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    event: str
+    old_text: str
+    new_text: str
+    actor_kind: str
+    actor_id: str
+    source: str
+    run_id: str
+    status: str
+    created_at: datetime
+
+
+def memory_history(*, scope: MemoryScope, memory_id: str) -> tuple[HistoryEntry, ...]:
+    """The audit trail of one id, oldest first; the id must belong to ``scope``."""
+    events = AuditEvent.objects.filter(
+        memory_id=memory_id, tenant_id=scope.tenant_id, user_id=scope.user_id
+    ).order_by("created_at", "id")
+    if not events.exists():
+        memory_owned_row(scope=scope, memory_id=memory_id)  # raises not found / forbidden
+    return tuple(
+        HistoryEntry(
+            event=e.event,
+            old_text=e.old_text,
+            new_text=e.new_text,
+            actor_kind=e.actor_kind,
+            actor_id=e.actor_id,
+            source=e.source,
+            run_id=e.run_id,
+            status=e.status,
+            created_at=e.created_at,
+        )
+        for e in events
+    )
+
+
+@dataclass(frozen=True)
+class DailyActivity:
+    day: str
+    adds: int
+    updates: int
+    deletes: int
+
+
+@dataclass(frozen=True)
+class Overview:
+    total: int
+    added_30d: int
+    updated_30d: int
+    last_changed_at: datetime | None
+    sources: dict[str, int]
+    categories: dict[str, int]
+    daily: tuple[DailyActivity, ...]
+
+
+def memory_overview(*, scope: MemoryScope, now: datetime | None = None) -> Overview:
+    now = now or timezone.now()
+    rows = scope_rows(scope)
+    total = rows.count()
+    sources = {
+        str(r["src"] or "manage"): int(r["n"])
+        for r in rows.annotate(src=KT("payload__source")).values("src").annotate(n=Count("id"))
+    }
+    categories = {
+        str(r["cat"] or "fact"): int(r["n"])
+        for r in rows.annotate(cat=KT("payload__category")).values("cat").annotate(n=Count("id"))
+    }
+    events = AuditEvent.objects.filter(tenant_id=scope.tenant_id, user_id=scope.user_id)
+    recent = events.filter(created_at__gte=now - timedelta(days=RECENT_DAYS))
+    last = events.exclude(event=AuditEvent.Event.NOOP).aggregate(last=Max("created_at"))["last"]
+    tz = timezone.get_current_timezone()
+    first_day = (now - timedelta(days=OVERVIEW_TREND_DAYS - 1)).astimezone(tz).date()
+    counts: dict[tuple[str, str], int] = {}
+    for r in (
+        events.filter(created_at__date__gte=first_day)
+        .annotate(day=TruncDate("created_at", tzinfo=tz))
+        .values("day", "event")
+        .annotate(n=Count("id"))
+    ):
+        counts[(r["day"].isoformat(), r["event"])] = int(r["n"])
+    daily = []
+    for offset in range(OVERVIEW_TREND_DAYS):
+        day = (first_day + timedelta(days=offset)).isoformat()
+        daily.append(
+            DailyActivity(
+                day=day,
+                adds=counts.get((day, "ADD"), 0),
+                updates=counts.get((day, "UPDATE"), 0),
+                deletes=counts.get((day, "DELETE"), 0),
+            )
+        )
+    return Overview(
+        total=total,
+        added_30d=recent.filter(event=AuditEvent.Event.ADD).count(),
+        updated_30d=recent.filter(event=AuditEvent.Event.UPDATE).count(),
+        last_changed_at=last,
+        sources=sources,
+        categories=categories,
+        daily=tuple(daily),
+    )
+
+
+@dataclass(frozen=True)
+class Topic:
+    id: str
+    text: str
+    kind: str
+    memory_count: int
+
+
+def topic_heatmap(*, scope: MemoryScope, limit: int = 40) -> tuple[Topic, ...]:
+    """Entities ranked by how many of the scope's memories link to them."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT e.id, e.payload->>'data', coalesce(e.payload->>'entity_type', ''),
+                   count(m.id) AS n
+            FROM poco_memories_entities e
+            JOIN LATERAL jsonb_array_elements_text(e.payload->'linked_memory_ids') AS link(mid)
+              ON true
+            JOIN poco_memories m
+              ON m.id::text = link.mid AND m.payload->>'user_id' = %s
+            WHERE e.payload->>'user_id' = %s
+            GROUP BY e.id
+            ORDER BY n DESC, e.payload->>'data'
+            LIMIT %s
+            """,
+            [scope.key, scope.key, limit],
+        )
+        return tuple(
+            Topic(id=str(r[0]), text=str(r[1]), kind=str(r[2]), memory_count=int(r[3]))
+            for r in cursor.fetchall()
+        )
+
+
+def topic_memory_ids(*, scope: MemoryScope, topic: str) -> list[str]:
+    """Ids of the scope's memories linked to the topic (entity id or its exact text)."""
+    entities = EntityRow.objects.alias(
+        scope_key=KT("payload__user_id"), text=KT("payload__data")
+    ).filter(scope_key=scope.key)
+    entities = entities.filter(id=topic) if _is_uuid(topic) else entities.filter(text=topic)
+    ids: set[str] = set()
+    for entity in entities.defer("vector"):
+        ids.update(entity.linked_memory_ids)
+    return sorted(ids)
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class RelatedMemory:
+    id: str
+    content: str
+    score: float
+    category: str
+
+
+def memory_related(
+    *, scope: MemoryScope, memory_id: str, limit: int = 5
+) -> tuple[RelatedMemory, ...]:
+    """Memories of the same scope closest to this one, by stored vectors (no re-embedding)."""
+    memory_owned_row(scope=scope, memory_id=memory_id)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'),
+                   1 - (m.vector <=> src.vector) AS score
+            FROM poco_memories m, poco_memories src
+            WHERE src.id = %s AND m.id <> src.id AND m.payload->>'user_id' = %s
+            ORDER BY m.vector <=> src.vector
+            LIMIT %s
+            """,
+            [memory_id, scope.key, limit],
+        )
+        return tuple(
+            RelatedMemory(
+                id=str(r[0]), content=str(r[1]), category=str(r[2]), score=round(float(r[3]), 4)
+            )
+            for r in cursor.fetchall()
+        )
+
+
+@dataclass(frozen=True)
+class Switches:
+    memory_save_enabled: bool
+    memory_reference_enabled: bool
+
+
+def memory_switches(*, scope: MemoryScope) -> Switches:
+    row = MemorySettings.objects.filter(tenant_id=scope.tenant_id, user_id=scope.user_id).first()
+    if row is None:
+        return Switches(memory_save_enabled=True, memory_reference_enabled=True)
+    return Switches(
+        memory_save_enabled=row.memory_save_enabled,
+        memory_reference_enabled=row.memory_reference_enabled,
+    )

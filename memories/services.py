@@ -1,0 +1,341 @@
+"""Writes. Each service checks ownership, calls the engine once, and records the audit trail.
+
+Outcomes are facts (``memories.types``): a failure is never reported as success, and a write
+that fails leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from memories import metrics
+from memories.engine import get_engine
+from memories.locks import advisory_lock
+from memories.models import AuditEvent, MemorySettings
+from memories.selectors import (
+    MemoryForbidden,
+    MemoryNotFound,
+    memory_find_by_text,
+    memory_owned_row,
+    memory_switches,
+    scope_rows,
+)
+from memories.types import (
+    SCHEMA_VERSION,
+    Actor,
+    BackendError,
+    Category,
+    CleanupError,
+    DeleteOutcome,
+    DeleteStatus,
+    MemoryScope,
+    Source,
+    WriteOutcome,
+    WriteStatus,
+)
+
+logger = logging.getLogger(__name__)
+
+MAX_FACT_LENGTH = 2000
+DELETE_BATCH_SIZE = 100
+
+
+def _audit(
+    *,
+    scope: MemoryScope,
+    memory_id: str,
+    event: str,
+    actor: Actor,
+    source: str,
+    run_id: str = "",
+    old_text: str = "",
+    new_text: str = "",
+    status: str = "",
+    at: datetime | None = None,
+) -> None:
+    AuditEvent.objects.create(
+        memory_id=memory_id,
+        tenant_id=scope.tenant_id,
+        user_id=scope.user_id,
+        event=event,
+        actor_kind=actor.kind.value,
+        actor_id=actor.id,
+        source=source,
+        run_id=run_id,
+        old_text=old_text,
+        new_text=new_text,
+        status=status,
+        created_at=at or timezone.now(),
+    )
+
+
+def our_metadata(*, category: str, source: str, confidence: float | None = None) -> dict[str, Any]:
+    metadata: dict[str, Any] = {
+        "category": Category(category).value,
+        "source": Source(source).value,
+        "embedding_model": get_engine().embedding_model,
+        "schema_version": SCHEMA_VERSION,
+    }
+    if confidence is not None:
+        metadata["confidence"] = round(float(confidence), 3)
+    return metadata
+
+
+def memory_add(
+    *,
+    scope: MemoryScope,
+    text: str,
+    actor: Actor,
+    category: str = Category.FACT,
+    source: str = Source.MANAGE,
+    run_id: str = "",
+    confidence: float | None = None,
+    created_at: datetime | None = None,
+) -> WriteOutcome:
+    """Store exactly one confirmed fact. The same text again stores nothing (NOOP)."""
+    text = text.strip()
+    if not text or len(text) > MAX_FACT_LENGTH:
+        return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_text")
+    try:
+        with advisory_lock("memory-write", scope.key):
+            existing = memory_find_by_text(scope=scope, text=text)
+            if existing is not None:
+                _audit(
+                    scope=scope,
+                    memory_id=existing.id,
+                    event=AuditEvent.Event.NOOP,
+                    actor=actor,
+                    source=source,
+                    run_id=run_id,
+                    status="duplicate",
+                )
+                metrics.writes.labels("add", "no_effect").inc()
+                return WriteOutcome(
+                    status=WriteStatus.NO_EFFECT, memory_id=existing.id, reason="duplicate"
+                )
+            metadata = our_metadata(category=category, source=source, confidence=confidence)
+            if created_at is not None:
+                metadata["created_at"] = created_at.isoformat()
+            memory_id = get_engine().add_fact(scope_key=scope.key, text=text, metadata=metadata)
+            try:
+                _audit(
+                    scope=scope,
+                    memory_id=memory_id,
+                    event=AuditEvent.Event.ADD,
+                    actor=actor,
+                    source=source,
+                    run_id=run_id,
+                    new_text=text,
+                    at=created_at,
+                )
+            except Exception:
+                # No memory without its audit trail: take the row back out.
+                get_engine().delete_fact(memory_id=memory_id, scope_key=scope.key)
+                raise
+    except BackendError as exc:
+        metrics.writes.labels("add", "backend_error").inc()
+        return WriteOutcome(status=WriteStatus.BACKEND_ERROR, reason=str(exc))
+    metrics.writes.labels("add", "added").inc()
+    return WriteOutcome(status=WriteStatus.ADDED, memory_id=memory_id, inserted_count=1)
+
+
+def memory_update(
+    *,
+    scope: MemoryScope,
+    memory_id: str,
+    text: str,
+    actor: Actor,
+    category: str | None = None,
+    source: str = Source.MANAGE,
+    run_id: str = "",
+    occurred_at: datetime | None = None,
+) -> WriteOutcome:
+    """Correct a fact in place: the id stays, the text is re-embedded, entities relinked."""
+    text = text.strip()
+    if not text or len(text) > MAX_FACT_LENGTH:
+        return WriteOutcome(status=WriteStatus.REJECTED, memory_id=memory_id, reason="invalid_text")
+    try:
+        with advisory_lock("memory-write", scope.key):
+            try:
+                row = memory_owned_row(scope=scope, memory_id=memory_id)
+            except MemoryNotFound:
+                return WriteOutcome(status=WriteStatus.NOT_FOUND, memory_id=memory_id)
+            except MemoryForbidden:
+                return WriteOutcome(status=WriteStatus.FORBIDDEN, memory_id=memory_id)
+            old_text = row.content
+            new_category = category or row.category
+            if old_text == text and new_category == row.category:
+                _audit(
+                    scope=scope,
+                    memory_id=memory_id,
+                    event=AuditEvent.Event.NOOP,
+                    actor=actor,
+                    source=source,
+                    run_id=run_id,
+                    status="unchanged",
+                )
+                return WriteOutcome(
+                    status=WriteStatus.NO_EFFECT, memory_id=memory_id, reason="unchanged"
+                )
+            metadata = our_metadata(category=new_category, source=row.source)
+            metadata["confidence"] = row.payload.get("confidence")
+            metadata = {k: v for k, v in metadata.items() if v is not None}
+            get_engine().update_fact(memory_id=memory_id, text=text, metadata=metadata)
+            _audit(
+                scope=scope,
+                memory_id=memory_id,
+                event=AuditEvent.Event.UPDATE,
+                actor=actor,
+                source=source,
+                run_id=run_id,
+                old_text=old_text,
+                new_text=text,
+                at=occurred_at,
+            )
+    except BackendError as exc:
+        metrics.writes.labels("update", "backend_error").inc()
+        return WriteOutcome(status=WriteStatus.BACKEND_ERROR, memory_id=memory_id, reason=str(exc))
+    metrics.writes.labels("update", "updated").inc()
+    return WriteOutcome(status=WriteStatus.UPDATED, memory_id=memory_id)
+
+
+def _forget_audit_text(
+    *, scope: MemoryScope, memory_id: str, actor: Actor, source: str, run_id: str, status: str
+) -> None:
+    """Remove the text from every audit row of the id; keep a content-free tombstone."""
+    with transaction.atomic():
+        AuditEvent.objects.filter(
+            memory_id=memory_id, tenant_id=scope.tenant_id, user_id=scope.user_id
+        ).update(old_text="", new_text="")
+        _audit(
+            scope=scope,
+            memory_id=memory_id,
+            event=AuditEvent.Event.DELETE,
+            actor=actor,
+            source=source,
+            run_id=run_id,
+            status=status,
+        )
+
+
+def memory_delete(
+    *,
+    scope: MemoryScope,
+    memory_id: str,
+    actor: Actor,
+    source: str = Source.MANAGE,
+    run_id: str = "",
+) -> DeleteOutcome:
+    """Forget one memory everywhere: main row, entity links, Mem0 history, audit text."""
+    try:
+        with advisory_lock("memory-write", scope.key):
+            try:
+                memory_owned_row(scope=scope, memory_id=memory_id)
+            except MemoryNotFound:
+                return DeleteOutcome(status=DeleteStatus.NOT_FOUND)
+            except MemoryForbidden:
+                return DeleteOutcome(status=DeleteStatus.FORBIDDEN)
+            return _delete_owned(
+                scope=scope, memory_id=memory_id, actor=actor, source=source, run_id=run_id
+            )
+    except BackendError as exc:
+        return DeleteOutcome(status=DeleteStatus.BACKEND_ERROR, reason=str(exc))
+
+
+def _delete_owned(
+    *, scope: MemoryScope, memory_id: str, actor: Actor, source: str, run_id: str
+) -> DeleteOutcome:
+    try:
+        get_engine().delete_fact(memory_id=memory_id, scope_key=scope.key)
+    except LookupError:
+        return DeleteOutcome(status=DeleteStatus.NOT_FOUND)
+    except CleanupError as exc:
+        _forget_audit_text(
+            scope=scope,
+            memory_id=memory_id,
+            actor=actor,
+            source=source,
+            run_id=run_id,
+            status=DeleteStatus.PARTIAL_CLEANUP,
+        )
+        metrics.delete_item_partial_cleanup.inc()
+        logger.warning("delete left residue: memory=%s scope=%s", memory_id, scope.key)
+        return DeleteOutcome(status=DeleteStatus.PARTIAL_CLEANUP, deleted_count=1, reason=str(exc))
+    _forget_audit_text(
+        scope=scope,
+        memory_id=memory_id,
+        actor=actor,
+        source=source,
+        run_id=run_id,
+        status=DeleteStatus.DELETED,
+    )
+    return DeleteOutcome(status=DeleteStatus.DELETED, deleted_count=1)
+
+
+def memory_delete_user(
+    *, scope: MemoryScope, actor: Actor, source: str = Source.MANAGE
+) -> DeleteOutcome:
+    """Forget every memory of the scope, in batches, plus its implicit message context."""
+    deleted = 0
+    residue: list[str] = []
+    try:
+        with advisory_lock("memory-write", scope.key):
+            while True:
+                batch = [
+                    str(i)
+                    for i in scope_rows(scope)
+                    .order_by("id")
+                    .values_list("id", flat=True)[:DELETE_BATCH_SIZE]
+                ]
+                batch = [i for i in batch if i not in residue]
+                if not batch:
+                    break
+                for memory_id in batch:
+                    outcome = _delete_owned(
+                        scope=scope, memory_id=memory_id, actor=actor, source=source, run_id=""
+                    )
+                    if outcome.status == DeleteStatus.PARTIAL_CLEANUP:
+                        residue.append(memory_id)
+                    deleted += outcome.deleted_count
+            get_engine().purge_messages(scope_key=scope.key)
+    except BackendError as exc:
+        if deleted:
+            metrics.delete_user_partial_cleanup.inc()
+            return DeleteOutcome(
+                status=DeleteStatus.PARTIAL_CLEANUP, deleted_count=deleted, reason=str(exc)
+            )
+        return DeleteOutcome(status=DeleteStatus.BACKEND_ERROR, reason=str(exc))
+    if residue:
+        metrics.delete_user_partial_cleanup.inc()
+        return DeleteOutcome(
+            status=DeleteStatus.PARTIAL_CLEANUP,
+            deleted_count=deleted,
+            reason=f"{len(residue)} memories left derived data behind",
+        )
+    return DeleteOutcome(status=DeleteStatus.DELETED, deleted_count=deleted)
+
+
+def memory_switches_update(
+    *,
+    scope: MemoryScope,
+    memory_save_enabled: bool | None = None,
+    memory_reference_enabled: bool | None = None,
+) -> None:
+    current = memory_switches(scope=scope)
+    MemorySettings.objects.update_or_create(
+        tenant_id=scope.tenant_id,
+        user_id=scope.user_id,
+        defaults={
+            "memory_save_enabled": current.memory_save_enabled
+            if memory_save_enabled is None
+            else memory_save_enabled,
+            "memory_reference_enabled": current.memory_reference_enabled
+            if memory_reference_enabled is None
+            else memory_reference_enabled,
+        },
+    )

@@ -1,0 +1,152 @@
+"""Our own value types: the scope, the typed outcomes, the domain exceptions.
+
+Everything above the engine speaks these; nothing above the engine sees a Mem0 shape.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+SCOPE_PART = re.compile(r"^[A-Za-z0-9_.@+\-]{1,64}$")
+
+
+class ScopeError(ValueError):
+    """A tenant or user id that cannot form a scope."""
+
+
+@dataclass(frozen=True)
+class MemoryScope:
+    """One user's memory: ``tenant_id`` + ``user_id``, stored in Mem0 as ``tenant:user``."""
+
+    tenant_id: str
+    user_id: str
+
+    def __post_init__(self) -> None:
+        for name in ("tenant_id", "user_id"):
+            if not SCOPE_PART.match(getattr(self, name)):
+                raise ScopeError(f"{name} must be 1-64 characters of A-Z a-z 0-9 _ . @ + -")
+
+    @property
+    def key(self) -> str:
+        return f"{self.tenant_id}:{self.user_id}"
+
+    @classmethod
+    def from_key(cls, key: str) -> MemoryScope:
+        tenant_id, _, user_id = key.partition(":")
+        return cls(tenant_id=tenant_id, user_id=user_id)
+
+
+class Category(StrEnum):
+    PREFERENCE = "preference"
+    FACT = "fact"
+    GOAL = "goal"
+    PROJECT = "project"
+    CONSTRAINT = "constraint"
+
+
+class Source(StrEnum):
+    MANAGE = "manage"
+    INGEST = "ingest"
+    CONSOLE = "console"
+    IMPORT = "import"
+    ADMIN = "admin"
+
+
+class ActorKind(StrEnum):
+    AGENT = "agent"
+    USER = "user"
+    STAFF = "staff"
+    SYSTEM = "system"
+
+
+@dataclass(frozen=True)
+class Actor:
+    kind: ActorKind
+    id: str = ""
+
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class MemoryRecord:
+    id: str
+    content: str
+    scope_key: str
+    category: str
+    source: str
+    created_at: datetime | None
+    updated_at: datetime | None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    id: str
+    content: str
+    score: float
+    category: str
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    items: tuple[SearchHit, ...]
+    available: bool
+    error_reason: str | None = None
+
+    @property
+    def total(self) -> int:
+        return len(self.items)
+
+
+class WriteStatus(StrEnum):
+    ADDED = "added"
+    UPDATED = "updated"
+    NO_EFFECT = "no_effect"
+    NOT_FOUND = "not_found"
+    FORBIDDEN = "forbidden"
+    REJECTED = "rejected"
+    BACKEND_ERROR = "backend_error"
+
+
+@dataclass(frozen=True)
+class WriteOutcome:
+    status: WriteStatus
+    memory_id: str | None = None
+    inserted_count: int = 0
+    reason: str | None = None
+
+    @property
+    def success(self) -> bool:
+        return self.status in {WriteStatus.ADDED, WriteStatus.UPDATED, WriteStatus.NO_EFFECT}
+
+
+class DeleteStatus(StrEnum):
+    DELETED = "deleted"
+    NOT_FOUND = "not_found"
+    FORBIDDEN = "forbidden"
+    BACKEND_ERROR = "backend_error"
+    PARTIAL_CLEANUP = "partial_cleanup"
+
+
+@dataclass(frozen=True)
+class DeleteOutcome:
+    status: DeleteStatus
+    deleted_count: int = 0
+    reason: str | None = None
+
+    @property
+    def success(self) -> bool:
+        return self.status == DeleteStatus.DELETED
+
+
+class BackendError(Exception):
+    """The database, embedder or LLM failed: nothing may be reported as success."""
+
+
+class CleanupError(BackendError):
+    """The main row is gone but derived data (entities, history) could not be purged."""
