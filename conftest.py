@@ -6,22 +6,29 @@ import pytest
 from django.db import connection
 
 
-def _truncate_mem0_tables() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("TRUNCATE poco_memories, poco_memories_entities")
+def _empty_mem0_tables() -> None:
+    """On a connection of its own: the test's transaction may still be open (and would roll a
+    TRUNCATE back); DELETE does not wait for the read locks that transaction holds."""
+    import psycopg
+
+    from memories.engine.adapter import connection_string_for
+
+    with psycopg.connect(connection_string_for(connection.settings_dict["NAME"])) as conn:
+        conn.execute("DELETE FROM poco_memories")
+        conn.execute("DELETE FROM poco_memories_entities")
 
 
 @pytest.fixture(autouse=True)
-def _clean_mem0(request: pytest.FixtureRequest, django_db_blocker):
+def _clean_mem0(request: pytest.FixtureRequest):
     """Mem0 writes through its own connections, outside the test transaction: wipe its tables
     (and its SQLite side) after each test that used the database."""
     yield
-    if "django_db_setup" not in request.fixturenames:
+    uses_db = request.node.get_closest_marker("django_db") is not None
+    if not uses_db and "django_db_setup" not in request.fixturenames:
         return
     from memories.engine import adapter
 
-    with django_db_blocker.unblock():
-        _truncate_mem0_tables()
+    _empty_mem0_tables()
     engine = adapter._engine
     if engine is not None:
         with engine._db._lock:
@@ -55,6 +62,10 @@ def agent():
 def django_db_setup(django_db_setup):
     """Close Mem0's connection pools before pytest-django drops the test database."""
     yield
+    from django.conf import settings
+    from django.db import connection
+
     from memories.engine import reset_engine
 
     reset_engine()
+    (settings.MEM0_DIR / f"history-{connection.settings_dict['NAME']}.db").unlink(missing_ok=True)

@@ -77,7 +77,8 @@ def _database_from_url(url: str) -> dict[str, object]:
         "PORT": str(parts.port or query.get("port") or ""),
         "OPTIONS": options,
         "CONN_MAX_AGE": 0 if DEBUG else 60,
-        "TEST": {"NAME": "test_poco_memory"},
+        # One test database per test process: several suites may run side by side.
+        "TEST": {"NAME": f"test_poco_memory_{os.getpid()}"},
     }
 
 

@@ -1,0 +1,165 @@
+"""An outage is reported as one: available=false / backend_error, never zero hits or success.
+
+The database outage is a real unreachable server (a socket folder with nothing listening);
+the embedder outage is a local OpenAI-compatible HTTP endpoint answering 500.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from memories import selectors, services
+from memories.engine import adapter as adapter_module
+from memories.engine import build_engine, get_engine
+from memories.models import AuditEvent, MemoryRow
+from tests.memories.conftest import body
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def swap_engine(monkeypatch) -> Iterator[callable]:
+    built = []
+
+    def swap(engine: adapter_module.Mem0Adapter) -> None:
+        built.append(engine)
+        monkeypatch.setattr(adapter_module, "_engine", engine)
+
+    yield swap
+    for engine in built:
+        engine.close()
+
+
+@pytest.fixture
+def unreachable_db_engine(tmp_path, monkeypatch, swap_engine):
+    monkeypatch.setattr(adapter_module, "POOL_TIMEOUT_SECONDS", 1.0)
+    engine = build_engine(
+        connection_string=f"postgresql://postgres@/postgres?host={tmp_path}&connect_timeout=1",
+        history_db_path=str(tmp_path / "history.db"),
+    )
+    swap_engine(engine)
+    return engine
+
+
+class FailingEmbeddings(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:  # noqa: N802 - http.server API
+        self.send_response(500)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(json.dumps({"error": {"message": "model overloaded"}}).encode())
+
+    def log_message(self, *args) -> None:
+        return None
+
+
+@pytest.fixture
+def use_failing_embedder(settings, tmp_path, swap_engine):
+    """Call it to switch the engine to a remote embedder that answers 500."""
+    get_engine()  # the real engine exists before settings change, so it is what gets restored
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FailingEmbeddings)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def use() -> adapter_module.Mem0Adapter:
+        from django.db import connection
+
+        settings.EMBEDDING_BASE_URL = f"http://127.0.0.1:{server.server_port}/v1"
+        settings.EMBEDDING_MODEL = "remote-embedder"
+        settings.EMBEDDING_DIMS = 512
+        engine = build_engine(
+            connection_string=adapter_module.connection_string_for(
+                connection.settings_dict["NAME"]
+            ),
+            history_db_path=str(tmp_path / "history.db"),
+        )
+        embedder = engine._memory.embedding_model
+        embedder.client = embedder.client.with_options(max_retries=0)
+        swap_engine(engine)
+        return engine
+
+    yield use
+    server.shutdown()
+
+
+@pytest.fixture
+def failing_embedder_engine(use_failing_embedder):
+    return use_failing_embedder()
+
+
+def test_search_with_database_down_is_unavailable_not_empty(v1, scope, unreachable_db_engine):
+    answer = v1.post("search", body(scope, query="技术方案用什么语言"))
+    assert answer.status_code == 200
+    data = answer.json()
+    assert data["available"] is False
+    assert data["error_reason"]
+    assert data["items"] == [] and data["total"] == 0
+
+
+def test_add_with_database_down_is_backend_error_and_writes_nothing(
+    v1, scope, unreachable_db_engine
+):
+    answer = v1.post("manage", body(scope, action="add", text="用户偏好简洁的回答。"))
+    assert answer.status_code == 503
+    assert answer.json()["success"] is False
+    assert answer.json()["status"] == "backend_error"
+    assert not AuditEvent.objects.exists()
+
+
+def test_embedder_failure_on_add_writes_nothing(v1, scope, failing_embedder_engine):
+    answer = v1.post("manage", body(scope, action="add", text="User prefers short answers."))
+    assert answer.status_code == 503
+    assert answer.json()["status"] == "backend_error"
+    assert MemoryRow.objects.count() == 0
+    assert not AuditEvent.objects.exists()
+
+
+def test_embedder_failure_on_search_is_unavailable(scope, failing_embedder_engine):
+    result = selectors.memory_search(scope=scope, query="short answers")
+    assert result.available is False
+    assert "search failed" in (result.error_reason or "")
+
+
+def test_embedder_failure_on_update_keeps_old_text(scope, agent, use_failing_embedder):
+    added = services.memory_add(scope=scope, text="User likes tea.", actor=agent)
+    use_failing_embedder()
+    outcome = services.memory_update(
+        scope=scope, memory_id=added.memory_id, text="User likes coffee.", actor=agent
+    )
+    assert outcome.status == "backend_error" and not outcome.success
+    assert MemoryRow.objects.get(id=added.memory_id).content == "User likes tea."
+    assert not AuditEvent.objects.filter(event="UPDATE").exists()
+
+
+def test_cleanup_failure_is_partial_cleanup_not_success(v1, scope, monkeypatch):
+    added = v1.post("manage", body(scope, action="add", text="团队沟通使用“飞书”。")).json()
+    engine = get_engine()
+    # The SDK swallows entity clean-up errors; simulate one so the link survives the delete.
+    monkeypatch.setattr(
+        engine._memory, "_remove_memory_from_entity_store", lambda memory_id, filters: None
+    )
+    answer = v1.post("delete-item", body(scope, memory_id=added["memory_id"]))
+    assert answer.json()["status"] == "partial_cleanup"
+    assert answer.json()["success"] is False
+    assert answer.json()["deleted_count"] == 1
+    assert not MemoryRow.objects.filter(id=added["memory_id"]).exists()
+    events = AuditEvent.objects.filter(memory_id=added["memory_id"])
+    assert not events.exclude(old_text="", new_text="").exists()
+    assert events.get(event="DELETE").status == "partial_cleanup"
+
+
+def test_delete_user_reports_partial_cleanup_with_count(v1, scope, monkeypatch):
+    for text in ("用户使用“飞书”沟通。", "User prefers Go.", "项目代号“Poco”。"):
+        v1.post("manage", body(scope, action="add", text=text))
+    engine = get_engine()
+    monkeypatch.setattr(
+        engine._memory, "_remove_memory_from_entity_store", lambda memory_id, filters: None
+    )
+    answer = v1.post("delete-user", body(scope)).json()
+    assert answer["success"] is False
+    assert answer["status"] == "partial_cleanup"
+    assert answer["deleted_count"] == 3
+    assert MemoryRow.objects.count() == 0
