@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lifecycle import metrics, policy
+from lifecycle.admission import admit_text
 from memories import services
 from memories.types import Actor, Category, DeleteOutcome, MemoryScope, Source, WriteOutcome
 
@@ -56,8 +58,29 @@ def manage_memory(
     run_id: str = "",
     run_kind: str = "",
 ) -> ManageOutcome:
+    """One explicit decision of the agent. Registers the run's writer before anything else, so
+    a later auto-ingest of the same run is skipped even if this call is refused or fails."""
+    policy.register_explicit_writer(scope=scope, run_id=run_id, action=action)
+    refusal = policy.write_refusal(scope=scope, run_kind=run_kind)
+    if refusal:
+        metrics.policy_refused.labels(refusal).inc()
+        return ManageOutcome(
+            action=action, success=False, status="refused", memory_id=memory_id, reason=refusal
+        )
     if action == "none":
         return ManageOutcome(action="none", success=True, status="no_effect", memory_id=None)
+    if action in ("add", "update"):
+        admission = admit_text(source="manage", text=text)
+        if not admission.admitted:
+            metrics.admission_rejected.labels(admission.reason or "unknown").inc()
+            return ManageOutcome(
+                action=action,
+                success=False,
+                status="rejected",
+                memory_id=memory_id,
+                reason=admission.reason,
+            )
+        text = admission.messages[0].content
     if action == "add":
         outcome = services.memory_add(
             scope=scope,

@@ -144,6 +144,31 @@ def memory_add(
     return WriteOutcome(status=WriteStatus.ADDED, memory_id=memory_id, inserted_count=1)
 
 
+def memory_record_extracted(
+    *,
+    scope: MemoryScope,
+    memory_id: str,
+    text: str,
+    actor: Actor,
+    category: str,
+    run_id: str = "",
+) -> None:
+    """Adopt a fact Mem0 extracted (infer=True): its category and its audit trail."""
+    if category != Category.FACT:
+        metadata = our_metadata(category=category, source=Source.INGEST)
+        get_engine().set_metadata(memory_id=memory_id, metadata=metadata)
+    _audit(
+        scope=scope,
+        memory_id=memory_id,
+        event=AuditEvent.Event.ADD,
+        actor=actor,
+        source=Source.INGEST,
+        run_id=run_id,
+        new_text=text,
+    )
+    metrics.writes.labels("ingest", "added").inc()
+
+
 def memory_update(
     *,
     scope: MemoryScope,

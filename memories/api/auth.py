@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.permissions import BasePermission
@@ -39,6 +41,16 @@ class ServiceTokenAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return self.keyword
+
+
+class ServiceTokenScheme(OpenApiAuthenticationExtension):
+    """Publishes the service token in /v1/schema as HTTP bearer auth (registered on import)."""
+
+    target_class = ServiceTokenAuthentication
+    name = "serviceToken"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {"type": "http", "scheme": "bearer"}
 
 
 class IsServiceCaller(BasePermission):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rest_framework import serializers
@@ -12,9 +13,13 @@ MAX_QUERY = 2000
 MAX_TEXT = 2000
 
 
+# The id exactly as sent: no trimming, and "\Z" because SCOPE_PART's "$" lets "alice\n" through.
+SCOPE_ID = re.compile(SCOPE_PART.pattern.removesuffix("$") + r"\Z")
+
+
 class ScopeInput(serializers.Serializer):
-    tenant_id = serializers.RegexField(SCOPE_PART, max_length=64)
-    user_id = serializers.RegexField(SCOPE_PART, max_length=64)
+    tenant_id = serializers.RegexField(SCOPE_ID, max_length=64, trim_whitespace=False)
+    user_id = serializers.RegexField(SCOPE_ID, max_length=64, trim_whitespace=False)
 
     def scope(self) -> MemoryScope:
         data: dict[str, Any] = self.validated_data  # type: ignore[assignment]
@@ -191,3 +196,50 @@ class HistoryOutput(serializers.Serializer):
 class RefusalOutput(serializers.Serializer):
     status = serializers.CharField()
     success = serializers.BooleanField()
+
+
+class IngestMessageInput(serializers.Serializer):
+    role = serializers.ChoiceField(choices=["user", "assistant", "system", "tool"])
+    content = serializers.CharField(max_length=20000, allow_blank=True, trim_whitespace=False)
+
+
+class IngestInput(ScopeInput):
+    """New shape ``messages`` (real roles) or the legacy ``text`` shape (one user message)."""
+
+    run_id = serializers.CharField(max_length=128, required=False, default="")
+    source = serializers.CharField(max_length=32, required=False, default="task_completed")
+    run_kind = serializers.CharField(max_length=32, required=False, default="")
+    messages = IngestMessageInput(many=True, required=False, max_length=50)
+    text = serializers.CharField(max_length=20000, required=False, trim_whitespace=False)
+    metadata = serializers.DictField(required=False, default=dict)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        has_messages, has_text = bool(attrs.get("messages")), bool(attrs.get("text"))
+        if has_messages == has_text:
+            raise serializers.ValidationError(
+                {"messages": ["send either messages (new shape) or text (legacy shape)"]}
+            )
+        if has_text:
+            attrs["messages"] = [{"role": "user", "content": attrs.pop("text")}]
+            if "source" not in self.initial_data:
+                attrs["source"] = "legacy_text"
+        return attrs
+
+
+class IngestAcceptedOutput(serializers.Serializer):
+    accepted = serializers.BooleanField()
+    status = serializers.CharField()
+    job_id = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+
+
+class IngestStatusOutput(serializers.Serializer):
+    job_id = serializers.CharField(source="id")
+    status = serializers.CharField()
+    attempts = serializers.IntegerField()
+    inserted_count = serializers.IntegerField()
+    memory_ids = serializers.ListField(child=serializers.CharField())
+    reason = serializers.CharField(allow_blank=True)
+    run_id = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()

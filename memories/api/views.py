@@ -14,7 +14,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from lifecycle.admission import Message
+from lifecycle.ingest import ingest_submit
 from lifecycle.manage import manage_memory
+from lifecycle.selectors import ingest_job_get
 from memories import selectors, services
 from memories.api import serializers as io
 from memories.api.auth import IsServiceCaller, ServiceTokenAuthentication
@@ -230,3 +233,45 @@ class ManageView(ServiceAPIView):
         return Response(
             io.WriteOutput(outcome).data, status=STATUS_FOR.get(outcome.status, status.HTTP_200_OK)
         )
+
+
+class IngestView(ServiceAPIView):
+    """Add-only auto-ingest: admission now, extraction later in a worker (202 + job id)."""
+
+    input_serializer = io.IngestInput
+
+    @extend_schema(
+        request=io.IngestInput,
+        responses={202: io.IngestAcceptedOutput, 200: io.IngestAcceptedOutput},
+    )
+    def post(self, request: Request) -> Response:
+        form, data = self.validated(request)
+        submission = ingest_submit(
+            scope=form.scope(),
+            messages=[Message(role=m["role"], content=m["content"]) for m in data["messages"]],
+            source=data["source"],
+            run_id=data["run_id"],
+            run_kind=data["run_kind"],
+            metadata=data["metadata"],
+        )
+        body = io.IngestAcceptedOutput(submission).data
+        return Response(body, status=status.HTTP_202_ACCEPTED if submission.accepted else 200)
+
+
+class IngestStatusView(ServiceAPIView):
+    input_serializer = io.ScopeInput
+
+    @extend_schema(
+        parameters=[io.ScopeInput],
+        responses={200: io.IngestStatusOutput, 403: io.RefusalOutput, 404: io.RefusalOutput},
+    )
+    def get(self, request: Request, job_id: str) -> Response:
+        form = io.ScopeInput(data=request.query_params)
+        form.is_valid(raise_exception=True)
+        try:
+            job = ingest_job_get(scope=form.scope(), job_id=str(job_id))
+        except MemoryNotFound:
+            return refusal(WriteStatus.NOT_FOUND.value)
+        except MemoryForbidden:
+            return refusal(WriteStatus.FORBIDDEN.value)
+        return Response(io.IngestStatusOutput(job).data)

