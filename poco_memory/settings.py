@@ -241,3 +241,5 @@ LOGGING = {
 # --- console --------------------------------------------------------------------------------
 # The management page and the user API act for the signed-in user inside this tenant.
 CONSOLE_TENANT_ID = _env("POCO_CONSOLE_TENANT_ID", "default")
+# `make run` creates a demo user and memories in dev mode only (never in production).
+DEMO_DATA = not PRODUCTION and _env_bool("POCO_DEMO_DATA", True)

@@ -88,7 +88,7 @@ def free_port() -> int:
 def test_make_run_serves_and_stops_cleanly(tmp_path):
     """What `make run` runs: migrate, serve /health and /v1 with the printed token, stop."""
     port = free_port()
-    env = {**child_env(), "POCO_DATA_DIR": str(tmp_path), "PORT": str(port)}
+    env = {**child_env(), "POCO_DATA_DIR": str(tmp_path), "PORT": str(port), "POCO_DEMO_DATA": "0"}
     env.pop("POCO_SERVICE_TOKENS", None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "poco_memory.launcher"],
@@ -111,15 +111,33 @@ def test_make_run_serves_and_stops_cleanly(tmp_path):
                 time.sleep(0.5)
         assert health == 200
         token = (tmp_path / "service_token").read_text().strip()
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{port}/v1/memories/search",
-            data=json.dumps({"tenant_id": "t", "user_id": "u", "query": "技术方案"}).encode(),
-            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=60) as response:
-            answer = json.loads(response.read())
+
+        def call(path: str, payload: dict | None = None) -> dict:
+            request = urllib.request.Request(
+                f"http://127.0.0.1:{port}{path}",
+                data=json.dumps(payload).encode() if payload is not None else None,
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return json.loads(response.read())
+
+        scope = {"tenant_id": "t", "user_id": "u"}
+        messages = [
+            {"role": "user", "content": "以后周报统一用简体中文写，结论先行。"},
+            {"role": "assistant", "content": "好的，已确认周报统一用简体中文、结论先行。"},
+        ]
+        job = call("/v1/memories/ingest", {**scope, "run_id": "r1", "messages": messages})
+        assert job["status"] == "queued"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            state = call(f"/v1/memories/ingest/{job['job_id']}?tenant_id=t&user_id=u")
+            if state["status"] not in {"queued", "running", "retrying"}:
+                break
+            time.sleep(0.5)
+        assert state["status"] == "succeeded", state  # the worker `make run` started ran it
+        answer = call("/v1/memories/search", {**scope, "query": "周报用什么语言写"})
         assert answer["available"] is True
-        assert answer["total"] == len(answer["items"])
+        assert any("周报" in item["content"] for item in answer["items"])
     finally:
         proc.send_signal(signal.SIGTERM)
         output, _ = proc.communicate(timeout=60)

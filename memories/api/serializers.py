@@ -22,7 +22,7 @@ class ScopeInput(serializers.Serializer):
     user_id = serializers.RegexField(SCOPE_ID, max_length=64, trim_whitespace=False)
 
     def scope(self) -> MemoryScope:
-        data: dict[str, Any] = self.validated_data  # type: ignore[assignment]
+        data: dict[str, Any] = self.validated_data
         return MemoryScope(tenant_id=data["tenant_id"], user_id=data["user_id"])
 
 
@@ -66,7 +66,7 @@ class ListInput(ScopeInput):
     category = serializers.ChoiceField(
         choices=[c.value for c in Category], required=False, default="", allow_blank=True
     )
-    source = serializers.CharField(max_length=16, required=False, default="", allow_blank=True)
+    source = serializers.CharField(max_length=16, required=False, default="", allow_blank=True)  # type: ignore[assignment]
     topic = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
 
 
@@ -182,7 +182,7 @@ class HistoryEntryOutput(serializers.Serializer):
     new_text = serializers.CharField(allow_blank=True)
     actor_kind = serializers.CharField()
     actor_id = serializers.CharField(allow_blank=True)
-    source = serializers.CharField(allow_blank=True)
+    source = serializers.CharField(allow_blank=True)  # type: ignore[assignment]
     run_id = serializers.CharField(allow_blank=True)
     status = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
@@ -207,9 +207,9 @@ class IngestInput(ScopeInput):
     """New shape ``messages`` (real roles) or the legacy ``text`` shape (one user message)."""
 
     run_id = serializers.CharField(max_length=128, required=False, default="")
-    source = serializers.CharField(max_length=32, required=False, default="task_completed")
+    source = serializers.CharField(max_length=32, required=False, default="task_completed")  # type: ignore[assignment]
     run_kind = serializers.CharField(max_length=32, required=False, default="")
-    messages = IngestMessageInput(many=True, required=False, max_length=50)
+    messages = IngestMessageInput(many=True, required=False, max_length=50)  # type: ignore[call-arg]
     text = serializers.CharField(max_length=20000, required=False, trim_whitespace=False)
     metadata = serializers.DictField(required=False, default=dict)
 

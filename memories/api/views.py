@@ -20,7 +20,7 @@ from lifecycle.manage import manage_memory
 from lifecycle.selectors import ingest_job_get
 from memories import selectors, services
 from memories.api import serializers as io
-from memories.api.auth import IsServiceCaller, ServiceTokenAuthentication
+from memories.api.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
 from memories.selectors import MemoryForbidden, MemoryNotFound
 from memories.types import Actor, ActorKind, DeleteOutcome, WriteOutcome, WriteStatus
 
@@ -31,7 +31,9 @@ STATUS_FOR = {
 
 
 def service_actor(request: Request) -> Actor:
-    return Actor(kind=ActorKind.AGENT, id=f"service-token-{request.user.token_index}")
+    caller = request.user
+    assert isinstance(caller, ServiceCaller), "IsServiceCaller guards every /v1 view"
+    return Actor(kind=ActorKind.AGENT, id=f"service-token-{caller.token_index}")
 
 
 def write_response(action: str, outcome: WriteOutcome) -> Response:

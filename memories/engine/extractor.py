@@ -82,7 +82,7 @@ def _new_messages(prompt: str) -> list[tuple[str, str]]:
 
 
 def _as_fact(sentence: str) -> str:
-    fact = LEADING_FILLER.sub("", sentence.strip()).strip(" ，,")
+    fact = LEADING_FILLER.sub("", sentence.strip()).strip(" ，,；;")
     if re.match(r"^我(?!们)", fact):
         fact = "用户" + fact[1:]
     fact = re.sub(r"^I\b", "User", fact)

@@ -15,6 +15,11 @@ FACT = "后续技术方案都使用简体中文，项目叫“Poco”，需求�
 CORRECTED = "后续技术方案都使用简体中文，项目叫“Poco”，团队沟通改用“钉钉”。"
 
 
+def ascii_quotes(text: str) -> str:
+    """Admission stores Chinese curly quotes as ASCII double quotes (seed 000 §4.1)."""
+    return text.replace("“", '"').replace("”", '"')
+
+
 def entity_texts(memory_id: str) -> set[str]:
     with connection.cursor() as cursor:
         cursor.execute(
@@ -37,7 +42,7 @@ def test_add_update_noop_delete_leaves_no_residue(v1, scope):
     assert added.json()["inserted_count"] == 1
     memory_id = added.json()["memory_id"]
     payload = main_row(memory_id)
-    assert payload["data"] == FACT
+    assert payload["data"] == ascii_quotes(FACT)
     assert payload["user_id"] == "acme:alice"
     assert payload["category"] == "preference"
     assert payload["source"] == "manage"
@@ -51,7 +56,7 @@ def test_add_update_noop_delete_leaves_no_residue(v1, scope):
     )
     assert updated.json()["success"] is True
     assert updated.json()["memory_id"] == memory_id
-    assert main_row(memory_id)["data"] == CORRECTED
+    assert main_row(memory_id)["data"] == ascii_quotes(CORRECTED)
     linked = entity_texts(memory_id)
     assert "钉钉" in linked
     assert "飞书" not in linked and "林清" not in linked
@@ -71,7 +76,8 @@ def test_add_update_noop_delete_leaves_no_residue(v1, scope):
 
     history = v1.post("history", body(scope, memory_id=memory_id)).json()["items"]
     assert [h["event"] for h in history] == ["ADD", "UPDATE", "NOOP"]
-    assert history[1]["old_text"] == FACT and history[1]["new_text"] == CORRECTED
+    assert history[1]["old_text"] == ascii_quotes(FACT)
+    assert history[1]["new_text"] == ascii_quotes(CORRECTED)
 
     engine = get_engine()
     engine.extract(  # leaves implicit message context behind, as infer=True does
