@@ -2,8 +2,28 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+
 import pytest
 from django.db import connection
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Browser tests need Debian's chromium. CI (POCO_REQUIRE_E2E=1) must have it; elsewhere
+    they are skipped with a message saying how to get them."""
+    if shutil.which(CHROMIUM):
+        return
+    if os.environ.get("POCO_REQUIRE_E2E"):
+        raise pytest.UsageError(
+            f"{CHROMIUM} is missing: apt-get install chromium fonts-wqy-microhei"
+        )
+    skip = pytest.mark.skip(reason="needs chromium: apt-get install chromium fonts-wqy-microhei")
+    for item in items:
+        if item.get_closest_marker("e2e"):
+            item.add_marker(skip)
 
 
 def _empty_mem0_tables() -> None:

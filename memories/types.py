@@ -11,7 +11,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-SCOPE_PART = re.compile(r"^[A-Za-z0-9_.@+\-]{1,64}$")
+SCOPE_PART = re.compile(r"^[A-Za-z0-9_.@+\-]{1,64}\Z")
 
 
 class ScopeError(ValueError):

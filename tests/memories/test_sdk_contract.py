@@ -54,8 +54,8 @@ def test_sqlite_connection_lock_and_columns(engine):
     with db._lock:
         history = {r[1] for r in db.connection.execute("PRAGMA table_info(history)")}
         messages = {r[1] for r in db.connection.execute("PRAGMA table_info(messages)")}
-    assert adapter_module.HISTORY_COLUMNS <= history, "history.memory_id/old/new/event changed"
-    assert adapter_module.MESSAGES_COLUMNS <= messages, "messages.session_scope changed"
+    assert history >= adapter_module.HISTORY_COLUMNS, "history.memory_id/old/new/event changed"
+    assert messages >= adapter_module.MESSAGES_COLUMNS, "messages.session_scope changed"
 
 
 def test_session_scope_key_matches_mem0():

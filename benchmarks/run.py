@@ -1,0 +1,83 @@
+"""`make bench`: write and search latency on the real stack (embedded PostgreSQL, USE v3).
+
+Targets (seed 000 §5/§11 care about search latency; these are ours, for a laptop-class box):
+search p95 < 250 ms and explicit add p95 < 600 ms with a few hundred memories in the scope.
+It prints the numbers and exits non-zero if a target is missed. Never part of `make test`.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+import uuid
+
+SEARCH_P95_MS = 250.0
+ADD_P95_MS = 600.0
+MEMORIES = int(os.environ.get("BENCH_MEMORIES", "300"))
+
+TEMPLATES = [
+    "用户偏好使用简体中文撰写第{n}号技术方案，结论先行。",
+    "项目“Poco-{n}”统一使用 PostgreSQL 和 pgvector 存储向量。",
+    "User prefers concise code reviews for service {n}.",
+    "团队在第{n}个迭代约定使用“飞书”同步进度。",
+    "The team decided that module {n} must have integration tests.",
+]
+QUERIES = [
+    "技术方案用什么语言写",
+    "Poco 项目的数据库",
+    "code review style",
+    "团队用什么工具同步进度",
+]
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> int:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poco_memory.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", interactive=False, verbosity=0)
+    from memories import selectors, services
+    from memories.types import Actor, ActorKind, MemoryScope
+
+    scope = MemoryScope(tenant_id="bench", user_id=uuid.uuid4().hex[:12])
+    actor = Actor(kind=ActorKind.SYSTEM, id="bench")
+    adds: list[float] = []
+    try:
+        for n in range(MEMORIES):
+            text = TEMPLATES[n % len(TEMPLATES)].format(n=n)
+            started = time.perf_counter()
+            services.memory_add(scope=scope, text=text, actor=actor)
+            adds.append((time.perf_counter() - started) * 1000)
+        searches: list[float] = []
+        for _ in range(10):
+            for query in QUERIES:
+                started = time.perf_counter()
+                result = selectors.memory_search(scope=scope, query=query)
+                searches.append((time.perf_counter() - started) * 1000)
+                assert result.available
+    finally:
+        services.memory_delete_user(scope=scope, actor=actor)
+    add_p95, search_p95 = percentile(adds, 0.95), percentile(searches, 0.95)
+    print(f"memories in scope: {MEMORIES}")
+    print(
+        f"add    p50 {statistics.median(adds):7.1f} ms   p95 {add_p95:7.1f} ms"
+        f"   (target p95 < {ADD_P95_MS:.0f} ms)"
+    )
+    print(
+        f"search p50 {statistics.median(searches):7.1f} ms   p95 {search_p95:7.1f} ms"
+        f"   (target p95 < {SEARCH_P95_MS:.0f} ms)"
+    )
+    return 0 if add_p95 < ADD_P95_MS and search_p95 < SEARCH_P95_MS else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
