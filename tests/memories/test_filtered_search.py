@@ -1,0 +1,52 @@
+"""A user with few memories among many still gets all of them.
+
+Whether PostgreSQL answers through the user_id index or through HNSW depends on the planner;
+HNSW with a selective filter only returns every match with iterative scans on, so the Mem0
+connections must have them (shared/DECISIONS.md: 0 of 25 matches without).
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+import pytest
+from psycopg.types.json import Jsonb
+
+from memories.engine import get_engine
+
+pytestmark = pytest.mark.django_db
+
+NOISE_ROWS = 3000
+
+
+def test_mem0_connections_use_iterative_hnsw_scans():
+    store = get_engine()._memory.vector_store
+    with store._get_cursor() as cur:
+        cur.execute("SHOW hnsw.iterative_scan")
+        assert cur.fetchone()[0] == "relaxed_order"
+
+
+def test_selective_filter_still_returns_every_match(scope):
+    engine = get_engine()
+    rng = random.Random(7)
+    rows = []
+    for n in range(NOISE_ROWS):
+        vector = [rng.uniform(-1, 1) for _ in range(512)]
+        payload = {"data": f"noise {n}", "user_id": "noise:tenant", "hash": str(n)}
+        rows.append((str(uuid.uuid4()), str(vector), Jsonb(payload)))
+    with engine._memory.vector_store._get_cursor(commit=True) as cur:
+        cur.executemany(
+            "INSERT INTO poco_memories (id, vector, payload) VALUES (%s, %s::vector, %s)", rows
+        )
+    facts = [
+        "用户偏好使用简体中文撰写技术方案。",
+        "项目“Poco”使用 PostgreSQL。",
+        "User prefers concise code reviews.",
+        "团队用“飞书”同步进度。",
+        "The team runs integration tests before every release.",
+    ]
+    for text in facts:
+        engine.add_fact(scope_key=scope.key, text=text, metadata={"category": "fact"})
+    hits = engine.search(scope_key=scope.key, query="技术方案", top_k=5, threshold=0.0)
+    assert sorted(h.content for h in hits) == sorted(facts)
