@@ -98,6 +98,10 @@ class IngestFailed(Exception):
     """A deterministic failure (e.g. persistent language drift): final, never retried."""
 
 
+class ExplicitWriterArrived(Exception):
+    """/manage was called for the run while this job was extracting: it is the writer now."""
+
+
 def ingest_run(*, job_id: str, attempt: int, final_attempt: bool) -> IngestJob:
     """Process one queued job. Raises ``BackendError`` for the queue to retry."""
     job = IngestJob.objects.get(id=job_id)
@@ -117,6 +121,9 @@ def ingest_run(*, job_id: str, attempt: int, final_attempt: bool) -> IngestJob:
 
     try:
         stored = _extract_guarded(scope=scope, job=job, log=log)
+    except ExplicitWriterArrived:
+        metrics.policy_refused.labels("skipped_explicit_writer").inc()
+        return _finish(job, IngestJob.Status.SKIPPED, reason="skipped_explicit_writer")
     except IngestFailed as exc:
         metrics.ingest_failed.inc()
         logger.warning("ingest failed: %s reason=%s", log, exc)
@@ -183,15 +190,20 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> list[st
                 stricter = guards.LANGUAGE_RETRY_INSTRUCTION[language]
                 instructions = f"{EXTRACTION_RULES}\n\n{stricter}"
             survivors = _validate(attempt=attempt, facts=facts)
-            for fact in survivors:
-                memory_record_extracted(
-                    scope=scope,
-                    memory_id=fact.id,
-                    text=fact.text,
-                    actor=SYSTEM_ACTOR,
-                    category=categorize(fact.text),
-                    run_id=job.run_id,
-                )
+            # The same lock /manage takes to register: either it registered before this check
+            # (and these facts go), or it waits until they are recorded and acts after them.
+            with policy.run_writer_lock(scope=scope, run_id=job.run_id):
+                if policy.has_explicit_writer(scope=scope, run_id=job.run_id):
+                    raise ExplicitWriterArrived
+                for fact in survivors:
+                    memory_record_extracted(
+                        scope=scope,
+                        memory_id=fact.id,
+                        text=fact.text,
+                        actor=SYSTEM_ACTOR,
+                        category=categorize(fact.text),
+                        run_id=job.run_id,
+                    )
             return [f.id for f in survivors]
         except BaseException:
             attempt.discard(list(attempt.stored))  # nothing half-written
