@@ -216,9 +216,7 @@ if LLM_BASE_URL and not LLM_MODEL:
 # best (83% recall, 2.5% false) but drops short entity queries ("林清") before keyword and
 # entity boosts can act, so the default is 0.2 (96% recall, 19% false, mostly generic
 # "what does the user like" questions). Remote embedders: calibrate and set it explicitly.
-SEARCH_MIN_SCORE = float(
-    _env("POCO_SEARCH_MIN_SCORE") or ("0.45" if EMBEDDING_BASE_URL else "0.2")
-)
+SEARCH_MIN_SCORE = float(_env("POCO_SEARCH_MIN_SCORE") or ("0.45" if EMBEDDING_BASE_URL else "0.2"))
 SEARCH_TOP_K = 5
 
 MEM0_COLLECTION = "poco_memories"

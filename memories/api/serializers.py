@@ -12,8 +12,6 @@ MAX_QUERY = 2000
 MAX_TEXT = 2000
 
 
-
-
 class ScopeInput(serializers.Serializer):
     tenant_id = serializers.RegexField(SCOPE_PART, max_length=64, trim_whitespace=False)
     user_id = serializers.RegexField(SCOPE_PART, max_length=64, trim_whitespace=False)

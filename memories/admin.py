@@ -1,0 +1,416 @@
+"""Django admin for staff: memories, audit events and the users' memory settings.
+
+Memories are read straight from Mem0's table (read-only models).  Nothing here writes to the
+Mem0 tables with the ORM: deleting and correcting go through ``memories.services`` with a
+staff actor and ``Source.ADMIN``, so entity links, Mem0 history and audit text are cleaned up
+exactly as when the user does it, and failures are reported as failures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected as django_delete_selected
+from django.contrib.admin.models import LogEntry
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.db.models.fields.json import KT
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from memories.console.labels import (
+    actor_label,
+    category_choices,
+    category_label,
+    event_label,
+    source_choices,
+    source_label,
+)
+from memories.models import AuditEvent, EntityRow, MemoryRow, MemorySettings
+from memories.services import (
+    MAX_FACT_LENGTH,
+    memory_delete,
+    memory_switches_update,
+    memory_update,
+)
+from memories.types import (
+    Actor,
+    ActorKind,
+    DeleteOutcome,
+    MemoryScope,
+    ScopeError,
+    Source,
+    WriteStatus,
+)
+
+admin.site.site_header = _("Poco 记忆后台")
+admin.site.site_title = _("Poco 记忆后台")
+admin.site.index_title = _("记忆服务管理")
+
+
+HISTORY_COLUMNS = (
+    _("时间"),
+    _("事件"),
+    _("操作者"),
+    _("来源"),
+    _("原内容"),
+    _("新内容"),
+    _("状态"),
+)
+
+
+def staff_actor(request: HttpRequest) -> Actor:
+    return Actor(kind=ActorKind.STAFF, id=request.user.get_username())
+
+
+def row_scope(row: MemoryRow) -> MemoryScope:
+    """The scope a row belongs to: staff act inside the memory's own scope."""
+    return MemoryScope.from_key(row.scope_key)
+
+
+class PayloadKeyFilter(admin.SimpleListFilter):
+    payload_key = ""
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        if not value:
+            return queryset
+        return queryset.alias(_key=KT(f"payload__{self.payload_key}")).filter(_key=value)
+
+
+class CategoryFilter(PayloadKeyFilter):
+    title = _("类别")
+    parameter_name = "category"
+    payload_key = "category"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return list(category_choices())
+
+
+class SourceFilter(PayloadKeyFilter):
+    title = _("来源")
+    parameter_name = "source"
+    payload_key = "source"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return list(source_choices())
+
+
+class CorrectionForm(forms.Form):
+    text = forms.CharField(
+        label=_("记忆内容"), max_length=MAX_FACT_LENGTH, widget=forms.Textarea(attrs={"rows": 5})
+    )
+    category = forms.ChoiceField(label=_("类别"), choices=category_choices())
+
+
+def _report_delete(request: HttpRequest, outcomes: list[DeleteOutcome]) -> None:
+    """One message per kind of outcome; failures are errors, never folded into success."""
+    deleted = sum(1 for o in outcomes if o.success)
+    if deleted:
+        messages.success(
+            request, gettext("已删除 %(count)d 条记忆（通过记忆服务清理）。") % {"count": deleted}
+        )
+    failed: dict[str, int] = {}
+    for outcome in outcomes:
+        if not outcome.success:
+            failed[outcome.status.value] = failed.get(outcome.status.value, 0) + 1
+    for status, count in sorted(failed.items()):
+        messages.error(
+            request,
+            gettext("%(count)d 条记忆删除失败：%(status)s。") % {"count": count, "status": status},
+        )
+
+
+@admin.action(description=_("删除所选记忆（通过记忆服务）"), permissions=["delete"])
+def delete_selected(
+    modeladmin: MemoryRowAdmin, request: HttpRequest, queryset: QuerySet[MemoryRow]
+) -> HttpResponse | None:
+    """Replaces Django's bulk delete: same confirmation page, deletion through the service."""
+    if not request.POST.get("post"):
+        return django_delete_selected(modeladmin, request, queryset)
+    modeladmin.delete_queryset(request, queryset)
+    _report_delete(request, getattr(request, "_memory_delete_outcomes", []))
+    return None
+
+
+@admin.register(MemoryRow)
+class MemoryRowAdmin(admin.ModelAdmin):
+    list_display = ("short_content", "scope", "category_name", "source_name", "created")
+    list_filter = (CategoryFilter, SourceFilter)
+    search_fields = ("payload__data", "payload__user_id", "payload__category", "payload__source")
+    search_help_text = _("按内容、作用域（tenant:user）、类别或来源搜索")
+    actions = [delete_selected]
+    list_per_page = 50
+    fields = (
+        "id",
+        "scope",
+        "content",
+        "category_name",
+        "source_name",
+        "created",
+        "updated",
+        "metadata_table",
+        "correct_link",
+        "history_table",
+        "entities_table",
+    )
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[MemoryRow]:
+        return (
+            super()
+            .get_queryset(request)
+            .defer("vector")
+            .alias(created_key=KT("payload__created_at"))
+            .order_by("-created_key", "-id")
+        )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # the form is read-only; corrections use the correction view below
+
+    def can_correct(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("memories.change_memoryrow")
+
+    # --- columns and detail fields ----------------------------------------------------------
+    @admin.display(description=_("内容"))
+    def short_content(self, obj: MemoryRow) -> str:
+        text = obj.content
+        return text if len(text) <= 80 else text[:79] + "…"
+
+    @admin.display(description=_("作用域"))
+    def scope(self, obj: MemoryRow) -> str:
+        return obj.scope_key
+
+    @admin.display(description=_("内容"))
+    def content(self, obj: MemoryRow) -> str:
+        return obj.content
+
+    @admin.display(description=_("类别"))
+    def category_name(self, obj: MemoryRow) -> str:
+        return category_label(obj.category)
+
+    @admin.display(description=_("来源"))
+    def source_name(self, obj: MemoryRow) -> str:
+        return source_label(obj.source)
+
+    @admin.display(description=_("创建时间"))
+    def created(self, obj: MemoryRow) -> str:
+        return str(obj.payload.get("created_at", ""))
+
+    @admin.display(description=_("更新时间"))
+    def updated(self, obj: MemoryRow) -> str:
+        return str(obj.payload.get("updated_at", ""))
+
+    @admin.display(description=_("元数据"))
+    def metadata_table(self, obj: MemoryRow) -> SafeString:
+        hidden = {"data", "hash", "text_lemmatized", "user_id", "created_at", "updated_at"}
+        rows = sorted((k, v) for k, v in obj.payload.items() if k not in hidden)
+        return format_html(
+            "<table>{}</table>",
+            format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows),
+        )
+
+    @admin.display(description=_("纠正"))
+    def correct_link(self, obj: MemoryRow) -> SafeString:
+        url = reverse("admin:memories_memoryrow_correct", args=[obj.pk])
+        return format_html('<a class="button" href="{}">{}</a>', url, gettext("纠正这条记忆"))
+
+    @admin.display(description=_("变更轨迹"))
+    def history_table(self, obj: MemoryRow) -> SafeString:
+        events = AuditEvent.objects.filter(memory_id=obj.pk).order_by("created_at", "id")
+        rows = [
+            (
+                e.created_at.strftime("%Y-%m-%d %H:%M"),
+                f"{event_label(e.event)} ({e.event})",
+                actor_label(e.actor_kind, e.actor_id),
+                source_label(e.source) if e.source else "",
+                e.old_text,
+                e.new_text,
+                e.status,
+            )
+            for e in events
+        ]
+        if not rows:
+            return format_html("<p>{}</p>", gettext("没有变更记录。"))
+        head = format_html_join("", "<th>{}</th>", [(h,) for h in HISTORY_COLUMNS])
+        body = format_html_join("", "<tr>" + "<td>{}</td>" * 7 + "</tr>", rows)
+        return format_html("<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", head, body)
+
+    @admin.display(description=_("实体"))
+    def entities_table(self, obj: MemoryRow) -> SafeString:
+        entities = (
+            EntityRow.objects.filter(payload__linked_memory_ids__contains=[str(obj.pk)])
+            .defer("vector")
+            .order_by("id")
+        )
+        items = [
+            (e.payload.get("data", ""), e.payload.get("entity_type", ""), len(e.linked_memory_ids))
+            for e in entities
+        ]
+        if not items:
+            return format_html("<p>{}</p>", gettext("没有关联实体。"))
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                "<li>{} <small>({}, {})</small></li>",
+                [(text, kind, gettext("%(n)d 条记忆") % {"n": n}) for text, kind, n in items],
+            ),
+        )
+
+    # --- deletion through the service ---------------------------------------------------------
+    def log_deletions(self, request: HttpRequest, queryset: Any) -> list[LogEntry]:
+        """Django's admin log would keep the memory's text; the audit tombstone is the record."""
+        return []
+
+    def delete_model(self, request: HttpRequest, obj: MemoryRow) -> None:
+        self.delete_queryset(request, [obj])
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        outcomes = []
+        for row in queryset:
+            try:
+                scope = row_scope(row)
+            except ScopeError:
+                messages.error(request, gettext("无法识别记忆 %(id)s 的作用域。") % {"id": row.pk})
+                continue
+            outcomes.append(
+                memory_delete(
+                    scope=scope,
+                    memory_id=str(row.pk),
+                    actor=staff_actor(request),
+                    source=Source.ADMIN,
+                )
+            )
+        request._memory_delete_outcomes = outcomes  # type: ignore[attr-defined]
+
+    def response_delete(self, request: HttpRequest, obj_display: str, obj_id: Any) -> HttpResponse:
+        _report_delete(request, getattr(request, "_memory_delete_outcomes", []))
+        return HttpResponseRedirect(reverse("admin:memories_memoryrow_changelist"))
+
+    # --- correction through the service -------------------------------------------------------
+    def get_urls(self) -> list[URLPattern]:
+        extra = [
+            path(
+                "<path:object_id>/correct/",
+                self.admin_site.admin_view(self.correct_view),
+                name="memories_memoryrow_correct",
+            )
+        ]
+        return extra + super().get_urls()
+
+    def correct_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        if not self.can_correct(request):
+            raise PermissionDenied
+        row = get_object_or_404(MemoryRow.objects.defer("vector"), pk=object_id)
+        change_url = reverse("admin:memories_memoryrow_change", args=[row.pk])
+        if request.method == "POST":
+            form = CorrectionForm(request.POST)
+            if form.is_valid():
+                try:
+                    scope = row_scope(row)
+                except ScopeError as exc:
+                    raise PermissionDenied(str(exc)) from exc
+                outcome = memory_update(
+                    scope=scope,
+                    memory_id=str(row.pk),
+                    text=form.cleaned_data["text"],
+                    category=form.cleaned_data["category"],
+                    actor=staff_actor(request),
+                    source=Source.ADMIN,
+                )
+                if outcome.status == WriteStatus.UPDATED:
+                    messages.success(request, gettext("已纠正，记忆 ID 保持不变。"))
+                    return HttpResponseRedirect(change_url)
+                if outcome.status == WriteStatus.NO_EFFECT:
+                    messages.info(request, gettext("内容没有变化。"))
+                    return HttpResponseRedirect(change_url)
+                messages.error(
+                    request, gettext("纠正失败：%(status)s。") % {"status": outcome.status.value}
+                )
+        else:
+            form = CorrectionForm(initial={"text": row.content, "category": row.category})
+        context = {
+            **self.admin_site.each_context(request),
+            "title": gettext("纠正记忆"),
+            "opts": self.opts,
+            "original": row,
+            "form": form,
+            "change_url": change_url,
+        }
+        return TemplateResponse(request, "admin/memories/memoryrow/correct.html", context)
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    list_display = (
+        "created_at",
+        "event",
+        "memory_id",
+        "tenant_id",
+        "user_id",
+        "actor_kind",
+        "actor_id",
+        "source",
+        "status",
+    )
+    list_filter = ("event", "actor_kind", "source", "status")
+    search_fields = ("memory_id", "tenant_id", "user_id", "actor_id", "run_id")
+    date_hierarchy = "created_at"
+    list_per_page = 100
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # the audit trail is append-only
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(MemorySettings)
+class MemorySettingsAdmin(admin.ModelAdmin):
+    list_display = (
+        "tenant_id",
+        "user_id",
+        "memory_save_enabled",
+        "memory_reference_enabled",
+        "updated_at",
+    )
+    list_filter = ("memory_save_enabled", "memory_reference_enabled")
+    search_fields = ("tenant_id", "user_id")
+    fields = (
+        "tenant_id",
+        "user_id",
+        "memory_save_enabled",
+        "memory_reference_enabled",
+        "updated_at",
+    )
+    readonly_fields = ("tenant_id", "user_id", "updated_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a row appears when a user first changes a switch
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(
+        self, request: HttpRequest, obj: MemorySettings, form: Any, change: bool
+    ) -> None:
+        memory_switches_update(
+            scope=MemoryScope(tenant_id=obj.tenant_id, user_id=obj.user_id),
+            memory_save_enabled=obj.memory_save_enabled,
+            memory_reference_enabled=obj.memory_reference_enabled,
+        )

@@ -1,0 +1,293 @@
+"""Geometry for the server-rendered SVG charts (no chart JavaScript, nothing from a CDN).
+
+The templates only place what these functions computed: bars, ticks, slices and heat levels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from memories.selectors import DailyActivity, Topic
+
+# --- 90-day trend: stacked bars (adds, updates, deletes) per day ----------------------------
+TREND_WIDTH = 720
+TREND_HEIGHT = 220
+TREND_LEFT = 40
+TREND_RIGHT = 8
+TREND_TOP = 12
+TREND_BOTTOM = 34  # room for x labels hanging below the axis, also when phones enlarge them
+TREND_LABEL_EVERY = 15  # days between x-axis labels
+NICE_STEPS = (1, 2, 5)
+
+
+@dataclass(frozen=True)
+class Segment:
+    kind: str
+    y: float
+    height: float
+
+
+@dataclass(frozen=True)
+class DayBar:
+    day: str
+    x: float
+    width: float
+    adds: int
+    updates: int
+    deletes: int
+    segments: tuple[Segment, ...]
+
+    @property
+    def total(self) -> int:
+        return self.adds + self.updates + self.deletes
+
+
+@dataclass(frozen=True)
+class YTick:
+    value: int
+    y: float
+
+
+@dataclass(frozen=True)
+class XLabel:
+    x: float
+    text: str
+    anchor: str = "middle"  # the first and last labels align to the plot's edges
+
+
+@dataclass(frozen=True)
+class TrendChart:
+    width: int
+    height: int
+    left: int
+    right: float
+    top: int
+    bottom: float
+    bars: tuple[DayBar, ...]
+    y_ticks: tuple[YTick, ...]
+    x_labels: tuple[XLabel, ...]
+    adds: int
+    updates: int
+    deletes: int
+    first_day: str
+    last_day: str
+
+    @property
+    def is_empty(self) -> bool:
+        return self.adds + self.updates + self.deletes == 0
+
+    @property
+    def active_bars(self) -> tuple[DayBar, ...]:
+        return tuple(b for b in self.bars if b.total)
+
+
+def nice_step(peak: int, max_ticks: int = 4) -> int:
+    """The smallest 1/2/5×10ⁿ step that covers ``peak`` in at most ``max_ticks`` steps."""
+    magnitude = 1
+    while True:
+        for base in NICE_STEPS:
+            step = base * magnitude
+            if math.ceil(max(peak, 1) / step) <= max_ticks:
+                return step
+        magnitude *= 10
+
+
+def trend_chart(daily: Sequence[DailyActivity]) -> TrendChart:
+    plot_right = TREND_WIDTH - TREND_RIGHT
+    plot_bottom = TREND_HEIGHT - TREND_BOTTOM
+    plot_height = plot_bottom - TREND_TOP
+    peak = max((d.adds + d.updates + d.deletes for d in daily), default=0)
+    step = nice_step(peak)
+    y_max = step * max(1, math.ceil(peak / step))
+
+    def y_of(value: float) -> float:
+        return round(plot_bottom - plot_height * value / y_max, 2)
+
+    slot = (plot_right - TREND_LEFT) / max(1, len(daily))
+    bar_width = round(max(1.0, slot * 0.72), 2)
+    bars: list[DayBar] = []
+    labels: list[XLabel] = []
+    for index, day in enumerate(daily):
+        x = round(TREND_LEFT + index * slot + (slot - bar_width) / 2, 2)
+        segments: list[Segment] = []
+        base = 0
+        for kind, value in (("adds", day.adds), ("updates", day.updates), ("deletes", day.deletes)):
+            if value:
+                top = y_of(base + value)
+                segments.append(Segment(kind=kind, y=top, height=round(y_of(base) - top, 2)))
+                base += value
+        bars.append(
+            DayBar(
+                day=day.day,
+                x=x,
+                width=bar_width,
+                adds=day.adds,
+                updates=day.updates,
+                deletes=day.deletes,
+                segments=tuple(segments),
+            )
+        )
+        is_last = index == len(daily) - 1
+        if index % TREND_LABEL_EVERY == 0 or is_last:
+            if is_last and labels and index - TREND_LABEL_EVERY * (len(labels) - 1) < 8:
+                labels.pop()  # keep the last day's label, drop a crowded neighbour
+            if index == 0:
+                label = XLabel(x=x, text=_short_day(day.day), anchor="start")
+            elif is_last:
+                label = XLabel(x=round(x + bar_width, 2), text=_short_day(day.day), anchor="end")
+            else:
+                label = XLabel(x=round(x + bar_width / 2, 2), text=_short_day(day.day))
+            labels.append(label)
+    ticks = tuple(YTick(value=v, y=y_of(v)) for v in range(0, y_max + 1, step))
+    return TrendChart(
+        width=TREND_WIDTH,
+        height=TREND_HEIGHT,
+        left=TREND_LEFT,
+        right=plot_right,
+        top=TREND_TOP,
+        bottom=plot_bottom,
+        bars=tuple(bars),
+        y_ticks=ticks,
+        x_labels=tuple(labels),
+        adds=sum(d.adds for d in daily),
+        updates=sum(d.updates for d in daily),
+        deletes=sum(d.deletes for d in daily),
+        first_day=daily[0].day if daily else "",
+        last_day=daily[-1].day if daily else "",
+    )
+
+
+def _short_day(iso_day: str) -> str:
+    parsed = date.fromisoformat(iso_day)
+    return f"{parsed.month:02d}-{parsed.day:02d}"
+
+
+# --- distributions: a donut (sources) and horizontal bars (categories) ----------------------
+DONUT_START = 25.0  # the circle's circumference is 100; 25 puts the first slice at 12 o'clock
+
+
+@dataclass(frozen=True)
+class Slice:
+    key: str
+    label: str
+    count: int
+    percent: float
+    dash: str
+    offset: float
+
+
+def donut(counts: Mapping[str, int], label: Callable[[str], str]) -> tuple[Slice, ...]:
+    total = sum(counts.values())
+    if not total:
+        return ()
+    slices: list[Slice] = []
+    done = 0.0
+    for key, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        percent = 100.0 * count / total
+        slices.append(
+            Slice(
+                key=key,
+                label=label(key),
+                count=count,
+                percent=round(percent, 1),
+                dash=f"{percent:.3f} {100 - percent:.3f}",
+                offset=round(DONUT_START - done, 3),
+            )
+        )
+        done += percent
+    return tuple(slices)
+
+
+BAR_ROW = 30
+BAR_LABEL_WIDTH = 84
+BAR_CHART_WIDTH = 360
+BAR_VALUE_SPACE = 40
+
+
+@dataclass(frozen=True)
+class HBar:
+    key: str
+    label: str
+    count: int
+    y: float
+    width: float
+
+
+@dataclass(frozen=True)
+class BarChart:
+    width: int
+    height: int
+    label_width: int
+    bars: tuple[HBar, ...]
+    grid: tuple[tuple[float, int], ...]
+
+
+def bar_chart(
+    counts: Mapping[str, int], keys: Sequence[str], label: Callable[[str], str]
+) -> BarChart:
+    """One bar per key (zeros included, so the scale is comparable between users)."""
+    peak = max(counts.values(), default=0)
+    step = nice_step(peak)
+    x_max = step * max(1, math.ceil(peak / step))
+    span = BAR_CHART_WIDTH - BAR_LABEL_WIDTH - BAR_VALUE_SPACE
+    bars = tuple(
+        HBar(
+            key=key,
+            label=label(key),
+            count=counts.get(key, 0),
+            y=index * BAR_ROW,
+            width=round(span * counts.get(key, 0) / x_max, 2),
+        )
+        for index, key in enumerate(keys)
+    )
+    grid = tuple(
+        (round(BAR_LABEL_WIDTH + span * v / x_max, 2), v) for v in range(0, x_max + 1, step)
+    )
+    return BarChart(
+        width=BAR_CHART_WIDTH,
+        height=len(keys) * BAR_ROW + 20,
+        label_width=BAR_LABEL_WIDTH,
+        bars=bars,
+        grid=grid,
+    )
+
+
+# --- topic heat map: size and colour by linked memories ------------------------------------
+HEAT_LEVELS = 5
+
+
+@dataclass(frozen=True)
+class HeatCell:
+    id: str
+    text: str
+    kind: str
+    count: int
+    level: int
+
+
+def heat_cells(topics: Sequence[Topic]) -> tuple[HeatCell, ...]:
+    """Levels 1-5 on a square-root scale, so one dominant topic does not flatten the rest."""
+    if not topics:
+        return ()
+    low = math.sqrt(min(t.memory_count for t in topics))
+    high = math.sqrt(max(t.memory_count for t in topics))
+    cells = []
+    for topic in topics:
+        if high == low:
+            level = 3
+        else:
+            share = (math.sqrt(topic.memory_count) - low) / (high - low)
+            level = 1 + min(HEAT_LEVELS - 1, int(share * HEAT_LEVELS))
+        cells.append(
+            HeatCell(
+                id=topic.id,
+                text=topic.text,
+                kind=topic.kind,
+                count=topic.memory_count,
+                level=level,
+            )
+        )
+    return tuple(cells)

@@ -1,0 +1,109 @@
+"""Forms of the management console: filters, correction, typed delete-all, the two switches."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from memories.console.labels import category_choices, source_choices
+from memories.services import MAX_FACT_LENGTH
+
+PAGE_SIZE = 20
+SEMANTIC_TOP_K = 20
+MAX_QUERY_LENGTH = 200
+
+
+class SearchMode:
+    KEYWORD = "keyword"
+    SEMANTIC = "semantic"
+
+
+@dataclass(frozen=True)
+class ListFilters:
+    q: str = ""
+    mode: str = SearchMode.KEYWORD
+    category: str = ""
+    source: str = ""
+    topic: str = ""
+    page: int = 1
+
+    @property
+    def active(self) -> bool:
+        return bool(self.q or self.category or self.source or self.topic)
+
+    @property
+    def semantic(self) -> bool:
+        return self.mode == SearchMode.SEMANTIC and bool(self.q)
+
+
+class MemoryFilterForm(forms.Form):
+    q = forms.CharField(
+        label=_("搜索记忆"),
+        required=False,
+        max_length=MAX_QUERY_LENGTH,
+        widget=forms.TextInput(
+            attrs={
+                "type": "search",
+                "placeholder": _("输入关键词，例如：飞书、周报"),
+                "autocomplete": "off",
+            }
+        ),
+    )
+    mode = forms.ChoiceField(
+        label=_("搜索方式"),
+        required=False,
+        choices=[(SearchMode.KEYWORD, _("关键词")), (SearchMode.SEMANTIC, _("语义"))],
+    )
+    category = forms.ChoiceField(
+        label=_("类别"), required=False, choices=[("", _("全部类别")), *category_choices()]
+    )
+    source = forms.ChoiceField(
+        label=_("来源"), required=False, choices=[("", _("全部来源")), *source_choices()]
+    )
+    topic = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
+    page = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def filters(self) -> ListFilters:
+        """The valid values; an invalid one falls back to its default (its error is shown)."""
+        self.is_valid()
+        data: dict[str, Any] = {k: v for k, v in self.cleaned_data.items() if v}
+        return ListFilters(**data)
+
+
+class MemoryEditForm(forms.Form):
+    text = forms.CharField(
+        label=_("记忆内容"),
+        max_length=MAX_FACT_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        error_messages={"required": _("记忆内容不能为空。")},
+    )
+    category = forms.ChoiceField(label=_("类别"), choices=category_choices())
+
+
+def delete_all_phrase() -> str:
+    """What the user types to confirm, in the language of the page they read."""
+    return gettext("删除全部")
+
+
+class DeleteAllForm(forms.Form):
+    confirm = forms.CharField(label=_("确认文字"), max_length=50, required=False)
+
+    def clean_confirm(self) -> str:
+        value = (self.cleaned_data.get("confirm") or "").strip()
+        phrase = delete_all_phrase()
+        if value.casefold() != phrase.casefold():
+            raise forms.ValidationError(
+                _("请输入“%(phrase)s”以确认删除全部记忆。"),
+                code="mismatch",
+                params={"phrase": phrase},
+            )
+        return value
+
+
+class SwitchesForm(forms.Form):
+    memory_save_enabled = forms.BooleanField(label=_("保存记忆"), required=False)
+    memory_reference_enabled = forms.BooleanField(label=_("参考记忆"), required=False)

@@ -1,0 +1,60 @@
+"""Human names for the codes stored with a memory (category, source, actor, audit event)."""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from memories.models import AuditEvent
+from memories.types import ActorKind, Category, Source
+
+CATEGORY_LABELS: dict[str, Promise] = {
+    Category.PREFERENCE: _("偏好"),
+    Category.FACT: _("事实"),
+    Category.GOAL: _("目标"),
+    Category.PROJECT: _("项目"),
+    Category.CONSTRAINT: _("约束"),
+}
+
+SOURCE_LABELS: dict[str, Promise] = {
+    Source.MANAGE: _("Agent 管理"),
+    Source.INGEST: _("任务沉淀"),
+    Source.CONSOLE: _("管理页"),
+    Source.IMPORT: _("导入"),
+    Source.ADMIN: _("后台"),
+}
+
+ACTOR_LABELS: dict[str, Promise] = {
+    ActorKind.USER: _("用户"),
+    ActorKind.AGENT: _("Agent"),
+    ActorKind.STAFF: _("管理员"),
+    ActorKind.SYSTEM: _("系统"),
+}
+
+
+def category_label(code: str) -> str:
+    return str(CATEGORY_LABELS.get(code, code))
+
+
+def source_label(code: str) -> str:
+    return str(SOURCE_LABELS.get(code, code))
+
+
+def actor_label(kind: str, actor_id: str) -> str:
+    name = str(ACTOR_LABELS.get(kind, kind))
+    return f"{name} {actor_id}".strip()
+
+
+def event_label(code: str) -> str:
+    try:
+        return str(AuditEvent.Event(code).label)
+    except ValueError:
+        return code
+
+
+def category_choices() -> list[tuple[str, Promise]]:
+    return [(c.value, CATEGORY_LABELS[c]) for c in Category]
+
+
+def source_choices() -> list[tuple[str, Promise]]:
+    return [(s.value, SOURCE_LABELS[s]) for s in Source]

@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from memories.console import views
+
+app_name = "console"
+
+urlpatterns = [
+    path("", views.overview, name="overview"),
+    path("memories/", views.memories, name="memories"),
+    path("memories/delete-all/", views.memory_delete_all, name="memory_delete_all"),
+    path("memories/<uuid:memory_id>/", views.memory_detail, name="memory_detail"),
+    path("memories/<uuid:memory_id>/edit/", views.memory_edit, name="memory_edit"),
+    path("memories/<uuid:memory_id>/delete/", views.memory_delete, name="memory_delete"),
+    path("settings/", views.switches, name="switches"),
+]

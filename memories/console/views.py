@@ -1,0 +1,405 @@
+"""记忆管理: the user's memory console, server-rendered with HTMX partials.
+
+Every view acts for the signed-in user only: the scope comes from ``scope_for_user`` and
+nothing in the URL, query string or form can widen it.  Another user's memory id answers
+exactly like a missing one (404), so the console never confirms that it exists.
+
+Outcomes are shown as they are (STYLE.md habit 4): ``partial_cleanup`` and ``backend_error``
+are failures with a failure status, a search outage is "unavailable", never "no results".
+"""
+
+from __future__ import annotations
+
+import functools
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
+from django_htmx.middleware import HtmxDetails
+
+from memories import selectors, services
+from memories.console import charts
+from memories.console.forms import (
+    PAGE_SIZE,
+    SEMANTIC_TOP_K,
+    DeleteAllForm,
+    ListFilters,
+    MemoryEditForm,
+    MemoryFilterForm,
+    SwitchesForm,
+    delete_all_phrase,
+)
+from memories.console.labels import category_label, source_label
+from memories.console.presenters import history_items, memory_item, related_item, search_item
+from memories.scope import scope_for_user
+from memories.selectors import MemoryForbidden, MemoryNotFound
+from memories.types import (
+    Actor,
+    ActorKind,
+    Category,
+    DeleteOutcome,
+    DeleteStatus,
+    MemoryRecord,
+    MemoryScope,
+    Source,
+    WriteOutcome,
+    WriteStatus,
+)
+
+TOPIC_LIMIT = 40
+RELATED_LIMIT = 5
+
+# An honest HTTP status for every failed outcome (the page says the same in words).
+DELETE_FAILURE_STATUS = {
+    DeleteStatus.PARTIAL_CLEANUP: 500,
+    DeleteStatus.BACKEND_ERROR: 503,
+}
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+View = Callable[..., HttpResponse]
+
+
+def console_login_required(view: View) -> View:
+    """``login_required`` that also works for HTMX: a partial must not swap the login page
+    into a fragment, so the browser is sent to the login page instead."""
+
+    @functools.wraps(view)
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return view(request, *args, **kwargs)
+        if request.htmx:
+            back = request.htmx.current_url_abs_path or request.get_full_path()
+            return HttpResponseClientRedirect(redirect_to_login(back).url)
+        return redirect_to_login(request.get_full_path())
+
+    return wrapper
+
+
+def _scope(request: HttpRequest) -> MemoryScope:
+    return scope_for_user(request.user)
+
+
+def _actor(request: HttpRequest) -> Actor:
+    return Actor(kind=ActorKind.USER, id=request.user.get_username())
+
+
+def _partial(request: HtmxHttpRequest, template: str, fragment: str) -> str:
+    """The fragment for an HTMX swap; the whole page otherwise (and on history restore)."""
+    if request.htmx and not request.htmx.history_restore_request:
+        return f"{template}#{fragment}"
+    return template
+
+
+def _owned_record(scope: MemoryScope, memory_id: uuid.UUID) -> MemoryRecord | None:
+    try:
+        return selectors.memory_get(scope=scope, memory_id=str(memory_id))
+    except (MemoryNotFound, MemoryForbidden):
+        return None
+
+
+def _not_found(request: HtmxHttpRequest) -> HttpResponse:
+    if request.htmx:
+        return render(request, "console/_not_found.html", status=404)
+    raise Http404(_("记忆不存在或已被删除。"))
+
+
+def _notice(level: str, text: str) -> dict[str, str]:
+    return {"level": level, "text": text}
+
+
+# --- overview ---------------------------------------------------------------------------------
+@console_login_required
+@require_GET
+def overview(request: HtmxHttpRequest) -> HttpResponse:
+    scope = _scope(request)
+    data = selectors.memory_overview(scope=scope)
+    context = {
+        "overview": data,
+        "trend": charts.trend_chart(data.daily),
+        "sources": charts.donut(data.sources, source_label),
+        "categories": charts.bar_chart(
+            data.categories, [c.value for c in Category], category_label
+        ),
+        "heat": charts.heat_cells(selectors.topic_heatmap(scope=scope, limit=TOPIC_LIMIT)),
+        "switches": selectors.memory_switches(scope=scope),
+    }
+    return render(request, "console/overview.html", context)
+
+
+# --- list and search --------------------------------------------------------------------------
+@console_login_required
+@require_GET
+@vary_on_headers("HX-Request", "HX-Target")
+def memories(request: HtmxHttpRequest) -> HttpResponse:
+    scope = _scope(request)
+    form = MemoryFilterForm(request.GET)
+    filters = form.filters()
+    heat = charts.heat_cells(selectors.topic_heatmap(scope=scope, limit=TOPIC_LIMIT))
+    context: dict[str, Any] = {
+        "form": form,
+        "filters": filters,
+        "heat": heat,
+        "topic_label": next((c.text for c in heat if c.id == filters.topic), filters.topic),
+    }
+    status = 200
+    if filters.semantic:
+        result = selectors.memory_search(scope=scope, query=filters.q, top_k=SEMANTIC_TOP_K)
+        hits = [h for h in result.items if not filters.category or h.category == filters.category]
+        context |= {"search": result, "items": [search_item(h) for h in hits]}
+        if not result.available:
+            status = 503
+    else:
+        page = _list_page(scope, filters)
+        context |= {"page": page, "items": [memory_item(r) for r in page.items]}
+    # Typing swaps only the results (the search box keeps its focus and what was typed since);
+    # filters, topics and the topic chip swap the whole list body.
+    fragment = "results" if request.htmx.target == "results" else "list-body"
+    template = _partial(request, "console/memory_list.html", fragment)
+    return render(request, template, context, status=status)
+
+
+def _list_page(scope: MemoryScope, filters: ListFilters) -> selectors.MemoryPage:
+    def fetch(page: int) -> selectors.MemoryPage:
+        return selectors.memory_list(
+            scope=scope,
+            query=filters.q,
+            category=filters.category,
+            source=filters.source,
+            topic=filters.topic,
+            page=page,
+            page_size=PAGE_SIZE,
+        )
+
+    page = fetch(filters.page)
+    if page.total and page.page > page.pages:  # a stale link after deletes: show the last page
+        page = fetch(page.pages)
+    return page
+
+
+# --- detail and correction --------------------------------------------------------------------
+def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
+    return {
+        "memory": memory_item(record),
+        "history": history_items(selectors.memory_history(scope=scope, memory_id=record.id)),
+        "related": [
+            related_item(r)
+            for r in selectors.memory_related(scope=scope, memory_id=record.id, limit=RELATED_LIMIT)
+        ],
+    }
+
+
+@console_login_required
+@require_GET
+@vary_on_headers("HX-Request", "HX-Target")
+def memory_detail(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    scope = _scope(request)
+    record = _owned_record(scope, memory_id)
+    if record is None:
+        return _not_found(request)
+    context = _detail_context(scope, record)
+    if request.htmx and request.htmx.target == "fact-card":  # "cancel" of the inline editor
+        return render(request, "console/memory_detail.html#fact-card", context)
+    return render(request, "console/memory_detail.html", context)
+
+
+@console_login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def memory_edit(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    scope = _scope(request)
+    record = _owned_record(scope, memory_id)
+    if record is None:
+        return _not_found(request)
+    if request.method != "POST":
+        form = MemoryEditForm(initial={"text": record.content, "category": record.category})
+        return _edit_response(request, scope, record, form)
+    form = MemoryEditForm(request.POST)
+    if not form.is_valid():
+        return _edit_response(request, scope, record, form, status=422)
+    outcome = services.memory_update(
+        scope=scope,
+        memory_id=record.id,
+        text=form.cleaned_data["text"],
+        category=form.cleaned_data["category"],
+        actor=_actor(request),
+        source=Source.CONSOLE,
+    )
+    return _after_update(request, scope, record, form, outcome)
+
+
+def _edit_response(
+    request: HtmxHttpRequest,
+    scope: MemoryScope,
+    record: MemoryRecord,
+    form: MemoryEditForm,
+    *,
+    status: int = 200,
+    notice: dict[str, str] | None = None,
+) -> HttpResponse:
+    context = {**_detail_context(scope, record), "form": form, "notice": notice}
+    template = _partial(request, "console/memory_detail.html", "fact-card")
+    return render(request, template, context, status=status)
+
+
+def _after_update(
+    request: HtmxHttpRequest,
+    scope: MemoryScope,
+    record: MemoryRecord,
+    form: MemoryEditForm,
+    outcome: WriteOutcome,
+) -> HttpResponse:
+    if outcome.status in (WriteStatus.NOT_FOUND, WriteStatus.FORBIDDEN):
+        return _not_found(request)
+    if outcome.status == WriteStatus.REJECTED:
+        form.add_error("text", _("这段内容不能保存为记忆，请检查后重试。"))
+        return _edit_response(request, scope, record, form, status=422)
+    if outcome.status == WriteStatus.BACKEND_ERROR:
+        failure = _("纠正失败：记忆服务暂时不可用，原内容没有改变。请稍后重试。")
+        return _edit_response(
+            request, scope, record, form, status=503, notice=_notice("error", failure)
+        )
+    if outcome.status == WriteStatus.UPDATED:
+        notice = _notice("success", _("已纠正。记忆 ID 保持不变，这次修改已记入变更轨迹。"))
+    else:
+        notice = _notice("info", _("内容没有变化，无需保存。"))
+    if not request.htmx:
+        messages.add_message(
+            request,
+            messages.SUCCESS if outcome.status == WriteStatus.UPDATED else messages.INFO,
+            notice["text"],
+        )
+        return redirect("console:memory_detail", memory_id=record.id)
+    updated = _owned_record(scope, uuid.UUID(record.id))
+    if updated is None:
+        return _not_found(request)
+    context = {**_detail_context(scope, updated), "notice": notice}
+    response = render(request, "console/memory_detail.html#detail-body", context)
+    return reswap(retarget(response, "#detail-body"), "innerHTML")
+
+
+# --- deletion ---------------------------------------------------------------------------------
+def _delete_failure(outcome: DeleteOutcome, *, everything: bool) -> str:
+    if outcome.status == DeleteStatus.PARTIAL_CLEANUP:
+        if everything:
+            return _(
+                "删除没有完全完成：已删除 %(count)s 条记忆，但部分实体关联或变更轨迹未能清理。"
+                "请稍后重试或联系管理员。"
+            ) % {"count": outcome.deleted_count}
+        return _(
+            "删除没有完全完成：这条记忆的正文已删除，但实体关联或变更轨迹未能清理。"
+            "请联系管理员处理。"
+        )
+    if everything:
+        return _("删除失败：记忆服务暂时不可用，记忆没有被删除。请稍后重试。")
+    return _("删除失败：记忆服务暂时不可用，这条记忆没有被删除。请稍后重试。")
+
+
+def _success_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+@console_login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def memory_delete(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    scope = _scope(request)
+    record = _owned_record(scope, memory_id)
+    if record is None:
+        return _not_found(request)
+    context: dict[str, Any] = {"memory": memory_item(record)}
+    if request.method != "POST":
+        return render(request, _partial(request, "console/memory_delete.html", "confirm"), context)
+    outcome = services.memory_delete(
+        scope=scope, memory_id=record.id, actor=_actor(request), source=Source.CONSOLE
+    )
+    if outcome.status in (DeleteStatus.NOT_FOUND, DeleteStatus.FORBIDDEN):
+        return _not_found(request)
+    if outcome.success:
+        messages.success(request, _("已删除这条记忆，相关实体关联和变更轨迹已一并清理。"))
+        return _success_redirect(request, reverse("console:memories"))
+    context["failure"] = _delete_failure(outcome, everything=False)
+    context["outcome"] = outcome
+    return render(
+        request,
+        _partial(request, "console/memory_delete.html", "confirm"),
+        context,
+        status=DELETE_FAILURE_STATUS.get(outcome.status, 500),
+    )
+
+
+@console_login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def memory_delete_all(request: HtmxHttpRequest) -> HttpResponse:
+    scope = _scope(request)
+    form = DeleteAllForm(request.POST if request.method == "POST" else None)
+    context: dict[str, Any] = {
+        "form": form,
+        "phrase": delete_all_phrase(),
+        "total": selectors.memory_list(scope=scope, page_size=1).total,
+    }
+    template = _partial(request, "console/memory_delete_all.html", "delete-all-form")
+    if request.method != "POST":
+        return render(request, template, context)
+    if not form.is_valid():
+        return render(request, template, context, status=422)
+    outcome = services.memory_delete_user(scope=scope, actor=_actor(request), source=Source.CONSOLE)
+    if outcome.success:
+        messages.success(
+            request,
+            _("已删除全部 %(count)s 条记忆，相关实体关联和变更轨迹已一并清理。")
+            % {"count": outcome.deleted_count},
+        )
+        return _success_redirect(request, reverse("console:memories"))
+    context |= {
+        "failure": _delete_failure(outcome, everything=True),
+        "outcome": outcome,
+        "total": selectors.memory_list(scope=scope, page_size=1).total,
+    }
+    return render(request, template, context, status=DELETE_FAILURE_STATUS.get(outcome.status, 500))
+
+
+# --- the two switches -------------------------------------------------------------------------
+@console_login_required
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def switches(request: HtmxHttpRequest) -> HttpResponse:
+    scope = _scope(request)
+    notice = None
+    if request.method == "POST":
+        form = SwitchesForm(request.POST)
+        form.is_valid()  # two optional checkboxes: always valid, absent means off
+        services.memory_switches_update(
+            scope=scope,
+            memory_save_enabled=form.cleaned_data["memory_save_enabled"],
+            memory_reference_enabled=form.cleaned_data["memory_reference_enabled"],
+        )
+        saved = _("设置已保存。")
+        if not request.htmx:
+            messages.success(request, saved)
+            return redirect("console:switches")
+        notice = _notice("success", saved)
+    current = selectors.memory_switches(scope=scope)
+    form = SwitchesForm(
+        initial={
+            "memory_save_enabled": current.memory_save_enabled,
+            "memory_reference_enabled": current.memory_reference_enabled,
+        }
+    )
+    context = {"form": form, "switches": current, "notice": notice}
+    return render(request, _partial(request, "console/switches.html", "switches-form"), context)

@@ -1,0 +1,24 @@
+"""Mounted at ``/api/v1/user-customer-settings/``; the list is GET …/memories/vector."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from memories.user_api import views
+
+app_name = "user_api"
+
+urlpatterns = [
+    path("memories/vector", views.MemoryListApi.as_view(), name="memory-list"),
+    path("memories/search", views.MemorySearchApi.as_view(), name="memory-search"),
+    path("memories/overview", views.OverviewApi.as_view(), name="overview"),
+    path("memories/topics", views.TopicsApi.as_view(), name="topics"),
+    path("memories/delete-all", views.MemoryDeleteAllApi.as_view(), name="memory-delete-all"),
+    path("memories/switches", views.SwitchesApi.as_view(), name="switches"),
+    path("memories/switches/update", views.SwitchesUpdateApi.as_view(), name="switches-update"),
+    path("memories/<uuid:memory_id>", views.MemoryDetailApi.as_view(), name="memory-detail"),
+    path("memories/<uuid:memory_id>/related", views.RelatedApi.as_view(), name="related"),
+    path("memories/<uuid:memory_id>/history", views.HistoryApi.as_view(), name="history"),
+    path("memories/<uuid:memory_id>/update", views.MemoryUpdateApi.as_view(), name="memory-update"),
+    path("memories/<uuid:memory_id>/delete", views.MemoryDeleteApi.as_view(), name="memory-delete"),
+]

@@ -1,0 +1,53 @@
+"""manage.py seed_demo: a demo user and 90 days of realistic memory, dev mode only, idempotent."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from memories.management.commands.seed_demo import DEMO_MEMORIES
+from memories.models import AuditEvent
+from memories.scope import scope_for_user
+from memories.selectors import memory_overview, topic_heatmap
+from memories.types import Category
+
+pytestmark = pytest.mark.django_db
+
+
+def test_seed_demo_refuses_in_production(settings):
+    settings.PRODUCTION = True
+    with pytest.raises(CommandError, match="dev mode"):
+        call_command("seed_demo")
+    assert not get_user_model().objects.filter(username="demo").exists()
+
+
+def test_seed_demo_builds_a_realistic_memory_once(settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    password = (tmp_path / "demo_password").read_text().strip()
+    assert f"password {password!r}" in out.getvalue()
+    user = get_user_model().objects.get(username="demo")
+    assert user.check_password(password)
+
+    scope = scope_for_user(user)
+    overview = memory_overview(scope=scope)
+    corrections = sum(len(m.corrections) for m in DEMO_MEMORIES)
+    assert overview.total == len(DEMO_MEMORIES)
+    assert set(overview.categories) == {c.value for c in Category}
+    assert len(overview.sources) >= 4
+    assert 0 < overview.updated_30d < corrections  # corrections spread over 90 days
+    active_days = [d for d in overview.daily if d.adds or d.updates]
+    assert len(active_days) >= 20 and active_days[0].day < overview.daily[30].day
+    assert {"Poco", "飞书", "林清"} <= {t.text for t in topic_heatmap(scope=scope, limit=100)}
+    assert AuditEvent.objects.filter(user_id="demo", event="UPDATE").count() == corrections
+
+    again = StringIO()
+    call_command("seed_demo", stdout=again)  # idempotent: nothing added, same password
+    assert "0 added, 0 corrected" in again.getvalue()
+    assert f"password {password!r}" in again.getvalue()
+    assert memory_overview(scope=scope).total == len(DEMO_MEMORIES)
+    assert AuditEvent.objects.filter(user_id="demo", event="UPDATE").count() == corrections
