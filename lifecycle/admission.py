@@ -54,6 +54,8 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
+from memories.text import normalize_quotes
+
 __all__ = [
     "REJECTION_REASONS",
     "AdmissionResult",
@@ -183,27 +185,6 @@ def _is_meaningful(text: str) -> bool:
 # --------------------------------------------------------------------------------------------
 # Quotes
 # --------------------------------------------------------------------------------------------
-
-# Only double-quote forms: ‘ ’ double as English apostrophes ("don’t"), so they stay.
-_QUOTE_TABLE: Final = str.maketrans(
-    {
-        "\u201c": '"',  # “
-        "\u201d": '"',  # ”
-        "\u201e": '"',  # „
-        "\u201f": '"',  # ‟
-        "\u300c": '"',  # 「
-        "\u300d": '"',  # 」
-        "\u300e": '"',  # 『
-        "\u300f": '"',  # 』
-        "\uff02": '"',  # ＂
-    }
-)
-
-
-def normalize_quotes(text: str) -> str:
-    """Turn Chinese curly and corner quotes into ASCII double quotes."""
-    return text.translate(_QUOTE_TABLE)
-
 
 # --------------------------------------------------------------------------------------------
 # Credentials

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Literal
 
 from lifecycle.admission import clean_text, find_credential, find_sensitive_identifier
-from lifecycle.admission import normalize_quotes as normalize_admission_quotes
+from memories.text import normalize_quotes
 
 Language = Literal["zh", "en"]
 
@@ -61,7 +61,7 @@ def fact_rejection(text: str, attributed_to: str | None) -> str | None:
         return "sensitive_identifier"
     # Compare like with like: curly quotes (“Poco”) are not noise, so normalize them on both
     # sides; only what clean_text cuts out (paths, URLs, traces…) may make a difference.
-    normalized = normalize_admission_quotes(text)
+    normalized = normalize_quotes(text)
     if " ".join(clean_text(normalized).split()) != " ".join(normalized.split()):
         return "technical_noise"  # a path, URL, stack trace, log line or command
     return None

@@ -7,7 +7,15 @@ from dataclasses import dataclass
 from lifecycle import metrics, policy
 from lifecycle.admission import admit_text
 from memories import services
-from memories.types import Actor, Category, DeleteOutcome, MemoryScope, Source, WriteOutcome
+from memories.types import (
+    Actor,
+    Category,
+    DeleteOutcome,
+    MemoryScope,
+    Source,
+    WriteOutcome,
+    WriteStatus,
+)
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,35 @@ class ManageOutcome:
         )
 
 
+def memory_correct(
+    *,
+    scope: MemoryScope,
+    memory_id: str,
+    text: str,
+    actor: Actor,
+    category: str | None = None,
+    source: str = Source.MANAGE,
+    run_id: str = "",
+) -> WriteOutcome:
+    """Correct a fact by id. New text passes the same admission gate as a new fact (seed 000
+    §7): no credential or identifier gets in through a correction; paths and URLs are cut."""
+    admission = admit_text(source=source, text=text)
+    if not admission.admitted:
+        metrics.admission_rejected.labels(admission.reason or "unknown").inc()
+        return WriteOutcome(
+            status=WriteStatus.REJECTED, memory_id=memory_id, reason=admission.reason
+        )
+    return services.memory_update(
+        scope=scope,
+        memory_id=memory_id,
+        text=admission.messages[0].content,
+        actor=actor,
+        category=category,
+        source=source,
+        run_id=run_id,
+    )
+
+
 def manage_memory(
     *,
     scope: MemoryScope,
@@ -69,7 +106,7 @@ def manage_memory(
         )
     if action == "none":
         return ManageOutcome(action="none", success=True, status="no_effect", memory_id=None)
-    if action in ("add", "update"):
+    if action == "add":
         admission = admit_text(source="manage", text=text)
         if not admission.admitted:
             metrics.admission_rejected.labels(admission.reason or "unknown").inc()
@@ -77,24 +114,22 @@ def manage_memory(
                 action=action,
                 success=False,
                 status="rejected",
-                memory_id=memory_id,
+                memory_id=None,
                 reason=admission.reason,
             )
-        text = admission.messages[0].content
-    if action == "add":
-        outcome = services.memory_add(
+        added = services.memory_add(
             scope=scope,
-            text=text,
+            text=admission.messages[0].content,
             actor=actor,
             category=category or Category.FACT,
             source=Source.MANAGE,
             run_id=run_id,
             confidence=confidence,
         )
-        return ManageOutcome.from_write(action, outcome)
+        return ManageOutcome.from_write(action, added)
     assert memory_id is not None, "update and delete need a memory id (validated at the edge)"
     if action == "update":
-        outcome = services.memory_update(
+        corrected = memory_correct(
             scope=scope,
             memory_id=memory_id,
             text=text,
@@ -103,7 +138,7 @@ def manage_memory(
             source=Source.MANAGE,
             run_id=run_id,
         )
-        return ManageOutcome.from_write(action, outcome)
+        return ManageOutcome.from_write(action, corrected)
     if action == "delete":
         deleted = services.memory_delete(
             scope=scope, memory_id=memory_id, actor=actor, source=Source.MANAGE, run_id=run_id

@@ -25,6 +25,7 @@ from memories.selectors import (
     memory_switches,
     scope_rows,
 )
+from memories.text import normalize_quotes
 from memories.types import (
     SCHEMA_VERSION,
     Actor,
@@ -194,7 +195,9 @@ def memory_update(
                 return WriteOutcome(status=WriteStatus.FORBIDDEN, memory_id=memory_id)
             old_text = row.content
             new_category = category or row.category
-            if old_text == text and new_category == row.category:
+            # Quote style alone is no change: admission stores “x” as "x" (seed 000 §4.1).
+            same_text = normalize_quotes(old_text) == normalize_quotes(text)
+            if same_text and new_category == row.category:
                 _audit(
                     scope=scope,
                     memory_id=memory_id,

@@ -1,7 +1,8 @@
 """The internal /v1/memories/* contract. Views validate, call one service/selector, answer.
 
 HTTP status: 200 for every decided outcome (the body's ``success``/``status`` say what
-happened), 403 for another scope's id, 503 when the backend failed, 400 for bad input.
+happened), 403 for another scope's id, 503 when the backend failed, 500 for
+``partial_cleanup``, 400 for bad input. The user API answers the same way.
 """
 
 from __future__ import annotations
@@ -16,17 +17,26 @@ from rest_framework.views import APIView
 
 from lifecycle.admission import Message
 from lifecycle.ingest import ingest_submit
-from lifecycle.manage import manage_memory
+from lifecycle.manage import manage_memory, memory_correct
 from lifecycle.selectors import ingest_job_get
 from memories import selectors, services
 from memories.api import serializers as io
 from memories.api.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
 from memories.selectors import MemoryForbidden, MemoryNotFound
-from memories.types import Actor, ActorKind, DeleteOutcome, WriteOutcome, WriteStatus
+from memories.types import (
+    Actor,
+    ActorKind,
+    DeleteOutcome,
+    DeleteStatus,
+    WriteOutcome,
+    WriteStatus,
+)
 
 STATUS_FOR = {
     WriteStatus.FORBIDDEN.value: status.HTTP_403_FORBIDDEN,
     WriteStatus.BACKEND_ERROR.value: status.HTTP_503_SERVICE_UNAVAILABLE,
+    # The memory is gone but derived data is not: a failure of ours, never a success.
+    DeleteStatus.PARTIAL_CLEANUP.value: status.HTTP_500_INTERNAL_SERVER_ERROR,
 }
 
 
@@ -185,7 +195,7 @@ class UpdateItemView(ServiceAPIView):
     @extend_schema(request=io.UpdateItemInput, responses=io.WriteOutput)
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
-        outcome = services.memory_update(
+        outcome = memory_correct(
             scope=form.scope(),
             memory_id=str(data["memory_id"]),
             text=data["text"],

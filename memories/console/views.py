@@ -21,11 +21,13 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
+from lifecycle.manage import memory_correct
 from memories import selectors, services
 from memories.console import charts
 from memories.console.forms import (
@@ -229,7 +231,7 @@ def memory_edit(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
     form = MemoryEditForm(request.POST)
     if not form.is_valid():
         return _edit_response(request, scope, record, form, status=422)
-    outcome = services.memory_update(
+    outcome = memory_correct(
         scope=scope,
         memory_id=record.id,
         text=form.cleaned_data["text"],
@@ -254,6 +256,14 @@ def _edit_response(
     return render(request, template, context, status=status)
 
 
+REJECTED_DEFAULT = gettext_lazy("这段内容不能保存为记忆，请检查后重试。")
+REJECTION_MESSAGES = {
+    "credential": gettext_lazy("内容包含密钥、密码或令牌等凭据，不能保存为记忆。"),
+    "sensitive_identifier": gettext_lazy("内容包含身份证号、手机号或银行卡号，不能保存为记忆。"),
+    "empty_after_cleaning": gettext_lazy("去掉日志、代码、路径和链接后没有剩下可保存的内容。"),
+}
+
+
 def _after_update(
     request: HtmxHttpRequest,
     scope: MemoryScope,
@@ -264,7 +274,7 @@ def _after_update(
     if outcome.status in (WriteStatus.NOT_FOUND, WriteStatus.FORBIDDEN):
         return _not_found(request)
     if outcome.status == WriteStatus.REJECTED:
-        form.add_error("text", _("这段内容不能保存为记忆，请检查后重试。"))
+        form.add_error("text", REJECTION_MESSAGES.get(outcome.reason or "", REJECTED_DEFAULT))
         return _edit_response(request, scope, record, form, status=422)
     if outcome.status == WriteStatus.BACKEND_ERROR:
         failure = _("纠正失败：记忆服务暂时不可用，原内容没有改变。请稍后重试。")

@@ -16,10 +16,11 @@ from pathlib import Path
 import jieba
 import jieba.posseg
 
+from memories.text import normalize_quotes
+
 Entity = tuple[str, str]
 
 HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-CURLY_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "‟": '"', "「": '"', "」": '"'})
 QUOTED = re.compile(r'"([^"\n]{1,40})"')
 SENTENCE_PUNCT = re.compile(r"[，。！？；：,.!?;:、]")
 TOKEN_OK = re.compile(r"^[\w\u3400-\u9fff+#.-]+$")
@@ -89,10 +90,6 @@ def configure(
 
 def has_han(text: str) -> bool:
     return bool(HAN.search(text))
-
-
-def normalize_quotes(text: str) -> str:
-    return text.translate(CURLY_QUOTES)
 
 
 def lemmatize_for_bm25(text: str) -> str:

@@ -9,6 +9,7 @@ from django.urls import reverse
 from memories.models import AuditEvent, MemoryRow, MemorySettings
 from memories.selectors import memory_get, memory_history, memory_switches
 from memories.services import memory_switches_update
+from memories.text import normalize_quotes
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +67,8 @@ def test_admin_correction_goes_through_the_service(staff_client, alice_scope, re
     response = staff_client.post(url, {"text": corrected, "category": "preference"})
     assert response.status_code == 302
     record = memory_get(scope=alice_scope, memory_id=memory_id)
-    assert record.id == memory_id and record.content == corrected
+    assert record.id == memory_id
+    assert record.content == normalize_quotes(corrected)  # admission stores “x” as "x"
     last = memory_history(scope=alice_scope, memory_id=memory_id)[-1]
     assert (last.event, last.actor_kind, last.actor_id, last.source) == (
         "UPDATE",
@@ -132,3 +134,22 @@ def test_settings_admin_changes_switches_through_the_service(staff_client, alice
     switches = memory_switches(scope=alice_scope)
     assert switches.memory_save_enabled is True
     assert switches.memory_reference_enabled is False
+
+
+def test_ingest_jobs_are_listed_read_only_without_their_text(admin_client, scope):
+    from lifecycle.models import IngestJob
+
+    job = IngestJob.objects.create(
+        tenant_id=scope.tenant_id,
+        user_id=scope.user_id,
+        run_id="run-admin",
+        source="task_completed",
+        messages=[{"role": "user", "content": "SECRET-CANDIDATE-TEXT"}],
+    )
+    listing = admin_client.get("/admin/lifecycle/ingestjob/")
+    assert listing.status_code == 200
+    assert "run-admin" in listing.content.decode()
+    detail = admin_client.get(f"/admin/lifecycle/ingestjob/{job.id}/change/")
+    assert detail.status_code == 200
+    assert "SECRET-CANDIDATE-TEXT" not in detail.content.decode()
+    assert admin_client.get("/admin/lifecycle/ingestjob/add/").status_code == 403

@@ -10,6 +10,7 @@ from django.test import Client
 from memories import selectors, services
 from memories.models import MemoryRow
 from memories.selectors import memory_get, memory_history, memory_switches
+from memories.text import normalize_quotes
 from memories.types import DeleteOutcome, DeleteStatus, SearchResult, WriteOutcome, WriteStatus
 
 pytestmark = pytest.mark.django_db
@@ -177,9 +178,14 @@ def test_update_keeps_the_id_and_records_history(alice_client, alice_scope, reme
         "reason": None,
     }
     record = memory_get(scope=alice_scope, memory_id=memory_id)
-    assert record.content == corrected and record.category == "preference"
+    assert record.content == normalize_quotes(corrected)  # admission stores “x” as "x"
+    assert record.category == "preference"
     last = memory_history(scope=alice_scope, memory_id=memory_id)[-1]
-    assert (last.event, last.old_text, last.new_text) == ("UPDATE", WEEKLY, corrected)
+    assert (last.event, last.old_text, last.new_text) == (
+        "UPDATE",
+        WEEKLY,
+        normalize_quotes(corrected),
+    )
     assert (last.actor_kind, last.actor_id, last.source) == ("user", "alice", "console")
 
 

@@ -142,6 +142,7 @@ def test_cleanup_failure_is_partial_cleanup_not_success(v1, scope, monkeypatch):
         engine._memory, "_remove_memory_from_entity_store", lambda memory_id, filters: None
     )
     answer = v1.post("delete-item", body(scope, memory_id=added["memory_id"]))
+    assert answer.status_code == 500
     assert answer.json()["status"] == "partial_cleanup"
     assert answer.json()["success"] is False
     assert answer.json()["deleted_count"] == 1

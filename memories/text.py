@@ -1,0 +1,25 @@
+"""Text normalisation shared by admission, storage and NLP (pure, no dependencies)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Only double-quote forms: ‘ ’ double as English apostrophes ("don’t"), so they stay.
+_QUOTE_TABLE: Final = str.maketrans(
+    {
+        "\u201c": '"',  # “
+        "\u201d": '"',  # ”
+        "\u201e": '"',  # „
+        "\u201f": '"',  # ‟
+        "\u300c": '"',  # 「
+        "\u300d": '"',  # 」
+        "\u300e": '"',  # 『
+        "\u300f": '"',  # 』
+        "\uff02": '"',  # ＂
+    }
+)
+
+
+def normalize_quotes(text: str) -> str:
+    """Turn Chinese curly and corner quotes into ASCII double quotes (seed 000 §4.1)."""
+    return text.translate(_QUOTE_TABLE)
