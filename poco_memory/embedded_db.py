@@ -96,8 +96,8 @@ def stop() -> None:
             process = _server.get_postmaster_info().process
             process.terminate()
             process.wait(10)
+        # No log line here: this runs at interpreter exit, after test runners close streams.
         (pgdata / ".handle_pids.json").unlink(missing_ok=True)
-        logger.info("embedded PostgreSQL stopped")
 
 
 def _install_signal_handlers() -> None:

@@ -43,8 +43,9 @@ def main() -> int:
     call_command("migrate", interactive=False, verbosity=0)
     demo_login = ""
     if settings.DEMO_DATA and "seed_demo" in get_commands():
-        call_command("seed_demo")
-        demo_login = "demo / " + os.environ.get("POCO_DEMO_PASSWORD", "poco-demo")
+        call_command("seed_demo", verbosity=0)
+        password = (settings.DATA_DIR / "demo_password").read_text().strip()
+        demo_login = f"demo / {password}"
 
     # Web and worker counters are merged by /metrics through a shared folder.
     metrics_dir = settings.DATA_DIR / "metrics"

@@ -11,6 +11,7 @@ from memories import selectors
 from memories.models import AuditEvent, MemoryRow
 from memories.scope import scope_for_user
 from memories.services import memory_add
+from memories.text import normalize_quotes
 from memories.types import Actor, ActorKind, MemoryScope, WriteStatus
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -154,7 +155,8 @@ def test_memory_detail_shows_history_and_related(signed_in, alice, alice_memorie
 
 def test_correcting_a_fact_keeps_its_id_and_adds_history(signed_in, alice, alice_memories):
     original = "团队日常沟通使用“飞书”。"
-    corrected = "团队日常沟通已改用“钉钉”。"
+    typed = "团队日常沟通已改用“钉钉”。"
+    corrected = normalize_quotes(typed)  # admission stores “x” as "x" (seed 000 §4.1)
     memory_id = alice_memories[original]
     page = signed_in(alice)
     page.goto(f"/memories/{memory_id}/")
@@ -162,7 +164,7 @@ def test_correcting_a_fact_keeps_its_id_and_adds_history(signed_in, alice, alice
     editor = page.get_by_label("记忆内容")
     expect(editor).to_be_focused()
     expect(editor).to_have_value(original)
-    editor.fill(corrected)
+    editor.fill(typed)
     page.get_by_role("button", name="保存纠正").click()
 
     expect(page.get_by_role("status").filter(has_text="已纠正")).to_be_visible()
