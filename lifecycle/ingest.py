@@ -8,7 +8,6 @@ context cleared before and after, language and fact guards, audit rows for what 
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,10 +18,17 @@ from lifecycle import guards, metrics, policy
 from lifecycle.admission import Message, admit
 from lifecycle.categories import categorize
 from lifecycle.models import IngestJob
-from memories.engine import get_engine
+from memories.engine import ExtractedFact
 from memories.engine.extractor import EXTRACTION_RULES
 from memories.locks import advisory_lock
-from memories.services import memory_record_extracted, our_metadata
+from memories.selectors import memory_attribution
+from memories.services import (
+    memory_context_clear,
+    memory_discard,
+    memory_extract,
+    memory_record_extracted,
+    our_metadata,
+)
 from memories.types import Actor, ActorKind, BackendError, MemoryScope, Source
 
 logger = logging.getLogger(__name__)
@@ -82,16 +88,12 @@ def ingest_submit(
 class _Attempt:
     """What one extraction attempt stored, so a failure can take it all back."""
 
-    scope_key: str
+    scope: MemoryScope
     stored: list[str] = field(default_factory=list)
 
     def discard(self, memory_ids: list[str]) -> None:
-        engine = get_engine()
-        for memory_id in memory_ids:
-            with contextlib.suppress(LookupError):  # already gone
-                engine.delete_fact(memory_id=memory_id, scope_key=self.scope_key)
-            if memory_id in self.stored:
-                self.stored.remove(memory_id)
+        memory_discard(scope=self.scope, memory_ids=memory_ids)
+        self.stored = [m for m in self.stored if m not in memory_ids]
 
 
 class IngestFailed(Exception):
@@ -157,10 +159,9 @@ def _finish(job: IngestJob, status: str, *, reason: str = "") -> IngestJob:
 
 
 def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> list[str]:
-    engine = get_engine()
     messages = [{"role": m["role"], "content": m["content"]} for m in job.messages]
     language = guards.dominant_language(m["content"] for m in messages if m["role"] == "user")
-    attempt = _Attempt(scope_key=scope.key)
+    attempt = _Attempt(scope=scope)
     base_metadata = {
         **our_metadata(category="fact", source=Source.INGEST),
         "origin_run_id": job.run_id,  # Mem0 strips identity keys such as run_id
@@ -170,9 +171,9 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> list[st
     with advisory_lock("mem0-context", scope.key):
         try:
             for round_ in (1, 2):
-                engine.purge_messages(scope_key=scope.key)
-                facts = engine.extract(
-                    scope_key=scope.key,
+                memory_context_clear(scope=scope)
+                facts = memory_extract(
+                    scope=scope,
                     messages=messages,
                     metadata=base_metadata,
                     instructions=instructions,
@@ -209,14 +210,13 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> list[st
             attempt.discard(list(attempt.stored))  # nothing half-written
             raise
         finally:
-            engine.purge_messages(scope_key=scope.key)
+            memory_context_clear(scope=scope)
 
 
-def _validate(*, attempt: _Attempt, facts: list[Any]) -> list[Any]:
-    engine = get_engine()
+def _validate(*, attempt: _Attempt, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     survivors = []
     for fact in facts:
-        reason = guards.fact_rejection(fact.text, engine.attribution(memory_id=fact.id))
+        reason = guards.fact_rejection(fact.text, memory_attribution(memory_id=fact.id))
         if reason:
             metrics.post_extraction_rejected.labels(reason).inc()
             attempt.discard([fact.id])

@@ -142,6 +142,11 @@ def memory_search(
     return SearchResult(items=tuple(hits), available=True)
 
 
+def memory_attribution(*, memory_id: str) -> str | None:
+    """Who Mem0 attributed a stored fact to (``user`` / ``assistant``), None when unset."""
+    return get_engine().attribution(memory_id=memory_id)
+
+
 @dataclass(frozen=True)
 class HistoryEntry:
     event: str

