@@ -4,14 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import DatabaseError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from memories.types import ScopeError
+from memories.types import BackendError, ScopeError
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DatabaseError | BackendError):
+        # PostgreSQL itself is unreachable: an outage, said as one (never a fake empty answer).
+        body = {
+            "error": "backend_unavailable",
+            "detail": type(exc).__name__,
+            "fields": {},
+            "success": False,
+            "status": "backend_error",
+        }
+        return Response(body, status=status.HTTP_503_SERVICE_UNAVAILABLE)
     if isinstance(exc, ScopeError):
         exc = exceptions.ValidationError({"user_id": [str(exc)]})
     response = drf_exception_handler(exc, context)

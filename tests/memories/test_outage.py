@@ -164,3 +164,37 @@ def test_delete_user_reports_partial_cleanup_with_count(v1, scope, monkeypatch):
     assert answer["status"] == "partial_cleanup"
     assert answer["deleted_count"] == 3
     assert MemoryRow.objects.count() == 0
+
+
+@pytest.fixture
+def django_database_down(transactional_db, tmp_path, settings):
+    """Django's own connection points at a socket folder where nothing listens."""
+    from django.db import connection
+
+    original = connection.settings_dict["HOST"]
+    connection.close()
+    connection.settings_dict["HOST"] = str(tmp_path)
+    connection.settings_dict["OPTIONS"]["connect_timeout"] = "1"
+    yield
+    connection.close()
+    connection.settings_dict["HOST"] = original
+
+
+def test_database_down_is_an_outage_on_every_kind_of_call(settings, scope, django_database_down):
+    from rest_framework.test import APIClient
+
+    from tests.memories.conftest import TOKEN
+
+    settings.SERVICE_TOKENS = [TOKEN]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    listed = client.post("/v1/memories/list-user", body(scope), format="json")
+    assert listed.status_code == 503
+    assert listed.json()["error"] == "backend_unavailable"
+    added = client.post(
+        "/v1/memories/manage", body(scope, action="add", text="用户喜欢简洁。"), format="json"
+    )
+    assert added.status_code == 503
+    assert added.json()["success"] is False and added.json()["status"] == "backend_error"
+    health = client.get("/health")
+    assert health.status_code == 503
