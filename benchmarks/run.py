@@ -1,7 +1,7 @@
 """`make bench`: write and search latency on the real stack (embedded PostgreSQL, USE v3).
 
 Targets (seed 000 §5/§11 care about search latency; these are ours, for a laptop-class box):
-search p95 < 250 ms and explicit add p95 < 600 ms with a few hundred memories in the scope.
+search p95 < 100 ms and explicit add p95 < 150 ms with a few hundred memories in the scope.
 It prints the numbers and exits non-zero if a target is missed. Never part of `make test`.
 """
 
@@ -13,8 +13,8 @@ import sys
 import time
 import uuid
 
-SEARCH_P95_MS = 250.0
-ADD_P95_MS = 600.0
+SEARCH_P95_MS = 100.0
+ADD_P95_MS = 150.0
 MEMORIES = int(os.environ.get("BENCH_MEMORIES", "300"))
 
 TEMPLATES = [
