@@ -18,3 +18,25 @@ def chinese_unless_chosen(
         return get_response(request)
 
     return middleware
+
+
+class DatabaseOutage:
+    """Pages answer an unreachable database with a 503 "memory service unavailable" page —
+    an outage, never an empty memory. (The APIs answer it in their own exception handler.)"""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        from django.db import DatabaseError
+        from django.template.loader import render_to_string
+
+        from memories.types import BackendError
+
+        if not isinstance(exception, DatabaseError | BackendError):
+            return None
+        # Rendered without the request: its context processors would touch the database again.
+        return HttpResponse(render_to_string("503.html"), status=503)

@@ -114,6 +114,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "poco_memory.middleware.DatabaseOutage",
 ]
 
 ROOT_URLCONF = "poco_memory.urls"

@@ -6,6 +6,7 @@ the embedder outage is a local OpenAI-compatible HTTP endpoint answering 500.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Iterator
@@ -166,18 +167,26 @@ def test_delete_user_reports_partial_cleanup_with_count(v1, scope, monkeypatch):
     assert MemoryRow.objects.count() == 0
 
 
-@pytest.fixture
-def django_database_down(transactional_db, tmp_path, settings):
+@contextlib.contextmanager
+def django_database_unreachable(socket_dir) -> Iterator[None]:
     """Django's own connection points at a socket folder where nothing listens."""
     from django.db import connection
 
-    original = connection.settings_dict["HOST"]
+    saved = (connection.settings_dict["HOST"], dict(connection.settings_dict["OPTIONS"]))
     connection.close()
-    connection.settings_dict["HOST"] = str(tmp_path)
+    connection.settings_dict["HOST"] = str(socket_dir)
     connection.settings_dict["OPTIONS"]["connect_timeout"] = "1"
-    yield
-    connection.close()
-    connection.settings_dict["HOST"] = original
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict["HOST"], connection.settings_dict["OPTIONS"] = saved
+
+
+@pytest.fixture
+def django_database_down(transactional_db, tmp_path):
+    with django_database_unreachable(tmp_path):
+        yield
 
 
 def test_database_down_is_an_outage_on_every_kind_of_call(settings, scope, django_database_down):
@@ -198,3 +207,23 @@ def test_database_down_is_an_outage_on_every_kind_of_call(settings, scope, djang
     assert added.json()["success"] is False and added.json()["status"] == "backend_error"
     health = client.get("/health")
     assert health.status_code == 503
+
+
+@pytest.fixture
+def signed_in_client(transactional_db, django_user_model):
+    from django.test import Client
+
+    user = django_user_model.objects.create_user(username="carol", password="carol-pass-1")
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_pages_say_unavailable_when_the_database_is_down(signed_in_client, tmp_path):
+    assert signed_in_client.get("/").status_code == 200
+    with django_database_unreachable(tmp_path):
+        for url in ("/", "/memories/"):
+            page = signed_in_client.get(url)
+            assert page.status_code == 503
+            assert "记忆服务暂时不可用" in page.content.decode()
+            assert "不代表你的记忆是空的" in page.content.decode()
