@@ -11,11 +11,10 @@ from collections.abc import Iterable
 from typing import Literal
 
 from lifecycle.admission import clean_text, find_credential, find_sensitive_identifier
-from memories.text import normalize_quotes
+from memories.text import HAN, normalize_quotes
 
 Language = Literal["zh", "en"]
 
-HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 LATIN = re.compile(r"[A-Za-z]")
 MAX_FACT_CHARS = 300
 VALID_ATTRIBUTION = frozenset({"user", "assistant"})

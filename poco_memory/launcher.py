@@ -37,12 +37,12 @@ def main() -> int:
 
     django.setup()
     from django.conf import settings
-    from django.core.management import call_command, get_commands
+    from django.core.management import call_command
 
     token = _service_token(settings)
     call_command("migrate", interactive=False, verbosity=0)
     demo_login = ""
-    if settings.DEMO_DATA and "seed_demo" in get_commands():
+    if settings.DEMO_DATA:
         call_command("seed_demo", verbosity=0)
         password = (settings.DATA_DIR / "demo_password").read_text().strip()
         demo_login = f"demo / {password}"

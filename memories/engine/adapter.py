@@ -1,8 +1,9 @@
 """Mem0Adapter: the only code that talks to Mem0.
 
 It takes plain values (scope keys, ids, text, metadata dicts), returns our own types and raises
-only ``BackendError`` / ``CleanupError``.  Every Mem0 internal it touches is listed in
-``SDK_INTERNALS`` and covered by ``tests/memories/test_sdk_contract.py`` (seed 000 §12.1).
+only ``BackendError`` / ``CleanupError``.  Every Mem0 internal it touches (entity helpers,
+``db.connection``/``db._lock``, history/messages columns, result shapes, the pool timeout) is
+covered by ``tests/memories/test_sdk_contract.py`` (seed 000 §12.1).
 """
 
 from __future__ import annotations
@@ -20,18 +21,6 @@ from memories.types import BackendError, CleanupError, SearchHit
 
 logger = logging.getLogger(__name__)
 
-SDK_INTERNALS = (
-    "Memory._link_entities_for_memory",
-    "Memory._remove_memory_from_entity_store",
-    "Memory._upsert_entity",
-    "Memory.entity_store",
-    "Memory.db.connection",
-    "Memory.db._lock",
-    "history(memory_id, old_memory, new_memory, event, …)",
-    "messages(session_scope, role, content, …)",
-    "add() results[].id/memory/event",
-    "PGVector.connection_pool (psycopg_pool.ConnectionPool.timeout)",
-)
 HISTORY_COLUMNS = {"id", "memory_id", "old_memory", "new_memory", "event"}
 MESSAGES_COLUMNS = {"id", "session_scope", "role", "content"}
 # How long a call waits for a database connection before it is an outage, not a hang.

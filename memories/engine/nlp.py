@@ -16,11 +16,10 @@ from pathlib import Path
 import jieba
 import jieba.posseg
 
-from memories.text import normalize_quotes
+from memories.text import HAN, normalize_quotes
 
 Entity = tuple[str, str]
 
-HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 QUOTED = re.compile(r'"([^"\n]{1,40})"')
 SENTENCE_PUNCT = re.compile(r"[，。！？；：,.!?;:、]")
 TOKEN_OK = re.compile(r"^[\w\u3400-\u9fff+#.-]+$")
