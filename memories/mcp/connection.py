@@ -52,7 +52,7 @@ def connection_from_headers(headers: Mapping[str, str]) -> Connection:
     keyword, _, token = headers.get("authorization", "").partition(" ")
     index = service_token_index(token.strip()) if keyword == "Bearer" and token.strip() else None
     if index is None:
-        raise ConnectionRefused(401, "unauthorized", "a valid 'Authorization: Bearer <token>'")
+        raise ConnectionRefused(401, "unauthorized", "send 'Authorization: Bearer <service token>'")
 
     tenant_id = headers.get(TENANT_HEADER, "")
     user_id = headers.get(USER_HEADER, "")

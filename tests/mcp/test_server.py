@@ -17,6 +17,7 @@ from lifecycle.models import IngestJob, RunLedger
 from memories import services
 from memories.models import AuditEvent, MemoryRow
 from tests.lifecycle.conftest import run_queue
+from tests.memories.test_outage import django_database_unreachable
 
 SEARCH, MANAGE = "search_user_memory", "manage_user_memory"
 KEPT = "用户偏好简洁直接的回答。"
@@ -273,3 +274,13 @@ def test_add_during_a_database_outage_is_a_backend_error_that_writes_nothing(
     data = mcp_agent.call(MANAGE, action="add", text=KEPT).structured_content
     assert (data["success"], data["status"]) == (False, "backend_error")
     assert not AuditEvent.objects.exists()
+
+
+def test_with_postgresql_unreachable_manage_is_withheld_and_answers_backend_error(
+    mcp_agent, scope, tmp_path
+):
+    with django_database_unreachable(tmp_path):
+        assert mcp_agent.tool_names() == [SEARCH]  # the switches cannot be read: fail closed
+        data = mcp_agent.call(MANAGE, action="add", text=KEPT).structured_content
+    assert (data["success"], data["status"]) == (False, "backend_error")
+    assert rows(scope) == []
