@@ -19,7 +19,7 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints
 
 from lifecycle import policy
 from lifecycle.manage import ManageOutcome, manage_memory
@@ -250,7 +250,12 @@ async def count_tool_calls(
 
 
 # --- the server --------------------------------------------------------------------------------
-Query = Annotated[str, Field(min_length=1, max_length=MAX_QUERY, description="What to look for.")]
+# Whitespace is trimmed before the length checks, as /v1 does.
+Query = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUERY),
+    Field(description="What to look for."),
+]
 TopK = Annotated[int, Field(ge=1, le=MAX_TOP_K, description="How many memories at most.")]
 Action = Annotated[
     Literal["add", "update", "delete", "none"],
@@ -260,8 +265,8 @@ MemoryId = Annotated[
     uuid.UUID | None, Field(description="For update and delete: an id search_user_memory returned.")
 ]
 Text = Annotated[
-    str | None,
-    Field(max_length=MAX_TEXT, description="For add and update: the fact, one sentence."),
+    Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT)] | None,
+    Field(description="For add and update: the fact, one sentence."),
 ]
 Reason = Annotated[
     str | None, Field(max_length=500, description="Why, in a few words (not stored).")
@@ -284,7 +289,7 @@ def build_server(resolve: Resolve) -> MCPServer:
         ctx: Context, query: Query, top_k: TopK = DEFAULT_TOP_K
     ) -> Annotated[CallToolResult, SearchOutput]:
         connection = resolve(ctx.request_context)
-        output = await in_thread(lambda: search(connection, query.strip(), top_k))
+        output = await in_thread(lambda: search(connection, query, top_k))
         return tool_result(output, render_search(output))
 
     @server.tool(
@@ -300,7 +305,7 @@ def build_server(resolve: Resolve) -> MCPServer:
         category: Category | None = None,
         reason: Reason = None,
     ) -> Annotated[CallToolResult, ManageOutput]:
-        text = (text or "").strip()
+        text = text or ""
         # Checked before the lifecycle sees the call: an incomplete call is not a legal one, so
         # it changes nothing and does not make this run the explicit writer.
         if action in ("add", "update") and not text:

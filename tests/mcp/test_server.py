@@ -141,7 +141,13 @@ def test_search_with_no_match_is_an_available_empty_answer(mcp_agent):
 
 
 def test_search_rejects_bad_arguments_before_running(mcp_agent):
-    for arguments in ({"query": ""}, {"query": "偏好", "top_k": 0}, {"query": "偏好", "top_k": 51}):
+    for arguments in (
+        {"query": ""},
+        {"query": "   "},
+        {"query": "偏" * 2001},
+        {"query": "偏好", "top_k": 0},
+        {"query": "偏好", "top_k": 51},
+    ):
         result = mcp_agent.call(SEARCH, **arguments)
         assert result.is_error is True, arguments
         assert result.structured_content is None
@@ -207,6 +213,8 @@ def test_an_incomplete_call_is_an_error_that_changes_nothing(agent_for, scope, k
     agent = agent_for(scope, run_id="run-incomplete")
     for arguments in (
         {"action": "add"},
+        {"action": "add", "text": "  \n "},
+        {"action": "add", "text": "偏" * 2001},
         {"action": "update", "memory_id": kept},
         {"action": "update", "text": "用户偏好详细的回答。"},
         {"action": "delete"},
