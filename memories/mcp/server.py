@@ -117,10 +117,7 @@ def search(connection: Connection, query: str, top_k: int) -> SearchOutput:
         logger.warning("mcp search: database unavailable: %s", type(exc).__name__)
         return SearchOutput(items=[], total=0, available=False, error_reason="database unavailable")
     return SearchOutput(
-        items=[
-            SearchItem(id=hit.id, content=hit.content, score=hit.score, category=hit.category)
-            for hit in result.items
-        ],
+        items=[SearchItem.model_validate(hit, from_attributes=True) for hit in result.items],
         total=result.total,
         available=result.available,
         error_reason=result.error_reason,
