@@ -20,3 +20,6 @@ delete_user_partial_cleanup = Counter(
     "memory_delete_user_partial_cleanup", "Delete-all runs that left residue or stopped midway"
 )
 writes = Counter("memory_writes", "Memory writes by action and outcome", ["action", "outcome"])
+mcp_tool_calls = Counter(
+    "memory_mcp_tool_calls", "MCP tool calls by tool and outcome", ["tool", "outcome"]
+)

@@ -15,6 +15,15 @@ from rest_framework.request import Request
 from rest_framework.views import APIView
 
 
+def service_token_index(token: str) -> int | None:
+    """Which configured service token this is, or None. Every edge that takes a service token
+    (/v1, /mcp) checks it here, in constant time."""
+    for index, valid in enumerate(settings.SERVICE_TOKENS):
+        if hmac.compare_digest(token.encode(), valid.encode()):
+            return index
+    return None
+
+
 @dataclass(frozen=True)
 class ServiceCaller:
     """The agent platform calling us. Not a Django user; it acts for the scope in the body."""
@@ -34,10 +43,10 @@ class ServiceTokenAuthentication(BaseAuthentication):
         if keyword != self.keyword or not token.strip():
             raise AuthenticationFailed("Authorization must be 'Bearer <token>'")
         token = token.strip()
-        for index, valid in enumerate(settings.SERVICE_TOKENS):
-            if hmac.compare_digest(token.encode(), valid.encode()):
-                return ServiceCaller(token_index=index), token
-        raise AuthenticationFailed("invalid service token")
+        index = service_token_index(token)
+        if index is None:
+            raise AuthenticationFailed("invalid service token")
+        return ServiceCaller(token_index=index), token
 
     def authenticate_header(self, request: Request) -> str:
         return self.keyword

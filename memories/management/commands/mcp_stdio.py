@@ -1,0 +1,42 @@
+"""``manage.py mcp_stdio --tenant T --user U``: the MCP tools over stdio, for one scope.
+
+For a local agent client (desktop assistant, IDE agent) that starts the server itself. The scope
+is fixed by whoever starts the process, so no token is asked for; stdout carries the protocol
+and logs go to stderr.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from memories.mcp.connection import MAX_RUN_ID, MAX_RUN_KIND, Connection
+from memories.mcp.server import build_server
+from memories.types import Actor, ActorKind, MemoryScope, ScopeError
+
+
+class Command(BaseCommand):
+    help = "Serve search_user_memory and manage_user_memory over stdio for one user's memory."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--tenant", required=True, help="tenant id of the scope")
+        parser.add_argument("--user", required=True, help="user id of the scope")
+        parser.add_argument("--run-id", default="", help="the agent run (one writer per run)")
+        parser.add_argument("--run-kind", default="", help="e.g. scheduled: no writes")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            scope = MemoryScope(tenant_id=options["tenant"], user_id=options["user"])
+        except ScopeError as exc:
+            raise CommandError(str(exc)) from exc
+        run_id, run_kind = options["run_id"], options["run_kind"]
+        if len(run_id) > MAX_RUN_ID or len(run_kind) > MAX_RUN_KIND:
+            raise CommandError(f"--run-id ≤ {MAX_RUN_ID}, --run-kind ≤ {MAX_RUN_KIND} characters")
+        connection = Connection(
+            scope=scope,
+            actor=Actor(kind=ActorKind.AGENT, id="mcp-stdio"),
+            run_id=run_id,
+            run_kind=run_kind,
+        )
+        build_server(lambda ctx: connection).run("stdio")

@@ -1,0 +1,100 @@
+"""Streamable HTTP at ``/mcp``: the SDK's Starlette app behind one gate of ours.
+
+The gate answers before any MCP message is read: a Host outside ``ALLOWED_HOSTS`` or an Origin
+that is neither one of those hosts nor in ``CSRF_TRUSTED_ORIGINS`` (DNS rebinding), a missing or
+wrong service token (401), missing or malformed scope headers (400) — each in the project's one
+error shape. Stateless mode: every POST stands alone, so any replica can answer it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.http.request import split_domain_port, validate_host
+from django.utils.http import is_same_domain
+from mcp.server.context import ServerRequestContext
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from memories.mcp.connection import Connection, ConnectionRefused, connection_from_headers
+from memories.mcp.server import build_server
+
+MCP_PATH = "/mcp"
+LOCAL_HOSTS = [".localhost", "127.0.0.1", "[::1]"]  # what Django allows in DEBUG with no list
+
+
+def allowed_hosts() -> list[str]:
+    return settings.ALLOWED_HOSTS or (LOCAL_HOSTS if settings.DEBUG else [])
+
+
+def host_allowed(host: str) -> bool:
+    domain, _ = split_domain_port(host)
+    return bool(domain) and validate_host(domain, allowed_hosts())
+
+
+def origin_allowed(origin: str) -> bool:
+    """Django's rules for a trusted origin: exact or ``scheme://*.domain`` entries of
+    CSRF_TRUSTED_ORIGINS, or an origin on one of the allowed hosts."""
+    if origin in settings.CSRF_TRUSTED_ORIGINS:
+        return True
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return False
+    for trusted in settings.CSRF_TRUSTED_ORIGINS:
+        pattern = urlsplit(trusted)
+        wildcard = "*" in pattern.netloc and pattern.scheme == parts.scheme
+        if wildcard and is_same_domain(parts.netloc, pattern.netloc.lstrip("*")):
+            return True
+    return host_allowed(parts.netloc)
+
+
+def check_request(headers: Headers) -> Connection:
+    if not host_allowed(headers.get("host", "")):
+        raise ConnectionRefused(421, "invalid_host", "this Host is not served here")
+    origin = headers.get("origin")
+    if origin and not origin_allowed(origin):
+        raise ConnectionRefused(403, "invalid_origin", "this Origin is not trusted")
+    return connection_from_headers(headers)
+
+
+class McpGate:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            try:
+                check_request(Headers(scope=scope))
+            except ConnectionRefused as refused:
+                body = {"error": refused.error, "detail": refused.detail, "fields": refused.fields}
+                extra = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
+                response = JSONResponse(body, status_code=refused.status, headers=extra)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:
+    """The gate has already accepted these headers; read them again for this message."""
+    headers = getattr(ctx.request, "headers", None)
+    if headers is None:
+        raise ConnectionRefused(400, "invalid_request", "MCP over HTTP needs request headers")
+    return connection_from_headers(headers)
+
+
+def mcp_application() -> ASGIApp:
+    """A fresh MCP app: its lifespan (which runs the SDK's session manager) may run once."""
+    server = build_server(connection_of)
+    app = server.streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        stateless_http=True,
+        json_response=True,
+        # Host and Origin are checked by the gate with Django's own rules, so /mcp accepts
+        # exactly the hosts the rest of the server does (the SDK's check knows no ".domain").
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    return McpGate(app)

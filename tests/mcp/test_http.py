@@ -1,0 +1,132 @@
+"""The /mcp gate on the real server: service token, scope headers, Host/Origin, and the
+tool-call counters on /metrics. Raw HTTP where the status code is the point, the SDK's client
+where the protocol is."""
+
+from __future__ import annotations
+
+import httpx2
+import pytest
+from mcp import MCPError
+from prometheus_client.parser import text_string_to_metric_families
+
+from memories.models import MemoryRow
+from tests.mcp.conftest import Agent, scope_headers
+
+LIST_TOOLS = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+PROTOCOL = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def add_call(text: str) -> dict:
+    arguments = {"action": "add", "text": text}
+    params = {"name": "manage_user_memory", "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params}
+
+
+@pytest.fixture
+def post(live_url, mcp_token, transactional_db):
+    def send(body: dict, **headers: str) -> httpx2.Response:
+        return httpx2.post(f"{live_url}/mcp", json=body, headers={**PROTOCOL, **headers})
+
+    return send
+
+
+@pytest.fixture
+def authorized(mcp_token, scope) -> dict[str, str]:
+    return {"Authorization": f"Bearer {mcp_token}", **scope_headers(scope)}
+
+
+def test_a_listing_with_token_and_scope_names_both_tools(post, authorized):
+    answer = post(LIST_TOOLS, **authorized)
+    assert answer.status_code == 200
+    assert "search_user_memory" in answer.text and "manage_user_memory" in answer.text
+
+
+@pytest.mark.parametrize(
+    "authorization", [None, "Bearer wrong-token", "Basic dXNlcjpwYXNz", "Bearer"]
+)
+def test_without_a_valid_token_nothing_is_listed(post, scope, authorization):
+    headers = scope_headers(scope)
+    if authorization is not None:
+        headers["Authorization"] = authorization
+    answer = post(LIST_TOOLS, **headers)
+    assert answer.status_code == 401
+    assert answer.headers["WWW-Authenticate"] == "Bearer"
+    assert answer.json()["error"] == "unauthorized"
+    assert "search_user_memory" not in answer.text
+
+
+def test_the_sdk_client_without_a_token_gets_no_session(live_url, scope, transactional_db):
+    with pytest.raises(BaseExceptionGroup) as failure:
+        Agent(live_url, scope_headers(scope)).tool_names()
+    assert failure.group_contains(MCPError, match="error response")
+
+
+def test_missing_scope_headers_are_a_clear_error_and_nothing_runs(post, mcp_token, scope):
+    token = {"Authorization": f"Bearer {mcp_token}"}
+    add = add_call("用户偏好简洁直接的回答。")
+    answer = post(add, **token)
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body["error"] == "invalid_request"
+    assert set(body["fields"]) == {"X-Poco-Tenant-Id", "X-Poco-User-Id"}
+
+    only_tenant = post(add, **token, **{"X-Poco-Tenant-Id": "acme"})
+    assert only_tenant.status_code == 400
+    assert set(only_tenant.json()["fields"]) == {"X-Poco-User-Id"}
+
+    malformed = {**scope_headers(scope), "X-Poco-User-Id": "alice:bob"}
+    bad_scope = post(add, **token, **malformed)
+    assert bad_scope.status_code == 400
+    assert set(bad_scope.json()["fields"]) == {"X-Poco-User-Id"}
+    assert not MemoryRow.objects.exists()
+
+
+def test_an_overlong_run_id_is_refused(post, authorized):
+    answer = post(LIST_TOOLS, **authorized, **{"X-Poco-Run-Id": "r" * 129})
+    assert answer.status_code == 400
+    assert set(answer.json()["fields"]) == {"X-Poco-Run-Id"}
+
+
+def test_a_foreign_host_is_refused(post, authorized):
+    answer = post(LIST_TOOLS, **authorized, Host="rebound.example.com")
+    assert answer.status_code == 421
+    assert "search_user_memory" not in answer.text
+
+
+def test_origins_follow_allowed_hosts_and_csrf_trusted_origins(
+    post, authorized, live_url, settings
+):
+    settings.CSRF_TRUSTED_ORIGINS = ["https://*.example.com"]
+    assert post(LIST_TOOLS, **authorized, Origin="http://evil.example.org").status_code == 403
+    assert post(LIST_TOOLS, **authorized, Origin=live_url).status_code == 200
+    assert post(LIST_TOOLS, **authorized, Origin="https://agents.example.com").status_code == 200
+    assert post(LIST_TOOLS, **authorized, Origin="http://agents.example.com").status_code == 403
+
+
+def tool_calls(live_url: str, token: str) -> dict[tuple[str, str], float]:
+    page = httpx2.get(f"{live_url}/metrics", headers={"Authorization": f"Bearer {token}"})
+    assert page.status_code == 200
+    counts = {}
+    for family in text_string_to_metric_families(page.text):
+        if family.name == "memory_mcp_tool_calls":
+            for sample in family.samples:
+                if sample.name.endswith("_total"):
+                    counts[(sample.labels["tool"], sample.labels["outcome"])] = sample.value
+    return counts
+
+
+def test_metrics_count_tool_calls_by_tool_and_outcome(agent_for, scope, live_url, mcp_token):
+    agent = agent_for(scope)
+    before = tool_calls(live_url, mcp_token)
+    agent.call("search_user_memory", query="回答风格")
+    agent.call("manage_user_memory", action="none")
+    agent.call("manage_user_memory", action="none")
+    agent.call("manage_user_memory", action="add")  # no text: an error, never reaches memory
+    after = tool_calls(live_url, mcp_token)
+
+    def grew(tool: str, outcome: str) -> float:
+        return after.get((tool, outcome), 0) - before.get((tool, outcome), 0)
+
+    assert grew("search_user_memory", "ok") == 1
+    assert grew("manage_user_memory", "no_effect") == 2
+    assert grew("manage_user_memory", "error") == 1
