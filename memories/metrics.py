@@ -20,3 +20,6 @@ delete_user_partial_cleanup = Counter(
     "memory_delete_user_partial_cleanup", "Delete-all runs that left residue or stopped midway"
 )
 writes = Counter("memory_writes", "Memory writes by action and outcome", ["action", "outcome"])
+admission_rejected = Counter(
+    "memory_admission_rejected", "Candidates refused by the admission layer", ["reason"]
+)

@@ -27,7 +27,6 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from lifecycle.manage import memory_correct
 from memories import selectors, services
 from memories.console import charts
 from memories.console.forms import (
@@ -231,7 +230,7 @@ def memory_edit(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
     form = MemoryEditForm(request.POST)
     if not form.is_valid():
         return _edit_response(request, scope, record, form, status=422)
-    outcome = memory_correct(
+    outcome = services.memory_update(
         scope=scope,
         memory_id=record.id,
         text=form.cleaned_data["text"],
