@@ -1,7 +1,8 @@
 """Checks on what extraction produced: language drift and deterministic fact validation.
 
 They judge only what can be verified (seed 000 §4.2): a fact's language against the user's,
-credentials, identifiers, paths, URLs, traces, length and attribution — never "worth keeping".
+its length and attribution — never "worth keeping". Credentials, identifiers and technical
+noise are admission's, which adoption (``memories.services.memory_record_extracted``) runs.
 """
 
 from __future__ import annotations
@@ -10,8 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
-from lifecycle.admission import clean_text, find_credential, find_sensitive_identifier
-from memories.text import HAN, normalize_quotes
+from memories.text import HAN
 
 Language = Literal["zh", "en"]
 
@@ -54,13 +54,4 @@ def fact_rejection(text: str, attributed_to: str | None) -> str | None:
         return "bad_attribution"
     if len(text) > MAX_FACT_CHARS:
         return "too_long"
-    if find_credential(text):
-        return "credential"
-    if find_sensitive_identifier(text):
-        return "sensitive_identifier"
-    # Compare like with like: curly quotes (“Poco”) are not noise, so normalize them on both
-    # sides; only what clean_text cuts out (paths, URLs, traces…) may make a difference.
-    normalized = normalize_quotes(text)
-    if " ".join(clean_text(normalized).split()) != " ".join(normalized.split()):
-        return "technical_noise"  # a path, URL, stack trace, log line or command
     return None

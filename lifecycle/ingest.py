@@ -15,9 +15,10 @@ from typing import Any
 from django.db import transaction
 
 from lifecycle import guards, metrics, policy
-from lifecycle.admission import Message, admit
 from lifecycle.categories import categorize
 from lifecycle.models import IngestJob
+from memories import metrics as memory_metrics
+from memories.admission import Message, admit
 from memories.engine import ExtractedFact
 from memories.engine.extractor import EXTRACTION_RULES
 from memories.locks import advisory_lock
@@ -29,7 +30,7 @@ from memories.services import (
     memory_record_extracted,
     our_metadata,
 )
-from memories.types import Actor, ActorKind, BackendError, MemoryScope, Source
+from memories.types import Actor, ActorKind, BackendError, MemoryScope, Source, WriteStatus
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +63,7 @@ def ingest_submit(
         return IngestSubmission(accepted=False, status="skipped", reason="skipped_explicit_writer")
     admission = admit(source=source, messages=messages)
     if not admission.admitted:
-        metrics.admission_rejected.labels(admission.reason or "unknown").inc()
+        memory_metrics.admission_rejected.labels(admission.reason or "unknown").inc()
         logger.info(
             "ingest rejected: scope=%s run=%s reason=%s", scope.key, run_id, admission.reason
         )
@@ -196,16 +197,20 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> list[st
             with policy.run_writer_lock(scope=scope, run_id=job.run_id):
                 if policy.has_explicit_writer(scope=scope, run_id=job.run_id):
                     raise ExplicitWriterArrived
-                for fact in survivors:
-                    memory_record_extracted(
+                adopted = [
+                    fact.id
+                    for fact in survivors
+                    if memory_record_extracted(
                         scope=scope,
                         memory_id=fact.id,
                         text=fact.text,
                         actor=SYSTEM_ACTOR,
                         category=categorize(fact.text),
                         run_id=job.run_id,
-                    )
-            return [f.id for f in survivors]
+                    ).status
+                    == WriteStatus.ADDED
+                ]
+            return adopted
         except BaseException:
             attempt.discard(list(attempt.stored))  # nothing half-written
             raise

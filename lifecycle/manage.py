@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lifecycle import metrics, policy
-from lifecycle.admission import admit_text
 from memories import services
 from memories.types import (
     Actor,
@@ -14,7 +13,6 @@ from memories.types import (
     MemoryScope,
     Source,
     WriteOutcome,
-    WriteStatus,
 )
 
 
@@ -54,35 +52,6 @@ class ManageOutcome:
         )
 
 
-def memory_correct(
-    *,
-    scope: MemoryScope,
-    memory_id: str,
-    text: str,
-    actor: Actor,
-    category: str | None = None,
-    source: str = Source.MANAGE,
-    run_id: str = "",
-) -> WriteOutcome:
-    """Correct a fact by id. New text passes the same admission gate as a new fact (seed 000
-    §7): no credential or identifier gets in through a correction; paths and URLs are cut."""
-    admission = admit_text(source=source, text=text)
-    if not admission.admitted:
-        metrics.admission_rejected.labels(admission.reason or "unknown").inc()
-        return WriteOutcome(
-            status=WriteStatus.REJECTED, memory_id=memory_id, reason=admission.reason
-        )
-    return services.memory_update(
-        scope=scope,
-        memory_id=memory_id,
-        text=admission.messages[0].content,
-        actor=actor,
-        category=category,
-        source=source,
-        run_id=run_id,
-    )
-
-
 def manage_memory(
     *,
     scope: MemoryScope,
@@ -107,19 +76,10 @@ def manage_memory(
     if action == "none":
         return ManageOutcome(action="none", success=True, status="no_effect", memory_id=None)
     if action == "add":
-        admission = admit_text(source="manage", text=text)
-        if not admission.admitted:
-            metrics.admission_rejected.labels(admission.reason or "unknown").inc()
-            return ManageOutcome(
-                action=action,
-                success=False,
-                status="rejected",
-                memory_id=None,
-                reason=admission.reason,
-            )
+        # Admission happens inside the service: no write path can skip it.
         added = services.memory_add(
             scope=scope,
-            text=admission.messages[0].content,
+            text=text,
             actor=actor,
             category=category or Category.FACT,
             source=Source.MANAGE,
@@ -129,7 +89,7 @@ def manage_memory(
         return ManageOutcome.from_write(action, added)
     assert memory_id is not None, "update and delete need a memory id (validated at the edge)"
     if action == "update":
-        corrected = memory_correct(
+        corrected = services.memory_update(
             scope=scope,
             memory_id=memory_id,
             text=text,

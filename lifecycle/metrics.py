@@ -7,9 +7,6 @@ from prometheus_client import Counter
 ingest_failed = Counter("memory_ingest_failed", "Ingest jobs that failed for good")
 ingest_retry_scheduled = Counter("memory_ingest_retry_scheduled", "Ingest retries scheduled")
 ingest_outcomes = Counter("memory_ingest_outcomes", "Finished ingest jobs by outcome", ["outcome"])
-admission_rejected = Counter(
-    "memory_admission_rejected", "Candidates refused by the admission layer", ["reason"]
-)
 post_extraction_rejected = Counter(
     "memory_post_extraction_rejected", "Extracted facts deleted by validation", ["reason"]
 )

@@ -26,7 +26,6 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from lifecycle.manage import memory_correct
 from memories.console.labels import (
     actor_label,
     category_choices,
@@ -40,6 +39,7 @@ from memories.services import (
     MAX_FACT_LENGTH,
     memory_delete,
     memory_switches_update,
+    memory_update,
 )
 from memories.types import (
     Actor,
@@ -322,7 +322,7 @@ class MemoryRowAdmin(admin.ModelAdmin):
                     scope = row_scope(row)
                 except ScopeError as exc:
                     raise PermissionDenied(str(exc)) from exc
-                outcome = memory_correct(
+                outcome = memory_update(
                     scope=scope,
                     memory_id=str(row.pk),
                     text=form.cleaned_data["text"],

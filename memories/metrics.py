@@ -23,3 +23,6 @@ writes = Counter("memory_writes", "Memory writes by action and outcome", ["actio
 mcp_tool_calls = Counter(
     "memory_mcp_tool_calls", "MCP tool calls by tool and outcome", ["tool", "outcome"]
 )
+admission_rejected = Counter(
+    "memory_admission_rejected", "Candidates refused by the admission layer", ["reason"]
+)

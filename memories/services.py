@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memories import metrics
+from memories.admission import AdmissionResult, admit_extracted, admit_text
 from memories.engine import ExtractedFact, get_engine
 from memories.locks import advisory_lock
 from memories.models import AuditEvent, MemorySettings
@@ -76,6 +77,14 @@ def _audit(
     )
 
 
+def _admission_refused(admission: AdmissionResult) -> bool:
+    """Count a refusal (by reason, never by content) and say whether there was one."""
+    if admission.admitted:
+        return False
+    metrics.admission_rejected.labels(admission.reason or "unknown").inc()
+    return True
+
+
 def our_metadata(*, category: str, source: str, confidence: float | None = None) -> dict[str, Any]:
     metadata: dict[str, Any] = {
         "category": Category(category).value,
@@ -99,10 +108,17 @@ def memory_add(
     confidence: float | None = None,
     created_at: datetime | None = None,
 ) -> WriteOutcome:
-    """Store exactly one confirmed fact. The same text again stores nothing (NOOP)."""
+    """Store exactly one confirmed fact. The same text again stores nothing (NOOP).
+
+    The text passes admission here, so no caller can store what admission refuses; what is
+    stored is the admitted text (noise, paths and URLs cut out, ASCII quotes)."""
     text = text.strip()
     if not text or len(text) > MAX_FACT_LENGTH:
         return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_text")
+    admission = admit_text(source=source, text=text)
+    if _admission_refused(admission):
+        return WriteOutcome(status=WriteStatus.REJECTED, reason=admission.reason)
+    text = admission.text
     try:
         with advisory_lock("memory-write", scope.key):
             existing = memory_find_by_text(scope=scope, text=text)
@@ -183,8 +199,17 @@ def memory_record_extracted(
     actor: Actor,
     category: str,
     run_id: str = "",
-) -> None:
-    """Adopt a fact Mem0 extracted (infer=True): its category and its audit trail."""
+) -> WriteOutcome:
+    """Adopt a fact Mem0 extracted (infer=True): its category and its audit trail.
+
+    The fact passes admission again (an LLM can reassemble a secret from pieces that were
+    harmless one by one); a refused fact is physically removed and never audited."""
+    admission = admit_extracted(text=text)
+    if _admission_refused(admission):
+        memory_discard(scope=scope, memory_ids=[memory_id])
+        return WriteOutcome(
+            status=WriteStatus.REJECTED, memory_id=memory_id, reason=admission.reason
+        )
     if category != Category.FACT:
         metadata = our_metadata(category=category, source=Source.INGEST)
         get_engine().set_metadata(memory_id=memory_id, metadata=metadata)
@@ -198,6 +223,7 @@ def memory_record_extracted(
         new_text=text,
     )
     metrics.writes.labels("ingest", "added").inc()
+    return WriteOutcome(status=WriteStatus.ADDED, memory_id=memory_id, inserted_count=1)
 
 
 def memory_update(
@@ -211,10 +237,18 @@ def memory_update(
     run_id: str = "",
     occurred_at: datetime | None = None,
 ) -> WriteOutcome:
-    """Correct a fact in place: the id stays, the text is re-embedded, entities relinked."""
+    """Correct a fact in place: the id stays, the text is re-embedded, entities relinked.
+
+    A correction is new text: it passes the same admission as a new fact (seed 000 §7)."""
     text = text.strip()
     if not text or len(text) > MAX_FACT_LENGTH:
         return WriteOutcome(status=WriteStatus.REJECTED, memory_id=memory_id, reason="invalid_text")
+    admission = admit_text(source=source, text=text)
+    if _admission_refused(admission):
+        return WriteOutcome(
+            status=WriteStatus.REJECTED, memory_id=memory_id, reason=admission.reason
+        )
+    text = admission.text
     try:
         with advisory_lock("memory-write", scope.key):
             try:
@@ -244,17 +278,23 @@ def memory_update(
             metadata["confidence"] = row.payload.get("confidence")
             metadata = {k: v for k, v in metadata.items() if v is not None}
             get_engine().update_fact(memory_id=memory_id, text=text, metadata=metadata)
-            _audit(
-                scope=scope,
-                memory_id=memory_id,
-                event=AuditEvent.Event.UPDATE,
-                actor=actor,
-                source=source,
-                run_id=run_id,
-                old_text=old_text,
-                new_text=text,
-                at=occurred_at,
-            )
+            try:
+                _audit(
+                    scope=scope,
+                    memory_id=memory_id,
+                    event=AuditEvent.Event.UPDATE,
+                    actor=actor,
+                    source=source,
+                    run_id=run_id,
+                    old_text=old_text,
+                    new_text=text,
+                    at=occurred_at,
+                )
+            except Exception:
+                # No change without its audit trail: put the old text and metadata back.
+                previous = {key: row.payload[key] for key in metadata if key in row.payload}
+                get_engine().update_fact(memory_id=memory_id, text=old_text, metadata=previous)
+                raise
     except BackendError as exc:
         metrics.writes.labels("update", "backend_error").inc()
         return WriteOutcome(status=WriteStatus.BACKEND_ERROR, memory_id=memory_id, reason=str(exc))

@@ -6,7 +6,8 @@ import re
 from typing import Final
 
 # CJK unified ideographs (with extension A) and compatibility ideographs.
-HAN: Final = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+HAN_CHARS: Final = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+HAN: Final = re.compile(f"[{HAN_CHARS}]")
 
 # Only double-quote forms: ‘ ’ double as English apostrophes ("don’t"), so they stay.
 _QUOTE_TABLE: Final = str.maketrans(

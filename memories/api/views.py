@@ -15,11 +15,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from lifecycle.admission import Message
 from lifecycle.ingest import ingest_submit
-from lifecycle.manage import manage_memory, memory_correct
+from lifecycle.manage import manage_memory
 from lifecycle.selectors import ingest_job_get
 from memories import selectors, services
+from memories.admission import Message
 from memories.api import serializers as io
 from memories.api.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
 from memories.selectors import MemoryForbidden, MemoryNotFound
@@ -195,7 +195,7 @@ class UpdateItemView(ServiceAPIView):
     @extend_schema(request=io.UpdateItemInput, responses=io.WriteOutput)
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
-        outcome = memory_correct(
+        outcome = services.memory_update(
             scope=form.scope(),
             memory_id=str(data["memory_id"]),
             text=data["text"],

@@ -27,7 +27,6 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from lifecycle.manage import memory_correct
 from memories import selectors, services
 from memories.console import charts
 from memories.console.forms import (
@@ -231,7 +230,7 @@ def memory_edit(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
     form = MemoryEditForm(request.POST)
     if not form.is_valid():
         return _edit_response(request, scope, record, form, status=422)
-    outcome = memory_correct(
+    outcome = services.memory_update(
         scope=scope,
         memory_id=record.id,
         text=form.cleaned_data["text"],
@@ -259,7 +258,9 @@ def _edit_response(
 REJECTED_DEFAULT = gettext_lazy("这段内容不能保存为记忆，请检查后重试。")
 REJECTION_MESSAGES = {
     "credential": gettext_lazy("内容包含密钥、密码或令牌等凭据，不能保存为记忆。"),
-    "sensitive_identifier": gettext_lazy("内容包含身份证号、手机号或银行卡号，不能保存为记忆。"),
+    "sensitive_identifier": gettext_lazy(
+        "内容包含身份证号、手机号、银行卡号、护照号或邮箱地址，不能保存为记忆。"
+    ),
     "empty_after_cleaning": gettext_lazy("去掉日志、代码、路径和链接后没有剩下可保存的内容。"),
 }
 

@@ -34,6 +34,16 @@ class ExtractedFact:
     event: str
 
 
+@dataclass(frozen=True)
+class HistoryText:
+    """The text a Mem0 history row keeps (``old_memory`` → ``new_memory``)."""
+
+    row_id: str
+    memory_id: str
+    old_text: str
+    new_text: str
+
+
 @contextlib.contextmanager
 def _backend(operation: str) -> Iterator[None]:
     try:
@@ -191,6 +201,36 @@ class Mem0Adapter:
             return self._sqlite(
                 "DELETE FROM messages WHERE session_scope = ?", (session_scope(scope_key),)
             )
+
+    def history_texts(self) -> list[HistoryText]:
+        """Every history row that still holds text, for re-checking it (``memory_rescan``)."""
+        with _backend("read history"):
+            self._check_sqlite_schema()
+            with self._db._lock:
+                rows = self._db.connection.execute(
+                    "SELECT id, memory_id, old_memory, new_memory FROM history "
+                    "WHERE coalesce(old_memory, '') != '' OR coalesce(new_memory, '') != ''"
+                ).fetchall()
+        return [
+            HistoryText(
+                row_id=str(row[0]),
+                memory_id=str(row[1]),
+                old_text=row[2] or "",
+                new_text=row[3] or "",
+            )
+            for row in rows
+        ]
+
+    def scrub_history(self, *, old_text_of: list[str], new_text_of: list[str]) -> int:
+        """Blank the old and/or new text of history rows, by row id; the rows stay (they say
+        *that* something changed). Returns how many rows were touched."""
+        touched: set[str] = set()
+        with _backend("scrub history"):
+            for column, row_ids in (("old_memory", old_text_of), ("new_memory", new_text_of)):
+                for row_id in row_ids:
+                    if self._sqlite(f"UPDATE history SET {column} = NULL WHERE id = ?", (row_id,)):
+                        touched.add(row_id)
+        return len(touched)
 
     def history_rows(self, *, memory_id: str) -> int:
         with self._db._lock:

@@ -24,7 +24,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from lifecycle.manage import memory_correct
 from memories import selectors, services
 from memories.scope import scope_for_user
 from memories.selectors import MemoryForbidden, MemoryNotFound
@@ -432,7 +431,7 @@ class MemoryUpdateApi(UserApi):
     def post(self, request: Request, memory_id: Any) -> Response:
         form = self.InputSerializer(data=request.data)
         form.is_valid(raise_exception=True)
-        outcome = memory_correct(
+        outcome = services.memory_update(
             scope=self.scope(),
             memory_id=str(memory_id),
             text=form.validated_data["text"],

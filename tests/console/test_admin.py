@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import escape
+
 import pytest
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
@@ -47,7 +49,7 @@ def test_memory_detail_shows_history_and_entities(staff_client, alice_scope, rem
     response = staff_client.get(reverse("admin:memories_memoryrow_change", args=[memory_id]))
     page = response.content.decode()
     assert response.status_code == 200
-    assert LIN in page and alice_scope.key in page
+    assert escape(normalize_quotes(LIN)) in page and alice_scope.key in page
     assert "ADD" in page and "agent-test" in page  # history
     assert "林清" in page and "QUOTED" in page  # entities
     assert reverse("admin:memories_memoryrow_correct", args=[memory_id]) in page
@@ -62,7 +64,7 @@ def test_admin_correction_goes_through_the_service(staff_client, alice_scope, re
     memory_id = remember(alice_scope, WEEKLY)
     url = reverse("admin:memories_memoryrow_correct", args=[memory_id])
     form = staff_client.get(url)
-    assert form.status_code == 200 and WEEKLY in form.content.decode()
+    assert form.status_code == 200 and escape(normalize_quotes(WEEKLY)) in form.content.decode()
     corrected = "周报改用“钉钉”文档撰写。"
     response = staff_client.post(url, {"text": corrected, "category": "preference"})
     assert response.status_code == 302

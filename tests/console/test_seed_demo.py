@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from memories.management.commands.seed_demo import DEMO_MEMORIES
 from memories.models import AuditEvent
 from memories.scope import scope_for_user
-from memories.selectors import memory_overview, topic_heatmap
+from memories.selectors import memory_list, memory_overview, topic_heatmap
 from memories.types import Category
 
 pytestmark = pytest.mark.django_db
@@ -51,3 +51,21 @@ def test_seed_demo_builds_a_realistic_memory_once(settings, tmp_path):
     assert f"password {password!r}" in again.getvalue()
     assert memory_overview(scope=scope).total == len(DEMO_MEMORIES)
     assert AuditEvent.objects.filter(user_id="demo", event="UPDATE").count() == corrections
+
+
+def test_seed_demo_writes_through_admission(settings, tmp_path, monkeypatch):
+    """seed_demo has no door of its own: what admission refuses stops it, nothing is stored,
+    and what it stores is the admitted text."""
+    from memories.management.commands import seed_demo
+
+    settings.DATA_DIR = tmp_path
+    leaky = seed_demo.DemoMemory(
+        1, Category.FACT, seed_demo.Source.MANAGE, "用户手机 139.1234.5678"
+    )
+    monkeypatch.setattr(seed_demo, "DEMO_MEMORIES", (*DEMO_MEMORIES[:2], leaky))
+    with pytest.raises(CommandError, match="rejected sensitive_identifier"):
+        call_command("seed_demo", stdout=StringIO())
+    scope = scope_for_user(get_user_model().objects.get(username="demo"))
+    stored = [r.content for r in memory_list(scope=scope, page_size=50).items]
+    assert len(stored) == 2 and not [text for text in stored if "1234" in text]
+    assert not [text for text in stored if "“" in text or "”" in text]

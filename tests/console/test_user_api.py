@@ -52,7 +52,7 @@ def test_csrf_is_enforced_for_session_writes(alice, alice_scope, remember):
     refused = post(client, f"/{memory_id}/update", {"text": "改写"})
     assert refused.status_code == 403
     assert "CSRF" in refused.json()["detail"]
-    assert memory_get(scope=alice_scope, memory_id=memory_id).content == WEEKLY
+    assert memory_get(scope=alice_scope, memory_id=memory_id).content == normalize_quotes(WEEKLY)
 
     client.get("/")  # the console page sets the CSRF cookie
     token = client.cookies["csrftoken"].value
@@ -72,7 +72,7 @@ def test_list_is_the_signed_in_users_only(alice_client, alice_scope, bob_scope, 
     body = response.json()
     assert response.status_code == 200
     assert body["total"] == 1
-    assert [item["content"] for item in body["items"]] == [WEEKLY]
+    assert [item["content"] for item in body["items"]] == [normalize_quotes(WEEKLY)]
     assert body["items"][0]["category"] == "fact"
     no_content_leak(response, "林清")
 
@@ -91,7 +91,7 @@ def test_list_search_filters_and_paging(alice_client, alice_scope, remember):
     assert (paged["total"], paged["pages"], len(paged["items"])) == (3, 2, 1)
     topic = next(t for t in selectors.topic_heatmap(scope=alice_scope) if t.text == "林清")
     by_topic = alice_client.get(f"{BASE}/vector", {"topic": topic.id}).json()
-    assert [i["content"] for i in by_topic["items"]] == [LIN]
+    assert [i["content"] for i in by_topic["items"]] == [normalize_quotes(LIN)]
 
 
 def test_bad_list_parameters_are_400_with_field_errors(alice_client):
@@ -141,7 +141,7 @@ def test_detail_related_and_history_of_own_memory(alice_client, alice_scope, rem
     memory_id = remember(alice_scope, WEEKLY)
     other_id = remember(alice_scope, "周报需要在周五下班前发给“林清”。")
     detail = alice_client.get(f"{BASE}/{memory_id}").json()
-    assert detail["id"] == memory_id and detail["content"] == WEEKLY
+    assert detail["id"] == memory_id and detail["content"] == normalize_quotes(WEEKLY)
     related = alice_client.get(f"{BASE}/{memory_id}/related").json()["items"]
     assert [r["id"] for r in related] == [other_id]
     history = alice_client.get(f"{BASE}/{memory_id}/history").json()
@@ -183,7 +183,7 @@ def test_update_keeps_the_id_and_records_history(alice_client, alice_scope, reme
     last = memory_history(scope=alice_scope, memory_id=memory_id)[-1]
     assert (last.event, last.old_text, last.new_text) == (
         "UPDATE",
-        WEEKLY,
+        normalize_quotes(WEEKLY),
         normalize_quotes(corrected),
     )
     assert (last.actor_kind, last.actor_id, last.source) == ("user", "alice", "console")
@@ -203,7 +203,7 @@ def test_update_of_another_users_memory_is_refused(alice_client, bob_scope, reme
     response = post(alice_client, f"/{memory_id}/update", {"text": "篡改"})
     assert response.status_code == 403
     assert response.json() == {"success": False, "status": "forbidden"}
-    assert memory_get(scope=bob_scope, memory_id=memory_id).content == LIN
+    assert memory_get(scope=bob_scope, memory_id=memory_id).content == normalize_quotes(LIN)
 
 
 def test_update_backend_error_is_503(alice_client, alice_scope, remember, monkeypatch):

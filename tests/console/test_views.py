@@ -29,6 +29,11 @@ LIN = "“林清”负责“Poco”项目的前端文档评审。"
 ENGLISH = "Prefers TypeScript for new front-end modules."
 
 
+def shown(text: str) -> str:
+    """A stored text as a page shows it: admission stores “x” as "x", the template escapes it."""
+    return escape(normalize_quotes(text))
+
+
 def html(response) -> str:
     return response.content.decode()
 
@@ -130,8 +135,8 @@ def test_list_shows_only_own_memories(alice_client, alice_scope, bob_scope, reme
     remember(alice_scope, WEEKLY)
     remember(bob_scope, LIN)
     page = html(alice_client.get(reverse("console:memories")))
-    assert WEEKLY in page
-    assert LIN not in page
+    assert shown(WEEKLY) in page
+    assert shown(LIN) not in page
     assert "共 1 条记忆" in page
 
 
@@ -142,7 +147,7 @@ def test_typing_returns_only_the_results_fragment(alice_client, alice_scope, rem
     page = html(response)
     assert response.status_code == 200
     assert "<html" not in page and 'id="results"' not in page
-    assert WEEKLY in page and ENGLISH not in page
+    assert shown(WEEKLY) in page and ENGLISH not in page
     assert "HX-Request" in response["Vary"]
 
 
@@ -155,14 +160,14 @@ def test_filter_change_returns_the_list_body_fragment(alice_client, alice_scope,
     page = html(response)
     assert "<html" not in page
     assert 'name="topic"' in page  # the list body carries the topic filter and the heat map
-    assert ENGLISH in page and WEEKLY not in page
+    assert ENGLISH in page and shown(WEEKLY) not in page
 
 
 def test_source_filter(alice_client, alice_scope, remember):
     remember(alice_scope, WEEKLY, source="ingest")
     remember(alice_scope, ENGLISH, source="console")
     page = html(alice_client.get(reverse("console:memories"), {"source": "console"}))
-    assert ENGLISH in page and WEEKLY not in page
+    assert ENGLISH in page and shown(WEEKLY) not in page
 
 
 def test_topic_filter_lists_memories_linked_to_the_entity(alice_client, alice_scope, remember):
@@ -170,7 +175,7 @@ def test_topic_filter_lists_memories_linked_to_the_entity(alice_client, alice_sc
     remember(alice_scope, LIN)
     topic = next(t for t in selectors.topic_heatmap(scope=alice_scope) if t.text == "林清")
     page = html(alice_client.get(reverse("console:memories"), {"topic": topic.id}))
-    assert LIN in page and WEEKLY not in page
+    assert shown(LIN) in page and shown(WEEKLY) not in page
     assert "主题：林清" in page
 
 
@@ -178,7 +183,7 @@ def test_invalid_filter_is_shown_inline_and_ignored(alice_client, alice_scope, r
     remember(alice_scope, WEEKLY)
     page = html(alice_client.get(reverse("console:memories"), {"category": "bogus"}))
     assert 'id="category-error"' in page
-    assert WEEKLY in page
+    assert shown(WEEKLY) in page
 
 
 def test_no_match_is_distinct_from_no_memories(alice_client, alice_scope, remember):
@@ -238,7 +243,7 @@ def test_detail_shows_text_metadata_related_and_history(alice_client, alice_scop
     memory_id = remember(alice_scope, WEEKLY, category="preference", source="ingest")
     related_id = remember(alice_scope, "周报需要在周五下班前发给“林清”。")
     page = html(alice_client.get(reverse("console:memory_detail", args=[memory_id])))
-    assert WEEKLY in page
+    assert shown(WEEKLY) in page
     assert memory_id in page
     assert "偏好" in page and "任务沉淀" in page
     assert reverse("console:memory_detail", args=[related_id]) in page  # related memories
@@ -269,7 +274,7 @@ def test_edit_form_fragment_is_prefilled(alice_client, alice_scope, remember):
     response = alice_client.get(reverse("console:memory_edit", args=[memory_id]), **HTMX)
     page = html(response)
     assert "<html" not in page
-    assert "纠正记忆" in page and WEEKLY in page
+    assert "纠正记忆" in page and shown(WEEKLY) in page
     assert '<option value="preference" selected>' in page
 
 
@@ -296,7 +301,9 @@ def test_correction_keeps_the_id_and_adds_history(alice_client, alice_scope, rem
     assert memory_get(scope=alice_scope, memory_id=memory_id).content == normalize_quotes(corrected)
     history = memory_history(scope=alice_scope, memory_id=memory_id)
     assert [e.event for e in history] == ["ADD", "UPDATE"]
-    assert history[-1].old_text == WEEKLY and history[-1].new_text == normalize_quotes(corrected)
+    assert history[-1].old_text == normalize_quotes(WEEKLY) and history[
+        -1
+    ].new_text == normalize_quotes(corrected)
     assert history[-1].actor_kind == "user" and history[-1].actor_id == "alice"
     assert history[-1].source == "console"
     assert "<del>" in page and ">UPDATE<" in page  # the trail shows old → new
@@ -332,7 +339,7 @@ def test_empty_correction_shows_inline_error(alice_client, alice_scope, remember
     )
     assert response.status_code == 422
     assert 'id="text-error"' in html(response) and "记忆内容不能为空" in html(response)
-    assert memory_get(scope=alice_scope, memory_id=memory_id).content == WEEKLY
+    assert memory_get(scope=alice_scope, memory_id=memory_id).content == normalize_quotes(WEEKLY)
 
 
 def test_correction_backend_error_is_a_failure(alice_client, alice_scope, remember, monkeypatch):
@@ -360,7 +367,7 @@ def test_correcting_another_users_memory_is_404_and_changes_nothing(
         reverse("console:memory_edit", args=[memory_id]), {"text": "篡改", "category": "fact"}
     )
     assert response.status_code == 404
-    assert memory_get(scope=bob_scope, memory_id=memory_id).content == LIN
+    assert memory_get(scope=bob_scope, memory_id=memory_id).content == normalize_quotes(LIN)
 
 
 # --- deletion ---------------------------------------------------------------------------------
@@ -378,7 +385,7 @@ def test_delete_removes_the_memory_and_redirects(alice_client, alice_scope, reme
     assert response["HX-Redirect"] == reverse("console:memories")
     assert not MemoryRow.objects.filter(id=memory_id).exists()
     listing = html(alice_client.get(reverse("console:memories")))
-    assert "已删除这条记忆" in listing and WEEKLY not in listing
+    assert "已删除这条记忆" in listing and shown(WEEKLY) not in listing
 
 
 def test_delete_without_javascript(alice_client, alice_scope, remember):

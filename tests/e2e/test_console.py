@@ -138,7 +138,7 @@ def test_clicking_a_topic_filters_the_list(signed_in, alice, alice_memories):
 def test_memory_detail_shows_history_and_related(signed_in, alice, alice_memories):
     page = signed_in(alice)
     page.goto("/memories/")
-    page.get_by_role("link", name=re.compile("林清”负责")).click()
+    page.get_by_role("link", name=re.compile('林清"负责')).click()  # stored as admitted
     expect(page.get_by_role("heading", name="记忆内容")).to_be_visible()
     memory_id = alice_memories["“林清”负责“Poco”项目的前端文档评审。"]
     expect(page.locator('[data-field="memory-id"]')).to_have_text(memory_id)
@@ -163,7 +163,7 @@ def test_correcting_a_fact_keeps_its_id_and_adds_history(signed_in, alice, alice
     page.get_by_role("link", name="纠正", exact=True).click()
     editor = page.get_by_label("记忆内容")
     expect(editor).to_be_focused()
-    expect(editor).to_have_value(original)
+    expect(editor).to_have_value(normalize_quotes(original))
     editor.fill(typed)
     page.get_by_role("button", name="保存纠正").click()
 
@@ -174,7 +174,7 @@ def test_correcting_a_fact_keeps_its_id_and_adds_history(signed_in, alice, alice
     expect(events).to_have_count(2)
     newest = events.first
     expect(newest).to_contain_text("UPDATE")
-    expect(newest.locator("del")).to_contain_text(original)
+    expect(newest.locator("del")).to_contain_text(normalize_quotes(original))
     expect(newest.locator("ins")).to_contain_text(corrected)
     expect(newest).to_contain_text("用户 alice")
 

@@ -11,10 +11,10 @@ import uuid
 
 import pytest
 
-from lifecycle.admission import Message
 from lifecycle.ingest import ingest_submit
 from lifecycle.models import IngestJob, RunLedger
 from memories import services
+from memories.admission import Message
 from memories.models import AuditEvent, MemoryRow
 from tests.lifecycle.conftest import run_queue
 from tests.memories.test_outage import django_database_unreachable

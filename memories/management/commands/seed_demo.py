@@ -2,7 +2,8 @@
 
 Embedded/dev mode only (refuses when ``settings.PRODUCTION``).  Idempotent: a memory whose
 final text is already stored is skipped, so running it twice adds nothing.  Every write goes
-through ``memories.services`` (real embedder, entity index, audit trail).
+through ``memories.services`` (admission, real embedder, entity index, audit trail): a demo
+text admission refuses stops the command instead of being stored.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from django.utils import timezone
 from memories.scope import scope_for_user
 from memories.selectors import memory_find_by_text
 from memories.services import memory_add, memory_delete_user, memory_update
+from memories.text import normalize_quotes
 from memories.types import Actor, ActorKind, Category, MemoryScope, Source, WriteStatus
 
 DEMO_USERNAME = "demo"
@@ -206,10 +208,10 @@ class Command(BaseCommand):
         added = corrected = skipped = 0
         now = timezone.now().replace(minute=0, second=0, microsecond=0)
         for index, item in enumerate(DEMO_MEMORIES):
-            if memory_find_by_text(scope=scope, text=item.final_text) is not None:
+            if memory_find_by_text(scope=scope, text=_as_stored(item.final_text)) is not None:
                 skipped += 1
                 continue
-            existing = memory_find_by_text(scope=scope, text=item.text)
+            existing = memory_find_by_text(scope=scope, text=_as_stored(item.text))
             if existing is None:
                 memory_id = self._add(scope, item, user_actor, _at(now, item.days_ago, index))
                 added += 1
@@ -226,7 +228,9 @@ class Command(BaseCommand):
                     occurred_at=_at(now, correction.days_ago, index),
                 )
                 if outcome.status not in (WriteStatus.UPDATED, WriteStatus.NO_EFFECT):
-                    raise CommandError(f"correcting a demo memory failed: {outcome.status}")
+                    raise CommandError(
+                        f"correcting a demo memory failed: {outcome.status} {outcome.reason}"
+                    )
                 corrected += outcome.status == WriteStatus.UPDATED
         self.stdout.write(
             self.style.SUCCESS(
@@ -267,6 +271,11 @@ class Command(BaseCommand):
         password_file.write_text(password + "\n")
         password_file.chmod(0o600)
         return user, password
+
+
+def _as_stored(text: str) -> str:
+    """The text as the services store it: admission turns “x” into "x" (seed 000 §4.1)."""
+    return normalize_quotes(text)
 
 
 def _at(now: datetime, days_ago: int, index: int) -> datetime:

@@ -1,0 +1,191 @@
+"""The gate: what may become a memory (seed 000 §4.1 前置准入层, seed 004).
+
+* snapshot sources (``pre_compact``, ``session_end``) and ``session_state`` are refused;
+* a batch holding a credential or a personal identifier is refused whole, judged on the raw
+  text (so a key hidden inside a code block still refuses the batch), message by message and
+  across the joined messages (an ID number split over two messages);
+* technical noise is dropped and paths/URLs are cut out (``noise``);
+* ``task_completed`` must keep a meaningful user *and* assistant message;
+* Chinese curly quotes become ASCII double quotes.
+
+This layer judges safety only. Whether something is worth remembering ("这次", "长期",
+"偏好"…) is Mem0's call, never a keyword rule here. Everything is pure and deterministic: no
+Django, no database, no network, no logging. A refusal is a value
+(``AdmissionResult.reason``), never an exception, and no refusal ever carries the secret or
+identifier it found.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from memories.admission.credentials import find_credential
+from memories.admission.identifiers import find_sensitive_identifier
+from memories.admission.noise import clean_text
+from memories.text import normalize_quotes
+
+__all__ = [
+    "REJECTION_REASONS",
+    "AdmissionResult",
+    "Message",
+    "admit",
+    "admit_extracted",
+    "admit_text",
+    "find_secret",
+]
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str  # "user" | "assistant" | "system" | …
+    content: str
+
+
+@dataclass(frozen=True)
+class AdmissionResult:
+    admitted: bool
+    messages: tuple[Message, ...]  # cleaned messages; empty when refused
+    reason: str | None  # None when admitted; else one of REJECTION_REASONS
+    detail: str = ""  # short explanation; never contains the secret or identifier itself
+
+    @property
+    def text(self) -> str:
+        """The admitted text of a single fact (``admit_text``); empty when refused."""
+        return self.messages[0].content if self.messages else ""
+
+
+REJECTION_REASONS: Final = (
+    "snapshot_source",
+    "session_state",
+    "credential",
+    "sensitive_identifier",
+    "missing_role",
+    "empty_after_cleaning",
+    "technical_noise",
+)
+
+# seed 000 §4.1: 会话临时快照 and session_state never reach long-term memory.
+_SNAPSHOT_SOURCES: Final = frozenset({"pre_compact", "session_end"})
+_SESSION_STATE_SOURCE: Final = "session_state"
+_TASK_COMPLETED_SOURCE: Final = "task_completed"
+
+
+def find_secret(text: str) -> tuple[str, str] | None:
+    """``(reason, kind)`` when ``text`` holds a credential or a personal identifier, else None.
+
+    The kind names what was found (``"openai_api_key"``, ``"cn_mobile"``…), never the value.
+    """
+    kind = find_credential(text)
+    if kind is not None:
+        return "credential", kind
+    kind = find_sensitive_identifier(text)
+    if kind is not None:
+        return "sensitive_identifier", kind
+    return None
+
+
+def admit(*, source: str, messages: Sequence[Message]) -> AdmissionResult:
+    """Run the gate over one candidate batch."""
+    source_key = _normalize_source(source)
+    if source_key in _SNAPSHOT_SOURCES:
+        return _refuse("snapshot_source", f"source {source_key!r} is a transient session snapshot")
+    if source_key == _SESSION_STATE_SOURCE:
+        return _refuse("session_state", "session state is never stored as long-term memory")
+
+    # Judge the raw text, before cleaning can hide anything.
+    for index, message in enumerate(messages):
+        kind = find_credential(message.content)
+        if kind is not None:
+            return _refuse(
+                "credential",
+                f"message {index} ({_role_label(message.role)}) contains a credential ({kind})",
+            )
+    for index, message in enumerate(messages):
+        kind = find_sensitive_identifier(message.content)
+        if kind is not None:
+            return _refuse(
+                "sensitive_identifier",
+                f"message {index} ({_role_label(message.role)}) contains a personal "
+                f"identifier ({kind})",
+            )
+    if len(messages) > 1:
+        # One line per message: a number split over two messages is read as one number.
+        kind = find_sensitive_identifier("\n".join(message.content for message in messages))
+        if kind is not None:
+            return _refuse(
+                "sensitive_identifier",
+                f"the messages together contain a personal identifier ({kind})",
+            )
+
+    cleaned = tuple(
+        Message(role=message.role, content=content)
+        for message in messages
+        if _is_meaningful(content := clean_text(normalize_quotes(message.content)))
+    )
+    if not cleaned:
+        return _refuse("empty_after_cleaning", "nothing meaningful is left after removing noise")
+
+    if source_key == _TASK_COMPLETED_SOURCE:
+        roles = {_normalize_role(message.role) for message in cleaned}
+        missing = [role for role in ("user", "assistant") if role not in roles]
+        if missing:
+            return _refuse(
+                "missing_role",
+                "task_completed needs a meaningful user and assistant message; missing: "
+                + ", ".join(missing),
+            )
+
+    return AdmissionResult(admitted=True, messages=cleaned, reason=None)
+
+
+def admit_text(*, source: str, text: str) -> AdmissionResult:
+    """Gate one explicit fact (add/update): same checks and cleaning, role ``user``."""
+    return admit(source=source, messages=(Message(role="user", content=text),))
+
+
+def admit_extracted(*, text: str) -> AdmissionResult:
+    """Gate a fact an LLM extracted (and Mem0 already stored) before it is adopted.
+
+    The LLM may have reassembled what admission refused in the messages (a number split over
+    two turns), so the fact passes the gate again. It cannot be cleaned in place: a fact that
+    cleaning would change (a path, a URL, a log line in it) is refused as technical noise.
+    """
+    admission = admit_text(source="ingest", text=text)
+    if not admission.admitted:
+        return admission
+    normalized = normalize_quotes(text)
+    if " ".join(admission.text.split()) != " ".join(normalized.split()):
+        return _refuse("technical_noise", "the fact holds a path, URL, trace, log or command")
+    return admission
+
+
+def _refuse(reason: str, detail: str) -> AdmissionResult:
+    return AdmissionResult(admitted=False, messages=(), reason=reason, detail=detail)
+
+
+def _normalize_source(source: str) -> str:
+    return source.strip().lower().replace("-", "_")
+
+
+def _normalize_role(role: str) -> str:
+    return role.strip().lower()
+
+
+def _role_label(role: str) -> str:
+    # The role is caller-supplied text; keep the detail short and free of message content.
+    label = _normalize_role(role)
+    return label if re.fullmatch(r"[a-z_]{1,20}", label) else "unknown role"
+
+
+def _is_meaningful(text: str) -> bool:
+    """Meaningful = at least two letters or Han characters (seed 000 §4.1, task_completed)."""
+    count = 0
+    for char in text:
+        if char.isalpha():
+            count += 1
+            if count >= 2:
+                return True
+    return False
