@@ -231,7 +231,7 @@ def test_an_incomplete_call_is_an_error_that_changes_nothing(agent_for, scope, k
 def test_another_users_id_is_refused_and_nothing_about_it_is_revealed(
     mcp_agent, scope, other_scope, agent
 ):
-    foreign_text = "用户的项目代号是“北极星”。"
+    foreign_text = '用户的项目代号是"北极星"。'
     foreign = str(services.memory_add(scope=other_scope, text=foreign_text, actor=agent).memory_id)
     for arguments in (
         {"action": "update", "memory_id": foreign, "text": "用户的项目代号是“南十字”。"},
