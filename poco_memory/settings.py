@@ -158,6 +158,8 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = True
 
 # --- REST API -------------------------------------------------------------------------------
+# The largest valid ingest (50 messages of 20 000 characters, \u-escaped) fits; more is a 413.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024 * 1024
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "memories.api.errors.exception_handler",

@@ -41,9 +41,15 @@ def v1_operation(
     extra: dict[int, Any] | None = None,
     description: str = "",
     parameters: list[Any] | None = None,
+    response_example: dict[str, Any] | None = None,
 ) -> Callable[[Any], Any]:
+    """One documented operation: its success, every error status, and an example."""
     responses = {ok_status: ok, **ERRORS, **(extra or {})}
     examples = [OpenApiExample(summary, value=example, request_only=True)] if example else []
+    if response_example:
+        examples.append(
+            OpenApiExample(summary, value=response_example, response_only=True, status_codes=[200])
+        )
     return extend_schema(
         summary=summary,
         description=description,

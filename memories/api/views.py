@@ -300,6 +300,17 @@ class IngestStatusView(ServiceAPIView):
         parameters=[io.ScopeInput],
         ok=shapes.IngestStatusOutput,
         extra=REFUSALS,
+        response_example={
+            "job_id": "0b6c7a52-4a55-4b8e-9a3c-6f1c2d7e8f90",
+            "status": "succeeded",
+            "attempts": 1,
+            "inserted_count": 1,
+            "memory_ids": [MEMORY_ID],
+            "reason": "",
+            "run_id": "run-42",
+            "created_at": "2026-11-30T12:00:00+08:00",
+            "updated_at": "2026-11-30T12:00:02+08:00",
+        },
     )
     def get(self, request: Request, job_id: Any) -> Response:
         form = io.ScopeInput(data=request.query_params)

@@ -367,6 +367,61 @@ def test_search_response_schema_is_the_seed_contract(openapi):
     assert {"id", "content", "score", "metadata"} <= set(item["properties"])
 
 
+ERROR_STATUSES = {"400", "401", "413", "415", "500", "503"}
+BY_ID_READS = {"/v1/memories/related", "/v1/memories/history", "/v1/memories/ingest/{job_id}"}
+
+
+def test_schema_documents_every_status_with_a_body_and_an_example(openapi):
+    for path, operations in openapi["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            assert set(responses) >= ERROR_STATUSES, (path, set(responses))
+            if path in BY_ID_READS:
+                assert {"403", "404"} <= set(responses), path
+            for code, response in responses.items():
+                assert "application/json" in response["content"], (path, code)
+            examples = [
+                *operation.get("requestBody", {})
+                .get("content", {})
+                .get("application/json", {})
+                .get("examples", {})
+                .values(),
+                *responses["200"]["content"]["application/json"].get("examples", {}).values(),
+            ]
+            assert examples, (method, path)
+    error = resolve(
+        openapi,
+        openapi["paths"]["/v1/memories/search"]["post"]["responses"]["400"]["content"][
+            "application/json"
+        ]["schema"],
+    )
+    assert set(error["required"]) == {"success", "status", "error"}
+
+
+def test_schema_publishes_the_input_rules(openapi):
+    schemas = openapi["components"]["schemas"]
+    ingest, manage, listing = (
+        schemas["IngestInputRequest"],
+        schemas["ManageInputRequest"],
+        schemas["ListInputRequest"],
+    )
+    assert ingest["oneOf"] == [{"required": ["messages"]}, {"required": ["text"]}]
+    assert ingest["additionalProperties"] is False
+    add = next(v for v in manage["oneOf"] if v["properties"]["action"]["enum"] == ["add"])
+    assert add["required"] == ["text"]
+    assert (listing["properties"]["page"]["minimum"], listing["properties"]["page"]["maximum"]) == (
+        1,
+        10_000,
+    )
+    assert schemas["CategoryEnum"]["enum"] == [
+        "preference",
+        "fact",
+        "goal",
+        "project",
+        "constraint",
+    ]
+
+
 def test_schema_never_mentions_relations(openapi):
     assert "relations" not in keys_anywhere(openapi)
     assert not any("relation" in name.lower() for name in openapi["components"]["schemas"])
