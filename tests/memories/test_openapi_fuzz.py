@@ -55,6 +55,7 @@ def test_schemathesis_finds_nothing(v1_server, tmp_path):
             "--report-dir",
             str(tmp_path),
         ],
+        cwd=tmp_path,  # its cache folder (.schemathesis/) stays out of the checkout
         capture_output=True,
         text=True,
         timeout=300,
