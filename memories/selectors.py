@@ -20,18 +20,17 @@ from django.utils.dateparse import parse_datetime
 from memories import metrics
 from memories.engine import get_engine
 from memories.models import AuditEvent, EntityRow, MemoryRow, MemorySettings
-from memories.types import BackendError, MemoryRecord, MemoryScope, SearchResult
+from memories.types import (
+    BackendError,
+    MemoryForbidden,
+    MemoryNotFound,
+    MemoryRecord,
+    MemoryScope,
+    SearchResult,
+)
 
 OVERVIEW_TREND_DAYS = 90
 RECENT_DAYS = 30
-
-
-class MemoryNotFound(LookupError):
-    pass
-
-
-class MemoryForbidden(PermissionError):
-    """The id exists but belongs to another scope. Carries nothing about it."""
 
 
 def _parse_time(value: Any) -> datetime | None:

@@ -144,6 +144,14 @@ class DeleteOutcome:
         return self.status == DeleteStatus.DELETED
 
 
+class MemoryNotFound(LookupError):
+    """No memory (or ingest job) with this id in any scope."""
+
+
+class MemoryForbidden(PermissionError):
+    """The id exists but belongs to another scope. Carries nothing about it."""
+
+
 class BackendError(Exception):
     """The database, embedder or LLM failed: nothing may be reported as success."""
 

@@ -105,6 +105,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "memories.api.errors.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "poco_memory.middleware.chinese_unless_chosen",
     "django.middleware.locale.LocaleMiddleware",
@@ -157,20 +158,28 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = True
 
 # --- REST API -------------------------------------------------------------------------------
+# The largest valid ingest (50 messages of 20 000 characters, \u-escaped) fits; more is a 413.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024 * 1024
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "memories.api.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["memories.api.parsers.BoundedJSONParser"],
     "UNAUTHENTICATED_USER": None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Poco Memory internal API",
     "DESCRIPTION": "User-level long-term memory: search, ingest and precise lifecycle by id.",
     "VERSION": "1.0.0",
+    # 3.1 (JSON Schema 2020-12) can say what metadata keys may be (propertyNames).
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "PREPROCESSING_HOOKS": ["memories.api.schema.only_v1"],
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "memories.api.schema.strict_requests",
+    ],
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
 }

@@ -1,4 +1,7 @@
-"""Input validation and output shapes of the /v1 contract (seed 000 §9)."""
+"""Input of the /v1 contract (seed 000 §9): strict types, published bounds, no unknown fields.
+
+Output shapes live in :mod:`memories.api.shapes`.
+"""
 
 from __future__ import annotations
 
@@ -6,15 +9,32 @@ from typing import Any
 
 from rest_framework import serializers
 
+from memories.api.fields import (
+    StrictCharField,
+    StrictChoiceField,
+    StrictFloatField,
+    StrictIntegerField,
+    StrictRegexField,
+    StrictSerializer,
+    StrictUUIDField,
+    StringMapField,
+)
 from memories.types import SCOPE_PART, Category, MemoryScope
 
 MAX_QUERY = 2000
 MAX_TEXT = 2000
+MAX_PAGE = 10_000  # x page_size 100: a million memories, far past any one user's
+MAX_MESSAGE = 20_000
+MAX_MESSAGES = 50
+MAX_METADATA_ENTRIES = 20
+MAX_METADATA_KEY = 64
+CATEGORIES = [c.value for c in Category]
+MESSAGE_ROLES = ["user", "assistant", "system", "tool"]
 
 
-class ScopeInput(serializers.Serializer):
-    tenant_id = serializers.RegexField(SCOPE_PART, max_length=64, trim_whitespace=False)
-    user_id = serializers.RegexField(SCOPE_PART, max_length=64, trim_whitespace=False)
+class ScopeInput(StrictSerializer):
+    tenant_id = StrictRegexField(SCOPE_PART, max_length=64, trim_whitespace=False)
+    user_id = StrictRegexField(SCOPE_PART, max_length=64, trim_whitespace=False)
 
     def scope(self) -> MemoryScope:
         data: dict[str, Any] = self.validated_data
@@ -22,25 +42,25 @@ class ScopeInput(serializers.Serializer):
 
 
 class MemoryIdInput(ScopeInput):
-    memory_id = serializers.UUIDField(format="hex_verbose")
+    memory_id = StrictUUIDField()
 
 
 class SearchInput(ScopeInput):
-    query = serializers.CharField(max_length=MAX_QUERY, trim_whitespace=True)
-    top_k = serializers.IntegerField(min_value=1, max_value=50, default=5)
-    min_score = serializers.FloatField(min_value=0.0, max_value=1.0, required=False)
+    query = StrictCharField(max_length=MAX_QUERY, trim_whitespace=True)
+    top_k = StrictIntegerField(min_value=1, max_value=50, default=5)
+    min_score = StrictFloatField(min_value=0.0, max_value=1.0, required=False)
 
 
 class ManageInput(ScopeInput):
     ACTIONS = ("add", "update", "delete", "none")
-    action = serializers.ChoiceField(choices=ACTIONS)
-    memory_id = serializers.UUIDField(format="hex_verbose", required=False)
-    text = serializers.CharField(max_length=MAX_TEXT, required=False, trim_whitespace=True)
-    category = serializers.ChoiceField(choices=[c.value for c in Category], required=False)
-    confidence = serializers.FloatField(min_value=0.0, max_value=1.0, required=False)
-    run_id = serializers.CharField(max_length=128, required=False, default="")
-    run_kind = serializers.CharField(max_length=32, required=False, default="")
-    reason = serializers.CharField(max_length=500, required=False, default="")
+    action = StrictChoiceField(choices=ACTIONS)
+    memory_id = StrictUUIDField(required=False)
+    text = StrictCharField(max_length=MAX_TEXT, required=False, trim_whitespace=True)
+    category = StrictChoiceField(choices=CATEGORIES, required=False)
+    confidence = StrictFloatField(min_value=0.0, max_value=1.0, required=False)
+    run_id = StrictCharField(max_length=128, required=False, default="", allow_blank=True)
+    run_kind = StrictCharField(max_length=32, required=False, default="", allow_blank=True)
+    reason = StrictCharField(max_length=500, required=False, default="", allow_blank=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         action = attrs["action"]
@@ -55,161 +75,55 @@ class ManageInput(ScopeInput):
 
 
 class ListInput(ScopeInput):
-    page = serializers.IntegerField(min_value=1, default=1)
-    page_size = serializers.IntegerField(min_value=1, max_value=100, default=20)
-    query = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
-    category = serializers.ChoiceField(
-        choices=[c.value for c in Category], required=False, default="", allow_blank=True
-    )
-    source = serializers.CharField(max_length=16, required=False, default="", allow_blank=True)  # type: ignore[assignment]
-    topic = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+    page = StrictIntegerField(min_value=1, max_value=MAX_PAGE, default=1)
+    page_size = StrictIntegerField(min_value=1, max_value=100, default=20)
+    query = StrictCharField(max_length=200, required=False, default="", allow_blank=True)
+    category = StrictChoiceField(choices=CATEGORIES, required=False, default="", allow_blank=True)
+    source = StrictCharField(max_length=16, required=False, default="", allow_blank=True)  # type: ignore[assignment]
+    topic = StrictCharField(max_length=200, required=False, default="", allow_blank=True)
 
 
 class TopicsInput(ScopeInput):
-    limit = serializers.IntegerField(min_value=1, max_value=200, default=40)
+    limit = StrictIntegerField(min_value=1, max_value=200, default=40)
 
 
 class RelatedInput(MemoryIdInput):
-    limit = serializers.IntegerField(min_value=1, max_value=20, default=5)
+    limit = StrictIntegerField(min_value=1, max_value=20, default=5)
 
 
 class UpdateItemInput(MemoryIdInput):
-    text = serializers.CharField(max_length=MAX_TEXT, trim_whitespace=True)
-    category = serializers.ChoiceField(choices=[c.value for c in Category], required=False)
+    text = StrictCharField(max_length=MAX_TEXT, trim_whitespace=True)
+    category = StrictChoiceField(choices=CATEGORIES, required=False)
 
 
-# --- outputs -----------------------------------------------------------------------------------
-class HitMetadataOutput(serializers.Serializer):
-    category = serializers.CharField()
-
-
-class SearchHitOutput(serializers.Serializer):
-    id = serializers.CharField()
-    content = serializers.CharField()
-    score = serializers.FloatField()
-    metadata = serializers.SerializerMethodField()
-
-    def get_metadata(self, hit: Any) -> dict[str, str]:
-        return {"category": hit.category}
-
-
-class SearchOutput(serializers.Serializer):
-    items = SearchHitOutput(many=True)
-    total = serializers.IntegerField()
-    available = serializers.BooleanField()
-    error_reason = serializers.CharField(allow_null=True)
-
-
-class WriteOutput(serializers.Serializer):
-    action = serializers.CharField()
-    success = serializers.BooleanField()
-    status = serializers.CharField()
-    memory_id = serializers.CharField(allow_null=True)
-    inserted_count = serializers.IntegerField()
-    reason = serializers.CharField(allow_null=True)
-
-
-class DeleteOutput(serializers.Serializer):
-    success = serializers.BooleanField()
-    status = serializers.CharField()
-    deleted_count = serializers.IntegerField()
-    reason = serializers.CharField(allow_null=True)
-
-
-class MemoryOutput(serializers.Serializer):
-    id = serializers.CharField()
-    content = serializers.CharField()
-    metadata = serializers.SerializerMethodField()
-    created_at = serializers.DateTimeField(allow_null=True)
-    updated_at = serializers.DateTimeField(allow_null=True)
-
-    def get_metadata(self, record: Any) -> dict[str, Any]:
-        return {**record.metadata, "category": record.category, "source": record.source}
-
-
-class ListOutput(serializers.Serializer):
-    items = MemoryOutput(many=True)
-    total = serializers.IntegerField()
-    page = serializers.IntegerField()
-    page_size = serializers.IntegerField()
-    pages = serializers.IntegerField()
-
-
-class DailyOutput(serializers.Serializer):
-    day = serializers.CharField()
-    adds = serializers.IntegerField()
-    updates = serializers.IntegerField()
-    deletes = serializers.IntegerField()
-
-
-class OverviewOutput(serializers.Serializer):
-    total = serializers.IntegerField()
-    added_30d = serializers.IntegerField()
-    updated_30d = serializers.IntegerField()
-    last_changed_at = serializers.DateTimeField(allow_null=True)
-    sources = serializers.DictField(child=serializers.IntegerField())
-    categories = serializers.DictField(child=serializers.IntegerField())
-    daily = DailyOutput(many=True)
-
-
-class TopicOutput(serializers.Serializer):
-    id = serializers.CharField()
-    text = serializers.CharField()
-    kind = serializers.CharField()
-    memory_count = serializers.IntegerField()
-
-
-class TopicsOutput(serializers.Serializer):
-    items = TopicOutput(many=True)
-
-
-class RelatedItemOutput(SearchHitOutput):
-    pass
-
-
-class RelatedOutput(serializers.Serializer):
-    items = RelatedItemOutput(many=True)
-
-
-class HistoryEntryOutput(serializers.Serializer):
-    event = serializers.CharField()
-    old_text = serializers.CharField(allow_blank=True)
-    new_text = serializers.CharField(allow_blank=True)
-    actor_kind = serializers.CharField()
-    actor_id = serializers.CharField(allow_blank=True)
-    source = serializers.CharField(allow_blank=True)  # type: ignore[assignment]
-    run_id = serializers.CharField(allow_blank=True)
-    status = serializers.CharField(allow_blank=True)
-    created_at = serializers.DateTimeField()
-
-
-class HistoryOutput(serializers.Serializer):
-    memory_id = serializers.CharField()
-    items = HistoryEntryOutput(many=True)
-
-
-class RefusalOutput(serializers.Serializer):
-    status = serializers.CharField()
-    success = serializers.BooleanField()
-
-
-class IngestMessageInput(serializers.Serializer):
-    role = serializers.ChoiceField(choices=["user", "assistant", "system", "tool"])
-    content = serializers.CharField(max_length=20000, allow_blank=True, trim_whitespace=False)
+class IngestMessageInput(StrictSerializer):
+    role = StrictChoiceField(choices=MESSAGE_ROLES)
+    content = StrictCharField(max_length=MAX_MESSAGE, allow_blank=True, trim_whitespace=False)
 
 
 class IngestInput(ScopeInput):
-    """New shape ``messages`` (real roles) or the legacy ``text`` shape (one user message)."""
+    """New shape ``messages`` (real roles) or the legacy ``text`` shape (one user message):
+    exactly one of the two."""
 
-    run_id = serializers.CharField(max_length=128, required=False, default="")
-    source = serializers.CharField(max_length=32, required=False, default="task_completed")  # type: ignore[assignment]
-    run_kind = serializers.CharField(max_length=32, required=False, default="")
-    messages = IngestMessageInput(many=True, required=False, max_length=50)  # type: ignore[call-arg]
-    text = serializers.CharField(max_length=20000, required=False, trim_whitespace=False)
-    metadata = serializers.DictField(required=False, default=dict)
+    run_id = StrictCharField(max_length=128, required=False, default="", allow_blank=True)
+    source = StrictCharField(  # type: ignore[assignment]
+        max_length=32, required=False, default="task_completed", allow_blank=True
+    )
+    run_kind = StrictCharField(max_length=32, required=False, default="", allow_blank=True)
+    messages = IngestMessageInput(  # type: ignore[call-arg]
+        many=True, required=False, min_length=1, max_length=MAX_MESSAGES
+    )
+    text = StrictCharField(max_length=MAX_MESSAGE, required=False, trim_whitespace=False)
+    metadata = StringMapField(
+        max_entries=MAX_METADATA_ENTRIES,
+        max_key=MAX_METADATA_KEY,
+        max_value=500,
+        required=False,
+        default=dict,
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        has_messages, has_text = bool(attrs.get("messages")), bool(attrs.get("text"))
+        has_messages, has_text = "messages" in attrs, "text" in attrs
         if has_messages == has_text:
             raise serializers.ValidationError(
                 {"messages": ["send either messages (new shape) or text (legacy shape)"]}
@@ -219,22 +133,3 @@ class IngestInput(ScopeInput):
             if "source" not in self.initial_data:
                 attrs["source"] = "legacy_text"
         return attrs
-
-
-class IngestAcceptedOutput(serializers.Serializer):
-    accepted = serializers.BooleanField()
-    status = serializers.CharField()
-    job_id = serializers.CharField(allow_null=True)
-    reason = serializers.CharField(allow_null=True)
-
-
-class IngestStatusOutput(serializers.Serializer):
-    job_id = serializers.CharField(source="id")
-    status = serializers.CharField()
-    attempts = serializers.IntegerField()
-    inserted_count = serializers.IntegerField()
-    memory_ids = serializers.ListField(child=serializers.CharField())
-    reason = serializers.CharField(allow_blank=True)
-    run_id = serializers.CharField(allow_blank=True)
-    created_at = serializers.DateTimeField()
-    updated_at = serializers.DateTimeField()

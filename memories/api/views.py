@@ -1,15 +1,15 @@
 """The internal /v1/memories/* contract. Views validate, call one service/selector, answer.
 
-HTTP status: 200 for every decided outcome (the body's ``success``/``status`` say what
-happened), 403 for another scope's id, 503 when the backend failed, 500 for
-``partial_cleanup``, 400 for bad input. The user API answers the same way.
+Decided outcomes answer their body with the status of ``memories.api.outcomes`` (200 for
+every decided outcome except ``forbidden`` 403, ``backend_error`` 503, ``partial_cleanup``
+500). Unknown or foreign ids of by-id reads, bad input and outages are raised and answered by
+``memories.api.errors.exception_handler`` in the one error shape.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,22 +21,23 @@ from lifecycle.selectors import ingest_job_get
 from memories import selectors, services
 from memories.admission import Message
 from memories.api import serializers as io
+from memories.api import shapes
 from memories.api.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
-from memories.selectors import MemoryForbidden, MemoryNotFound
-from memories.types import (
-    Actor,
-    ActorKind,
-    DeleteOutcome,
-    DeleteStatus,
-    WriteOutcome,
-    WriteStatus,
-)
+from memories.api.outcomes import Edge, http_status
+from memories.api.schema import REFUSALS, outcome_or_error, v1_operation
+from memories.types import Actor, ActorKind
 
-STATUS_FOR = {
-    WriteStatus.FORBIDDEN.value: status.HTTP_403_FORBIDDEN,
-    WriteStatus.BACKEND_ERROR.value: status.HTTP_503_SERVICE_UNAVAILABLE,
-    # The memory is gone but derived data is not: a failure of ours, never a success.
-    DeleteStatus.PARTIAL_CLEANUP.value: status.HTTP_500_INTERNAL_SERVER_ERROR,
+SCOPE = {"tenant_id": "acme", "user_id": "alice"}
+MEMORY_ID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b"
+WRITE_FAILURES = {
+    403: shapes.WriteOutput,
+    500: outcome_or_error("WriteOrError", shapes.WriteOutput),
+    503: outcome_or_error("WriteOrOutage", shapes.WriteOutput),
+}
+DELETE_FAILURES = {
+    403: shapes.DeleteOutput,
+    500: outcome_or_error("DeleteOrError", shapes.DeleteOutput),
+    503: outcome_or_error("DeleteOrOutage", shapes.DeleteOutput),
 }
 
 
@@ -46,32 +47,9 @@ def service_actor(request: Request) -> Actor:
     return Actor(kind=ActorKind.AGENT, id=f"service-token-{caller.token_index}")
 
 
-def write_response(action: str, outcome: WriteOutcome) -> Response:
-    body = {
-        "action": action,
-        "success": outcome.success,
-        "status": outcome.status.value,
-        "memory_id": outcome.memory_id,
-        "inserted_count": outcome.inserted_count,
-        "reason": outcome.reason,
-    }
-    return Response(io.WriteOutput(body).data, status=STATUS_FOR.get(outcome.status.value, 200))
-
-
-def delete_response(outcome: DeleteOutcome) -> Response:
-    body = {
-        "success": outcome.success,
-        "status": outcome.status.value,
-        "deleted_count": outcome.deleted_count,
-        "reason": outcome.reason,
-    }
-    return Response(io.DeleteOutput(body).data, status=STATUS_FOR.get(outcome.status.value, 200))
-
-
-def refusal(outcome_status: str) -> Response:
-    return Response(
-        {"status": outcome_status, "success": False}, status=STATUS_FOR.get(outcome_status, 404)
-    )
+def outcome_response(output: type[serializers.Serializer], outcome: Any) -> Response:
+    body = output(outcome).data
+    return Response(body, status=http_status(body["status"], Edge.V1))
 
 
 class ServiceAPIView(APIView):
@@ -90,7 +68,13 @@ class ServiceAPIView(APIView):
 class SearchView(ServiceAPIView):
     input_serializer = io.SearchInput
 
-    @extend_schema(request=io.SearchInput, responses=io.SearchOutput)
+    @v1_operation(
+        summary="Recall the scope's memories closest to a query",
+        description="An outage answers 200 with `available: false`, never an empty success.",
+        request=io.SearchInput,
+        ok=shapes.SearchOutput,
+        example={**SCOPE, "query": "用户喜欢什么样的回答？", "top_k": 5},
+    )
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
         result = selectors.memory_search(
@@ -99,19 +83,18 @@ class SearchView(ServiceAPIView):
             top_k=data["top_k"],
             min_score=data.get("min_score"),
         )
-        body = {
-            "items": result.items,
-            "total": result.total,
-            "available": result.available,
-            "error_reason": result.error_reason,
-        }
-        return Response(io.SearchOutput(body).data)
+        return Response(shapes.SearchOutput(result).data)
 
 
 class ListUserView(ServiceAPIView):
     input_serializer = io.ListInput
 
-    @extend_schema(request=io.ListInput, responses=io.ListOutput)
+    @v1_operation(
+        summary="Page through the scope's memories, newest first",
+        request=io.ListInput,
+        ok=shapes.ListOutput,
+        example={**SCOPE, "page": 1, "page_size": 20, "category": "preference"},
+    )
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
         page = selectors.memory_list(
@@ -123,128 +106,154 @@ class ListUserView(ServiceAPIView):
             page=data["page"],
             page_size=data["page_size"],
         )
-        body = {
-            "items": page.items,
-            "total": page.total,
-            "page": page.page,
-            "page_size": page.page_size,
-            "pages": page.pages,
-        }
-        return Response(io.ListOutput(body).data)
+        return Response(shapes.ListOutput(page).data)
 
 
 class OverviewView(ServiceAPIView):
-    @extend_schema(request=io.ScopeInput, responses=io.OverviewOutput)
+    @v1_operation(
+        summary="Totals, 30-day changes, sources, categories and the 90-day trend",
+        request=io.ScopeInput,
+        ok=shapes.OverviewOutput,
+        example=SCOPE,
+    )
     def post(self, request: Request) -> Response:
         form, _ = self.validated(request)
-        return Response(io.OverviewOutput(selectors.memory_overview(scope=form.scope())).data)
+        return Response(shapes.OverviewOutput(selectors.memory_overview(scope=form.scope())).data)
 
 
 class TopicsView(ServiceAPIView):
     input_serializer = io.TopicsInput
 
-    @extend_schema(request=io.TopicsInput, responses=io.TopicsOutput)
+    @v1_operation(
+        summary="The topic heat map (entities by linked memories)",
+        request=io.TopicsInput,
+        ok=shapes.TopicsOutput,
+        example={**SCOPE, "limit": 40},
+    )
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
         topics = selectors.topic_heatmap(scope=form.scope(), limit=data["limit"])
-        return Response(io.TopicsOutput({"items": topics}).data)
+        return Response(shapes.TopicsOutput({"items": topics}).data)
 
 
 class RelatedView(ServiceAPIView):
     input_serializer = io.RelatedInput
 
-    @extend_schema(
+    @v1_operation(
+        summary="The memories of the same scope closest to one memory",
         request=io.RelatedInput,
-        responses={200: io.RelatedOutput, 403: io.RefusalOutput, 404: io.RefusalOutput},
+        ok=shapes.RelatedOutput,
+        extra=REFUSALS,
+        example={**SCOPE, "memory_id": MEMORY_ID, "limit": 5},
     )
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
-        try:
-            related = selectors.memory_related(
-                scope=form.scope(), memory_id=str(data["memory_id"]), limit=data["limit"]
-            )
-        except MemoryNotFound:
-            return refusal(WriteStatus.NOT_FOUND.value)
-        except MemoryForbidden:
-            return refusal(WriteStatus.FORBIDDEN.value)
-        return Response(io.RelatedOutput({"items": related}).data)
+        related = selectors.memory_related(
+            scope=form.scope(), memory_id=data["memory_id"], limit=data["limit"]
+        )
+        return Response(shapes.RelatedOutput({"items": related}).data)
 
 
 class HistoryView(ServiceAPIView):
     input_serializer = io.MemoryIdInput
 
-    @extend_schema(
+    @v1_operation(
+        summary="The change trail of one memory, oldest first",
         request=io.MemoryIdInput,
-        responses={200: io.HistoryOutput, 403: io.RefusalOutput, 404: io.RefusalOutput},
+        ok=shapes.HistoryOutput,
+        extra=REFUSALS,
+        example={**SCOPE, "memory_id": MEMORY_ID},
     )
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
-        memory_id = str(data["memory_id"])
-        try:
-            entries = selectors.memory_history(scope=form.scope(), memory_id=memory_id)
-        except MemoryNotFound:
-            return refusal(WriteStatus.NOT_FOUND.value)
-        except MemoryForbidden:
-            return refusal(WriteStatus.FORBIDDEN.value)
-        return Response(io.HistoryOutput({"memory_id": memory_id, "items": entries}).data)
+        memory_id = data["memory_id"]
+        entries = selectors.memory_history(scope=form.scope(), memory_id=memory_id)
+        return Response(shapes.HistoryOutput({"memory_id": memory_id, "items": entries}).data)
 
 
 class UpdateItemView(ServiceAPIView):
     input_serializer = io.UpdateItemInput
 
-    @extend_schema(request=io.UpdateItemInput, responses=io.WriteOutput)
+    @v1_operation(
+        summary="Correct one memory in place (the id stays); text is required",
+        request=io.UpdateItemInput,
+        ok=shapes.WriteOutput,
+        extra=WRITE_FAILURES,
+        example={**SCOPE, "memory_id": MEMORY_ID, "text": "用户偏好英文技术文档。"},
+    )
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
         outcome = services.memory_update(
             scope=form.scope(),
-            memory_id=str(data["memory_id"]),
+            memory_id=data["memory_id"],
             text=data["text"],
             category=data.get("category"),
             actor=service_actor(request),
         )
-        return write_response("update", outcome)
+        return outcome_response(shapes.WriteOutput, {"action": "update", **_write(outcome)})
 
 
 class DeleteItemView(ServiceAPIView):
     input_serializer = io.MemoryIdInput
 
-    @extend_schema(request=io.MemoryIdInput, responses=io.DeleteOutput)
+    @v1_operation(
+        summary="Forget one memory everywhere (row, entities, history text)",
+        request=io.MemoryIdInput,
+        ok=shapes.DeleteOutput,
+        extra=DELETE_FAILURES,
+        example={**SCOPE, "memory_id": MEMORY_ID},
+    )
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
         outcome = services.memory_delete(
-            scope=form.scope(), memory_id=str(data["memory_id"]), actor=service_actor(request)
+            scope=form.scope(), memory_id=data["memory_id"], actor=service_actor(request)
         )
-        return delete_response(outcome)
+        return outcome_response(shapes.DeleteOutput, outcome)
 
 
 class DeleteUserView(ServiceAPIView):
-    @extend_schema(request=io.ScopeInput, responses=io.DeleteOutput)
+    @v1_operation(
+        summary="Forget every memory of the scope",
+        request=io.ScopeInput,
+        ok=shapes.DeleteOutput,
+        extra=DELETE_FAILURES,
+        example=SCOPE,
+    )
     def post(self, request: Request) -> Response:
         form, _ = self.validated(request)
         outcome = services.memory_delete_user(scope=form.scope(), actor=service_actor(request))
-        return delete_response(outcome)
+        return outcome_response(shapes.DeleteOutput, outcome)
 
 
 class ManageView(ServiceAPIView):
     input_serializer = io.ManageInput
 
-    @extend_schema(request=io.ManageInput, responses=io.WriteOutput)
+    @v1_operation(
+        summary="One explicit decision: add, update, delete or none",
+        description=(
+            "`text` is required for add and update; `memory_id` (from search) for update and "
+            "delete. A refused (switch off, scheduled run), rejected (admission) or not_found "
+            "decision answers 200 with `success: false` and the reason."
+        ),
+        request=io.ManageInput,
+        ok=shapes.WriteOutput,
+        extra=WRITE_FAILURES,
+        example={**SCOPE, "action": "add", "text": "用户偏好简体中文技术方案。"},
+    )
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
         outcome = manage_memory(
             scope=form.scope(),
             action=data["action"],
             actor=service_actor(request),
-            memory_id=str(data["memory_id"]) if data.get("memory_id") else None,
+            memory_id=data.get("memory_id"),
             text=data.get("text", ""),
             category=data.get("category"),
             confidence=data.get("confidence"),
             run_id=data["run_id"],
             run_kind=data["run_kind"],
         )
-        return Response(
-            io.WriteOutput(outcome).data, status=STATUS_FOR.get(outcome.status, status.HTTP_200_OK)
-        )
+        return outcome_response(shapes.WriteOutput, outcome)
 
 
 class IngestView(ServiceAPIView):
@@ -252,9 +261,23 @@ class IngestView(ServiceAPIView):
 
     input_serializer = io.IngestInput
 
-    @extend_schema(
+    @v1_operation(
+        summary="Submit a finished task's messages for add-only extraction",
+        description=(
+            "Send exactly one of `messages` (new shape) or `text` (legacy: one user message). "
+            "202 when queued; 200 with `accepted: false` when admission rejected or policy "
+            "skipped it."
+        ),
         request=io.IngestInput,
-        responses={202: io.IngestAcceptedOutput, 200: io.IngestAcceptedOutput},
+        ok=shapes.IngestAcceptedOutput,
+        ok_status=202,
+        extra={200: shapes.IngestAcceptedOutput},
+        example={
+            **SCOPE,
+            "run_id": "run-42",
+            "source": "task_completed",
+            "messages": [{"role": "user", "content": "以后都用简体中文回答我。"}],
+        },
     )
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
@@ -266,24 +289,41 @@ class IngestView(ServiceAPIView):
             run_kind=data["run_kind"],
             metadata=data["metadata"],
         )
-        body = io.IngestAcceptedOutput(submission).data
+        body = shapes.IngestAcceptedOutput(submission).data
         return Response(body, status=status.HTTP_202_ACCEPTED if submission.accepted else 200)
 
 
 class IngestStatusView(ServiceAPIView):
-    input_serializer = io.ScopeInput
-
-    @extend_schema(
+    @v1_operation(
+        summary="The state of one ingest job of the scope",
+        request=None,
         parameters=[io.ScopeInput],
-        responses={200: io.IngestStatusOutput, 403: io.RefusalOutput, 404: io.RefusalOutput},
+        ok=shapes.IngestStatusOutput,
+        extra=REFUSALS,
+        response_example={
+            "job_id": "0b6c7a52-4a55-4b8e-9a3c-6f1c2d7e8f90",
+            "status": "succeeded",
+            "attempts": 1,
+            "inserted_count": 1,
+            "memory_ids": [MEMORY_ID],
+            "reason": "",
+            "run_id": "run-42",
+            "created_at": "2026-11-30T12:00:00+08:00",
+            "updated_at": "2026-11-30T12:00:02+08:00",
+        },
     )
-    def get(self, request: Request, job_id: str) -> Response:
+    def get(self, request: Request, job_id: Any) -> Response:
         form = io.ScopeInput(data=request.query_params)
         form.is_valid(raise_exception=True)
-        try:
-            job = ingest_job_get(scope=form.scope(), job_id=str(job_id))
-        except MemoryNotFound:
-            return refusal(WriteStatus.NOT_FOUND.value)
-        except MemoryForbidden:
-            return refusal(WriteStatus.FORBIDDEN.value)
-        return Response(io.IngestStatusOutput(job).data)
+        job = ingest_job_get(scope=form.scope(), job_id=str(job_id))
+        return Response(shapes.IngestStatusOutput(job).data)
+
+
+def _write(outcome: Any) -> dict[str, Any]:
+    return {
+        "success": outcome.success,
+        "status": outcome.status,
+        "memory_id": outcome.memory_id,
+        "inserted_count": outcome.inserted_count,
+        "reason": outcome.reason,
+    }

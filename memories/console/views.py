@@ -28,6 +28,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from memories import selectors, services
+from memories.api.outcomes import Edge, http_status
 from memories.console import charts
 from memories.console.forms import (
     PAGE_SIZE,
@@ -58,12 +59,6 @@ from memories.types import (
 
 TOPIC_LIMIT = 40
 RELATED_LIMIT = 5
-
-# An honest HTTP status for every failed outcome (the page says the same in words).
-DELETE_FAILURE_STATUS = {
-    DeleteStatus.PARTIAL_CLEANUP: 500,
-    DeleteStatus.BACKEND_ERROR: 503,
-}
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -276,11 +271,18 @@ def _after_update(
         return _not_found(request)
     if outcome.status == WriteStatus.REJECTED:
         form.add_error("text", REJECTION_MESSAGES.get(outcome.reason or "", REJECTED_DEFAULT))
-        return _edit_response(request, scope, record, form, status=422)
+        return _edit_response(
+            request, scope, record, form, status=http_status(outcome.status, Edge.CONSOLE)
+        )
     if outcome.status == WriteStatus.BACKEND_ERROR:
         failure = _("纠正失败：记忆服务暂时不可用，原内容没有改变。请稍后重试。")
         return _edit_response(
-            request, scope, record, form, status=503, notice=_notice("error", failure)
+            request,
+            scope,
+            record,
+            form,
+            status=http_status(outcome.status, Edge.CONSOLE),
+            notice=_notice("error", failure),
         )
     if outcome.status == WriteStatus.UPDATED:
         notice = _notice("success", _("已纠正。记忆 ID 保持不变，这次修改已记入变更轨迹。"))
@@ -349,7 +351,7 @@ def memory_delete(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpRespons
         request,
         _partial(request, "console/memory_delete.html", "confirm"),
         context,
-        status=DELETE_FAILURE_STATUS.get(outcome.status, 500),
+        status=http_status(outcome.status, Edge.CONSOLE),
     )
 
 
@@ -382,7 +384,7 @@ def memory_delete_all(request: HtmxHttpRequest) -> HttpResponse:
         "outcome": outcome,
         "total": selectors.memory_list(scope=scope, page_size=1).total,
     }
-    return render(request, template, context, status=DELETE_FAILURE_STATUS.get(outcome.status, 500))
+    return render(request, template, context, status=http_status(outcome.status, Edge.CONSOLE))
 
 
 # --- the two switches -------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from memories import services
 from memories.engine import get_engine
 from memories.models import AuditEvent, MemoryRow
 from memories.types import Actor, ActorKind, DeleteStatus, Source, WriteStatus
-from tests.memories.conftest import TOKEN, V1, body
+from tests.memories.conftest import TOKEN, V1, assert_error, body
 
 TASK = [
     {"role": "user", "content": "以后所有技术方案都使用简体中文，优先考虑易维护性。"},
@@ -246,9 +246,9 @@ def test_ingest_status_is_for_its_owner_only(v1, scope, other_scope):
 
     theirs = status_as(other_scope, job_id)
     assert theirs.status_code == 403
-    assert theirs.json() == {"status": "forbidden", "success": False}
+    assert_error(theirs, 403, "forbidden")
     assert b"run-private" not in theirs.content and job_id.encode() not in theirs.content
 
     unknown = status_as(scope, uuid.uuid4())
     assert unknown.status_code == 404
-    assert unknown.json() == {"status": "not_found", "success": False}
+    assert_error(unknown, 404, "not_found")

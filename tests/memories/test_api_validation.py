@@ -6,6 +6,7 @@ method), the published OpenAPI document (seed 000 §9) and ``/health``.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -13,11 +14,11 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from memories import services
+from memories import selectors, services
 from memories.api import urls as v1_urls
 from memories.models import AuditEvent
 from memories.types import MemoryScope, ScopeError
-from tests.memories.conftest import TOKEN, body
+from tests.memories.conftest import TOKEN, assert_error, assert_invalid, body
 
 pytestmark = pytest.mark.django_db
 
@@ -58,15 +59,6 @@ def keys_anywhere(value: Any) -> set[str]:
     return set()
 
 
-def assert_invalid(response, *fields: str) -> None:
-    assert response.status_code == 400, response.content
-    data = response.json()
-    assert data["error"] == "invalid_request"
-    for field in fields:
-        assert field in data["fields"], data
-        assert data["fields"][field], data
-
-
 # --- 400: malformed JSON -----------------------------------------------------------------------
 @pytest.mark.parametrize(
     "raw",
@@ -82,10 +74,7 @@ def assert_invalid(response, *fields: str) -> None:
 def test_malformed_json_is_400_malformed_json(v1, stored, op, raw):
     before = counts()
     response = v1.client.post(f"/v1/memories/{op}", data=raw, content_type="application/json")
-    assert response.status_code == 400
-    assert response.json()["error"] == "malformed_json"
-    assert response.json()["fields"] == {}
-    assert response.json()["detail"]
+    assert assert_error(response, 400, "malformed_json")["error"]["fields"] == {}
     assert counts() == before
 
 
@@ -104,8 +93,7 @@ def test_form_encoded_body_is_415(v1, stored):
         data="tenant_id=acme&user_id=alice",
         content_type="application/x-www-form-urlencoded",
     )
-    assert response.status_code == 415
-    assert response.json()["error"] == "unsupported_media_type"
+    assert_error(response, 415, "unsupported_media_type")
     assert counts() == before
 
 
@@ -145,15 +133,13 @@ SCOPED_REQUESTS = [
 
 def with_stored(fields: dict[str, Any], stored: str) -> dict[str, Any]:
     """Put the real id where a field says STORED: a request that slipped through would act."""
-    swap = {"STORED": stored}
-    return {
-        k: [swap.get(x, x) for x in v]
-        if isinstance(v, list)
-        else swap.get(v, v)
-        if isinstance(v, str)
-        else v
-        for k, v in fields.items()
-    }
+
+    def swap(value: Any) -> Any:
+        if isinstance(value, list):
+            return [swap(x) for x in value]
+        return stored if value == "STORED" else value
+
+    return {k: swap(v) for k, v in fields.items()}
 
 
 @pytest.mark.parametrize(("scope_fields", "bad"), BAD_SCOPES)
@@ -274,8 +260,7 @@ def test_missing_or_invalid_authorization_is_401(settings, stored, scope, op, au
     before = counts()
     payload = body(scope, action="delete", memory_id=stored, query="技术方案", text="用户偏好英文")
     answer = client.post(f"/v1/memories/{op}", payload, format="json")
-    assert answer.status_code == 401, answer.content
-    assert answer.json()["error"] == "unauthorized"
+    assert_error(answer, 401, "unauthorized")
     assert answer["WWW-Authenticate"] == "Bearer"
     assert "items" not in answer.json()
     assert counts() == before
@@ -286,8 +271,7 @@ def test_auth_is_checked_before_the_body_is_parsed(settings):
     answer = APIClient().post(
         "/v1/memories/search", data="{not json", content_type="application/json"
     )
-    assert answer.status_code == 401
-    assert answer.json()["error"] == "unauthorized"
+    assert_error(answer, 401, "unauthorized")
 
 
 def test_no_configured_token_means_nobody_gets_in(settings, scope):
@@ -318,8 +302,7 @@ POST_OPS = [
 def test_other_methods_on_post_endpoints_are_405(v1, stored, op, method):
     before = counts()
     answer = getattr(v1.client, method)(f"/v1/memories/{op}", format="json")
-    assert answer.status_code == 405
-    assert answer.json()["error"] == "method_not_allowed"
+    assert_error(answer, 405, "method_not_allowed")
     assert counts() == before
 
 
@@ -379,9 +362,64 @@ def test_search_response_schema_is_the_seed_contract(openapi):
     ok = openapi["paths"]["/v1/memories/search"]["post"]["responses"]["200"]
     search = resolve(openapi, ok["content"]["application/json"]["schema"])
     assert set(search["properties"]) == {"items", "total", "available", "error_reason"}
-    assert search["properties"]["error_reason"].get("nullable") is True
+    assert "null" in search["properties"]["error_reason"]["type"]
     item = resolve(openapi, search["properties"]["items"]["items"])
     assert {"id", "content", "score", "metadata"} <= set(item["properties"])
+
+
+ERROR_STATUSES = {"400", "401", "413", "415", "500", "503"}
+BY_ID_READS = {"/v1/memories/related", "/v1/memories/history", "/v1/memories/ingest/{job_id}"}
+
+
+def test_schema_documents_every_status_with_a_body_and_an_example(openapi):
+    for path, operations in openapi["paths"].items():
+        for method, operation in operations.items():
+            responses = operation["responses"]
+            assert set(responses) >= ERROR_STATUSES, (path, set(responses))
+            if path in BY_ID_READS:
+                assert {"403", "404"} <= set(responses), path
+            for code, response in responses.items():
+                assert "application/json" in response["content"], (path, code)
+            examples = [
+                *operation.get("requestBody", {})
+                .get("content", {})
+                .get("application/json", {})
+                .get("examples", {})
+                .values(),
+                *responses["200"]["content"]["application/json"].get("examples", {}).values(),
+            ]
+            assert examples, (method, path)
+    error = resolve(
+        openapi,
+        openapi["paths"]["/v1/memories/search"]["post"]["responses"]["400"]["content"][
+            "application/json"
+        ]["schema"],
+    )
+    assert set(error["required"]) == {"success", "status", "error"}
+
+
+def test_schema_publishes_the_input_rules(openapi):
+    schemas = openapi["components"]["schemas"]
+    ingest, manage, listing = (
+        schemas["IngestInputRequest"],
+        schemas["ManageInputRequest"],
+        schemas["ListInputRequest"],
+    )
+    assert ingest["oneOf"] == [{"required": ["messages"]}, {"required": ["text"]}]
+    assert ingest["additionalProperties"] is False
+    add = next(v for v in manage["oneOf"] if v["properties"]["action"]["enum"] == ["add"])
+    assert add["required"] == ["text"]
+    assert (listing["properties"]["page"]["minimum"], listing["properties"]["page"]["maximum"]) == (
+        1,
+        10_000,
+    )
+    assert schemas["CategoryEnum"]["enum"] == [
+        "preference",
+        "fact",
+        "goal",
+        "project",
+        "constraint",
+    ]
 
 
 def test_schema_never_mentions_relations(openapi):
@@ -415,3 +453,168 @@ def test_health_answers_200_without_a_token(client):
     answer = client.get("/health")
     assert answer.status_code == 200
     assert answer.json() == {"status": "ok", "database": True}
+
+
+# --- issue 8 §1: every edge answers JSON in the one error shape ------------------------------
+V1_POSTS = [*POST_OPS, "ingest"]
+USER_BASE = "/api/v1/user-customer-settings/memories"
+INGEST = {"messages": [{"role": "user", "content": "我偏好简体中文回答。"}]}
+
+
+def nested(levels: int) -> str:
+    return '{"tenant_id": "acme", "user_id": "alice", "m": ' + "[" * levels + "]" * levels + "}"
+
+
+@pytest.mark.parametrize("op", V1_POSTS)
+def test_deeply_nested_json_is_400_on_every_post_endpoint(v1, stored, op):
+    before = counts()
+    answer = v1.client.post(
+        f"/v1/memories/{op}", data=nested(1000), content_type="application/json"
+    )
+    assert_error(answer, 400, "malformed_json")
+    assert counts() == before
+
+
+@pytest.mark.parametrize(
+    "op, fields, bad",
+    [
+        ("list-user", {"page": 10**18}, "page"),
+        ("list-user", {"page_size": 10**18}, "page_size"),
+        ("topics", {"limit": 10**18}, "limit"),
+        ("search", {"query": "x", "top_k": 10**30}, "top_k"),
+        ("related", {"memory_id": "STORED", "limit": -(10**18)}, "limit"),
+    ],
+)
+def test_huge_integers_are_400_not_an_outage(v1, stored, op, fields, bad):
+    assert_invalid(v1.post(op, {**ALICE, **with_stored(fields, stored)}), bad)
+
+
+def test_page_bound_is_published_and_the_last_page_is_answered(v1, stored):
+    assert v1.post("list-user", {**ALICE, "page": 10_000}).status_code == 200
+    assert_invalid(v1.post("list-user", {**ALICE, "page": 10_001}), "page")
+
+
+@pytest.mark.parametrize(
+    "op, fields, bad",
+    [
+        ("search", {"query": "技术\u0000方案"}, "query"),
+        ("manage", {"action": "add", "text": "用户\u0000偏好英文"}, "text"),
+        ("manage", {"action": "none", "run_id": "r\u0000"}, "run_id"),
+        ("update-item", {"memory_id": "STORED", "text": "x\u0000"}, "text"),
+        ("list-user", {"query": "\u0000"}, "query"),
+        ("ingest", {**INGEST, "metadata": {"k": "v\u0000"}}, "metadata"),
+        ("ingest", {**INGEST, "metadata": {"k\u0000": "v"}}, "metadata"),
+        ("ingest", {"messages": [{"role": "user", "content": "偏好\u0000中文"}]}, "messages"),
+        ("ingest", {"text": "偏好\u0000中文"}, "text"),
+    ],
+)
+def test_nul_characters_anywhere_are_400(v1, stored, op, fields, bad):
+    before = counts()
+    assert_invalid(v1.post(op, {**ALICE, **with_stored(fields, stored)}), bad)
+    assert counts() == before
+
+
+def test_ten_megabyte_body_is_413_json(v1, stored):
+    before = counts()
+    text = "x" * (10 * 1024 * 1024)
+    answer = v1.post("manage", {**ALICE, "action": "add", "text": text})
+    assert_error(answer, 413, "payload_too_large")
+    assert counts() == before
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/xml", "multipart/form-data"])
+def test_unsupported_media_types_are_415_json(v1, stored, content_type):
+    answer = v1.client.post(
+        "/v1/memories/search", data=json.dumps({**ALICE, "query": "x"}), content_type=content_type
+    )
+    assert_error(answer, 415, "unsupported_media_type")
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_server_error_is_500_json_never_a_debug_page(v1, settings, monkeypatch, debug):
+    settings.DEBUG = debug
+
+    def broken(**_: Any):
+        raise RuntimeError("a bug of ours")
+
+    monkeypatch.setattr(selectors, "memory_overview", broken)
+    v1.client.raise_request_exception = False
+    answer = v1.post("overview", ALICE)
+    data = assert_error(answer, 500, "server_error")
+    assert "a bug of ours" not in answer.content.decode()
+    assert "Traceback" not in answer.content.decode()
+    assert data["error"]["fields"] == {}
+
+
+# --- issue 8 §1: no silent coercion ----------------------------------------------------------
+@pytest.mark.parametrize(
+    "op, fields, bad",
+    [
+        ("list-user", {"tenant_id": 5}, "tenant_id"),
+        ("list-user", {"user_id": 12345}, "user_id"),
+        ("manage", {"action": "add", "text": 0}, "text"),
+        ("manage", {"action": "add", "text": True}, "text"),
+        ("manage", {"action": "delete", "memory_id": False}, "memory_id"),
+        ("manage", {"action": "delete", "memory_id": 12345}, "memory_id"),
+        ("delete-item", {"memory_id": 0}, "memory_id"),
+        ("history", {"memory_id": "STORED_HEX"}, "memory_id"),
+        ("search", {"query": "x", "top_k": "5"}, "top_k"),
+        ("search", {"query": "x", "top_k": True}, "top_k"),
+        ("search", {"query": "x", "top_k": 5.5}, "top_k"),
+        ("search", {"query": "x", "min_score": "0.5"}, "min_score"),
+        ("search", {"query": "x", "min_score": False}, "min_score"),
+        ("search", {"query": 42}, "query"),
+        ("list-user", {"page": "2"}, "page"),
+        ("list-user", {"page": True}, "page"),
+        ("manage", {"action": "add", "text": "偏好英文", "confidence": "0.9"}, "confidence"),
+        ("manage", {"action": 1}, "action"),
+        ("manage", {"action": "add", "text": "偏好英文", "category": ["fact"]}, "category"),
+        ("ingest", {"text": 7}, "text"),
+        ("ingest", {**INGEST, "metadata": {"k": 1}}, "metadata"),
+        ("ingest", {**INGEST, "metadata": ["k"]}, "metadata"),
+        ("ingest", {"messages": [{"role": "user", "content": 5}]}, "messages"),
+    ],
+)
+def test_no_silent_coercion(v1, stored, op, fields, bad):
+    swap = {"STORED_HEX": stored.replace("-", "")}
+    fields = {k: swap.get(v, v) if isinstance(v, str) else v for k, v in fields.items()}
+    before = counts()
+    assert_invalid(v1.post(op, {**ALICE, **with_stored(fields, stored)}), bad)
+    assert counts() == before
+    assert memory_text(stored) == "用户偏好简体中文技术方案，项目叫“Poco”。"
+
+
+@pytest.mark.parametrize(
+    "op, fields, unknown",
+    [
+        ("search", {"query": "x", "limit": 3}, "limit"),
+        ("manage", {"action": "add", "text": "偏好英文", "memory": "x"}, "memory"),
+        ("delete-user", {"confirm": True}, "confirm"),
+        ("ingest", {**INGEST, "session": "s"}, "session"),
+        ("ingest", {"messages": [{"role": "user", "content": "偏好", "name": "a"}]}, "messages"),
+    ],
+)
+def test_unknown_fields_are_400_naming_them(v1, stored, op, fields, unknown):
+    before = counts()
+    assert_invalid(v1.post(op, {**ALICE, **fields}), unknown)
+    assert counts() == before
+
+
+@pytest.mark.parametrize("authorization", [None, "Bearer wrong", f"Token {TOKEN}", "Bearer "])
+def test_metrics_needs_the_service_token(client, settings, authorization):
+    settings.SERVICE_TOKENS = [TOKEN]
+    settings.DEBUG = False
+    extra = {"HTTP_AUTHORIZATION": authorization} if authorization is not None else {}
+    answer = client.get("/metrics", **extra)
+    assert answer.status_code == 401
+    assert answer["WWW-Authenticate"] == "Bearer"
+    assert b"memory_rows" not in answer.content
+
+
+def test_metrics_answers_with_the_service_token(client, settings):
+    settings.SERVICE_TOKENS = [TOKEN]
+    settings.DEBUG = False
+    answer = client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    assert answer.status_code == 200
+    assert answer["Content-Type"].startswith("text/plain")
+    assert b"memory_rows" in answer.content

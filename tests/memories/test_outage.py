@@ -199,7 +199,7 @@ def test_database_down_is_an_outage_on_every_kind_of_call(settings, scope, djang
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
     listed = client.post("/v1/memories/list-user", body(scope), format="json")
     assert listed.status_code == 503
-    assert listed.json()["error"] == "backend_unavailable"
+    assert listed.json()["error"]["code"] == "backend_error"
     added = client.post(
         "/v1/memories/manage", body(scope, action="add", text="用户喜欢简洁。"), format="json"
     )

@@ -18,7 +18,7 @@ from memories import services
 from memories.models import AuditEvent
 from memories.text import normalize_quotes
 from memories.types import MemoryScope
-from tests.memories.conftest import body
+from tests.memories.conftest import assert_error, body
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +33,7 @@ VICTIM_MARKERS = ("林清", "飞书", "周三", "结论先行", "acme:alice", "p
 
 FORBIDDEN_WRITE_KEYS = {"action", "success", "status", "memory_id", "inserted_count", "reason"}
 FORBIDDEN_DELETE_KEYS = {"success", "status", "deleted_count", "reason"}
-REFUSAL_KEYS = {"status", "success"}
+REFUSAL_KEYS = {"status", "success", "error"}  # the one error shape
 
 
 @pytest.fixture(
@@ -159,8 +159,8 @@ def test_forbidden_and_unknown_ids_are_told_apart_only_by_status(v1, scope, intr
     missing = v1.post("history", body(intruder, memory_id=unknown))
     assert forbidden.status_code == 403
     assert missing.status_code == 404
-    assert forbidden.json() == {"status": "forbidden", "success": False}
-    assert missing.json() == {"status": "not_found", "success": False}
+    assert_error(forbidden, 403, "forbidden")
+    assert_error(missing, 404, "not_found")
 
 
 def test_history_of_a_deleted_memory_stays_hidden_from_other_scopes(
@@ -174,7 +174,7 @@ def test_history_of_a_deleted_memory_stays_hidden_from_other_scopes(
     # … and nobody else can even tell that it ever existed.
     other = v1.post("history", body(intruder, memory_id=victim_ids[0]))
     assert other.status_code == 404
-    assert other.json() == {"status": "not_found", "success": False}
+    assert_error(other, 404, "not_found")
 
 
 # --- reads: never another scope's rows -------------------------------------------------------

@@ -1,0 +1,143 @@
+"""Strict input fields for both APIs: no silent coercion, bounded numbers, no NUL characters.
+
+DRF's own fields turn ``5`` into ``"5"``, ``"5"`` into ``5``, ``false`` into a UUID and
+``"true"`` into ``True``. An agent that sends the wrong type has a bug; it must hear about it
+as a 400 naming the field, never have its call reinterpreted. Bounds are published in the
+OpenAPI document through the same validators that enforce them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.validators import RegexValidator
+from rest_framework import serializers
+from rest_framework.exceptions import ErrorDetail
+
+# PostgreSQL cannot store U+0000 in text or jsonb: refuse it at the edge, never as a 503.
+NO_NUL_PATTERN = r"^[^\x00]*$"
+NO_NUL = RegexValidator(NO_NUL_PATTERN, "must not contain NUL (\\u0000) characters")
+# Trimmed fields must keep a visible character; the same rule published as a pattern.
+NOT_BLANK = RegexValidator(
+    r"^[^\x00]*[^\s\x00][^\x00]*$", "must contain a non-space character and no NUL characters"
+)
+UUID_PATTERN = r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+_UUID = re.compile(UUID_PATTERN)
+
+
+class StrictSerializer(serializers.Serializer):
+    """Rejects fields it does not declare (a typo must not be silently ignored)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, Mapping) else []
+        errors = {name: [ErrorDetail("unknown field", code="unknown_field")] for name in unknown}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            if isinstance(exc.detail, dict):
+                exc.detail.update(errors)
+            raise
+        if errors:
+            raise serializers.ValidationError(errors)
+        return value
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string (never a number or boolean), its length counted before trimming."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        blank_ok = self.allow_blank or not self.trim_whitespace
+        self.validators.append(NO_NUL if blank_ok else NOT_BLANK)
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        if self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        return super().to_internal_value(data)
+
+
+class StrictRegexField(serializers.RegexField):
+    """A JSON string matching ``regex`` (the pattern is published as is)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    def to_internal_value(self, data: Any) -> Any:
+        if not isinstance(data, str):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer (``5`` or ``5.0``), never ``"5"`` or ``true``; always bounded."""
+
+    def __init__(self, *, min_value: int, max_value: int, **kwargs: Any) -> None:
+        super().__init__(min_value=min_value, max_value=max_value, **kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        if isinstance(data, float) and not data.is_integer():
+            self.fail("invalid")
+        return int(data)
+
+
+class StrictFloatField(serializers.FloatField):
+    def to_internal_value(self, data: Any) -> float:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        if not math.isfinite(data):
+            self.fail("invalid")
+        return float(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """``true`` or ``false`` only: ``"false"`` and ``0`` are mistakes, not opinions."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+class StrictUUIDField(serializers.UUIDField):
+    """A canonical UUID string (8-4-4-4-12 hex); answered as lowercase text."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="hex_verbose", **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:  # type: ignore[override]
+        if not isinstance(data, str) or not _UUID.match(data) or data.endswith("\n"):
+            self.fail("invalid", value=data)
+        return data.lower()
+
+
+class StringMapField(serializers.DictField):
+    """A flat object of string keys to string values, bounded in entries and lengths."""
+
+    def __init__(self, *, max_entries: int, max_key: int, max_value: int, **kwargs: Any) -> None:
+        self.max_entries = max_entries
+        self.max_key = max_key
+        child = StrictCharField(max_length=max_value, allow_blank=True, trim_whitespace=False)
+        super().__init__(child=child, **kwargs)
+
+    def to_internal_value(self, data: Any) -> dict[str, str]:
+        if not isinstance(data, dict):
+            self.fail("not_a_dict", input_type=type(data).__name__)
+        if len(data) > self.max_entries:
+            raise serializers.ValidationError(f"at most {self.max_entries} entries")
+        for key in data:
+            if not 1 <= len(key) <= self.max_key or "\x00" in key:
+                raise serializers.ValidationError(
+                    f"keys must be 1-{self.max_key} characters without NUL"
+                )
+        return super().to_internal_value(data)

@@ -1,0 +1,231 @@
+"""Every output shape of the memory APIs, in one module (``/v1``, the user API, MCP tools).
+
+A shape is defined once and reused; a contract keeps its own serializer only where its shape
+really differs (the user API flattens a memory's category/source and leaves out agent-only
+fields such as ``inserted_count`` or ``run_id``). Serialize typed results with them:
+``SearchOutput(result).data``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from memories.types import DeleteStatus, WriteStatus
+
+WRITE_STATUSES = sorted({*WriteStatus, *DeleteStatus, "refused"})
+DELETE_STATUSES = [s.value for s in DeleteStatus]
+
+
+# --- search ----------------------------------------------------------------------------------
+class SearchHitOutput(serializers.Serializer):
+    id = serializers.CharField()
+    content = serializers.CharField()
+    score = serializers.FloatField()
+    metadata = serializers.SerializerMethodField()
+
+    def get_metadata(self, hit: Any) -> dict[str, str]:
+        return {"category": hit.category}
+
+
+class SearchOutput(serializers.Serializer):
+    """Seed 000 §9: never ``relations``; an outage is ``available: false``, never zero hits."""
+
+    items = SearchHitOutput(many=True)
+    total = serializers.IntegerField()
+    available = serializers.BooleanField()
+    error_reason = serializers.CharField(allow_null=True)
+
+
+# --- writes ----------------------------------------------------------------------------------
+class WriteOutput(serializers.Serializer):
+    action = serializers.CharField()
+    success = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=WRITE_STATUSES)
+    memory_id = serializers.CharField(allow_null=True)
+    inserted_count = serializers.IntegerField()
+    reason = serializers.CharField(allow_null=True)
+
+
+class UserWriteOutput(WriteOutput):
+    # None removes an inherited field (DRF); the stubs do not know that idiom.
+    action = None  # type: ignore[assignment]
+    inserted_count = None  # type: ignore[assignment]
+
+    class Meta:
+        ref_name = "UserWriteOutput"
+
+
+class DeleteOutput(serializers.Serializer):
+    success = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=DELETE_STATUSES)
+    deleted_count = serializers.IntegerField()
+    reason = serializers.CharField(allow_null=True)
+
+
+# --- memories --------------------------------------------------------------------------------
+class MemoryOutput(serializers.Serializer):
+    id = serializers.CharField()
+    content = serializers.CharField()
+    metadata = serializers.SerializerMethodField()
+    created_at = serializers.DateTimeField(allow_null=True)
+    updated_at = serializers.DateTimeField(allow_null=True)
+
+    def get_metadata(self, record: Any) -> dict[str, Any]:
+        return {**record.metadata, "category": record.category, "source": record.source}
+
+
+class UserMemoryOutput(serializers.Serializer):
+    """One memory as the user sees it: category and source beside the text."""
+
+    id = serializers.CharField()
+    content = serializers.CharField()
+    category = serializers.CharField()
+    # DRF pops declared fields off the class; the stubs see Field.source.
+    source = serializers.CharField()  # type: ignore[assignment]
+    created_at = serializers.DateTimeField(allow_null=True)
+    updated_at = serializers.DateTimeField(allow_null=True)
+    metadata = serializers.DictField()
+
+    class Meta:
+        ref_name = "UserMemory"
+
+
+class ListOutput(serializers.Serializer):
+    items = MemoryOutput(many=True)
+    total = serializers.IntegerField()
+    page = serializers.IntegerField()
+    page_size = serializers.IntegerField()
+    pages = serializers.IntegerField()
+
+
+class UserListOutput(ListOutput):
+    items = UserMemoryOutput(many=True)  # type: ignore[assignment]
+
+    class Meta:
+        ref_name = "UserMemoryList"
+
+
+# --- overview and topics ---------------------------------------------------------------------
+class DailyOutput(serializers.Serializer):
+    day = serializers.CharField()
+    adds = serializers.IntegerField()
+    updates = serializers.IntegerField()
+    deletes = serializers.IntegerField()
+
+
+class OverviewOutput(serializers.Serializer):
+    total = serializers.IntegerField()
+    added_30d = serializers.IntegerField()
+    updated_30d = serializers.IntegerField()
+    last_changed_at = serializers.DateTimeField(allow_null=True)
+    sources = serializers.DictField(child=serializers.IntegerField())
+    categories = serializers.DictField(child=serializers.IntegerField())
+    daily = DailyOutput(many=True)
+
+
+class TopicOutput(serializers.Serializer):
+    id = serializers.CharField()
+    text = serializers.CharField()
+    kind = serializers.CharField()
+    memory_count = serializers.IntegerField()
+
+
+class TopicsOutput(serializers.Serializer):
+    items = TopicOutput(many=True)
+
+
+# --- related and history ---------------------------------------------------------------------
+class RelatedOutput(serializers.Serializer):
+    items = SearchHitOutput(many=True)
+
+
+class UserRelatedMemoryOutput(serializers.Serializer):
+    id = serializers.CharField()
+    content = serializers.CharField()
+    score = serializers.FloatField()
+    category = serializers.CharField()
+
+    class Meta:
+        ref_name = "UserRelatedMemory"
+
+
+class UserRelatedOutput(serializers.Serializer):
+    items = UserRelatedMemoryOutput(many=True)
+
+    class Meta:
+        ref_name = "UserRelated"
+
+
+class HistoryEntryOutput(serializers.Serializer):
+    event = serializers.CharField()
+    old_text = serializers.CharField(allow_blank=True)
+    new_text = serializers.CharField(allow_blank=True)
+    actor_kind = serializers.CharField()
+    actor_id = serializers.CharField(allow_blank=True)
+    source = serializers.CharField(allow_blank=True)  # type: ignore[assignment]
+    run_id = serializers.CharField(allow_blank=True)
+    status = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+
+
+class HistoryOutput(serializers.Serializer):
+    memory_id = serializers.CharField()
+    items = HistoryEntryOutput(many=True)
+
+
+class UserHistoryEntryOutput(HistoryEntryOutput):
+    run_id = None  # type: ignore[assignment]  # the agent's run is not the user's business
+
+    class Meta:
+        ref_name = "UserHistoryEntry"
+
+
+class UserHistoryOutput(HistoryOutput):
+    items = UserHistoryEntryOutput(many=True)
+
+    class Meta:
+        ref_name = "UserHistory"
+
+
+# --- switches and ingest ---------------------------------------------------------------------
+class SwitchesOutput(serializers.Serializer):
+    memory_save_enabled = serializers.BooleanField()
+    memory_reference_enabled = serializers.BooleanField()
+
+
+class IngestAcceptedOutput(serializers.Serializer):
+    accepted = serializers.BooleanField()
+    status = serializers.CharField()
+    job_id = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+
+
+class IngestStatusOutput(serializers.Serializer):
+    job_id = serializers.CharField(source="id")
+    status = serializers.CharField()
+    attempts = serializers.IntegerField()
+    inserted_count = serializers.IntegerField()
+    memory_ids = serializers.ListField(child=serializers.CharField())
+    reason = serializers.CharField(allow_blank=True)
+    run_id = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+
+# --- errors (see memories.api.errors) --------------------------------------------------------
+class ErrorDetailOutput(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    fields = serializers.DictField(  # type: ignore[assignment]
+        help_text="Each bad input field with its reasons (nested for nested input); {} otherwise."
+    )
+
+
+class ErrorOutput(serializers.Serializer):
+    """The one error shape of both APIs."""
+
+    success = serializers.BooleanField()
+    status = serializers.CharField(help_text="The same as error.code.")
+    error = ErrorDetailOutput()
