@@ -30,7 +30,7 @@ UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 def stored(scope, agent) -> str:
     """One real memory, so a request that slipped through validation could change something."""
     outcome = services.memory_add(
-        scope=scope, text="用户偏好简体中文技术方案，项目叫“Poco”。", actor=agent
+        scope=scope, text='用户偏好简体中文技术方案，项目叫"Poco"。', actor=agent
     )
     assert outcome.memory_id is not None
     return outcome.memory_id
@@ -581,7 +581,7 @@ def test_no_silent_coercion(v1, stored, op, fields, bad):
     before = counts()
     assert_invalid(v1.post(op, {**ALICE, **with_stored(fields, stored)}), bad)
     assert counts() == before
-    assert memory_text(stored) == "用户偏好简体中文技术方案，项目叫“Poco”。"
+    assert memory_text(stored) == '用户偏好简体中文技术方案，项目叫"Poco"。'
 
 
 @pytest.mark.parametrize(

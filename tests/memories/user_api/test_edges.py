@@ -76,10 +76,10 @@ def test_switches_are_strict(alice_client, alice_scope, body, bad):
     [({"text": 0}, "text"), ({"text": "a\u0000b"}, "text"), ({"text": "ok", "id": 1}, "id")],
 )
 def test_update_is_strict(alice_client, alice_scope, remember, body, bad):
-    memory_id = remember(alice_scope, "周报使用“飞书”文档撰写。")
+    memory_id = remember(alice_scope, "周报使用飞书文档撰写。")
     assert_invalid(post(alice_client, f"/{memory_id}/update", json.dumps(body)), bad)
     assert selectors.memory_get(scope=alice_scope, memory_id=memory_id).content == (
-        "周报使用“飞书”文档撰写。"
+        "周报使用飞书文档撰写。"
     )
 
 
