@@ -21,7 +21,7 @@ run: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	DATABASE_URL=postgresql://lint@localhost/lint $(BIN)/mypy memories lifecycle poco_memory
+	$(BIN)/mypy memories lifecycle poco_memory
 
 test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run

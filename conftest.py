@@ -11,6 +11,23 @@ from django.db import connection
 CHROMIUM = "/usr/bin/chromium"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The session owns the embedded PostgreSQL when DATABASE_URL is unset (settings only know
+    where it listens); a server that runs already, e.g. `make run`'s, is joined and left alone."""
+    from django.conf import settings
+
+    if settings.EMBEDDED_DATABASE:
+        from poco_memory import embedded_db
+
+        embedded_db.start(settings.DATA_DIR)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    from poco_memory import embedded_db
+
+    embedded_db.stop()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Browser tests need Debian's chromium. CI (POCO_REQUIRE_E2E=1) must have it; elsewhere
     they are skipped with a message saying how to get them."""
