@@ -6,12 +6,10 @@ import sys
 
 if __name__ == "__main__":
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poco_memory.settings")
-    from django.conf import settings
     from django.core.management import execute_from_command_line
 
-    if settings.EMBEDDED_DATABASE:
-        from poco_memory import embedded_db
+    from poco_memory import embedded_db
 
-        # Joins a server that runs already (`make run`); stops one it started when it exits.
-        embedded_db.start(settings.DATA_DIR)
+    # Joins a server that runs already (`make run`); stops one it started when it exits.
+    embedded_db.start_if_configured()
     execute_from_command_line(sys.argv)

