@@ -39,11 +39,13 @@ reliability: install
 bench: install
 	$(BIN)/python -m benchmarks.run
 
-# `make db-start` prints a DATABASE_URL; `make db-stop` stops that server.
-db-start: install
+# `make db-start` prints a DATABASE_URL (and nothing else on stdout); `make db-stop` stops it.
+db-start:
+	@$(MAKE) --no-print-directory install >&2
 	@$(BIN)/python -m poco_memory.embedded_db start $(EXTERNAL_PG)
 
-db-stop: install
+db-stop:
+	@$(MAKE) --no-print-directory install >&2
 	@$(BIN)/python -m poco_memory.embedded_db stop $(EXTERNAL_PG)
 
 clean:
