@@ -128,3 +128,11 @@ def test_database_outage_on_htmx_is_a_fragment(alice_client, monkeypatch):
     response = alice_client.get(reverse("console:overview"), **HTMX)
     assert response.status_code == 503
     assert "记忆服务暂时不可用" in fragment(response)
+
+
+@pytest.mark.parametrize("path", ["/v1/no-such-endpoint", "/api/v1/no-such-endpoint"])
+def test_api_paths_get_json_not_a_page(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["error"]["code"] == "not_found"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
@@ -87,6 +88,7 @@ def launcher(server_data_dir) -> Iterator[Running]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        start_new_session=True,  # its own process group, as in a terminal
     )
     running = Running(process, port, server_data_dir)
     try:
@@ -170,3 +172,13 @@ def test_a_killed_web_process_is_restarted_and_the_others_keep_serving(launcher)
         process.kill()
     wait_healthy(launcher.port, alive=lambda: launcher.process.poll() is None, timeout=90)
     assert len(launcher.children(marker)) == len(others) + 1
+
+
+@pytest.mark.reliability
+def test_ctrl_c_stops_every_process(launcher):
+    children = psutil.Process(launcher.process.pid).children(recursive=True)
+    assert len(children) >= 3
+    os.killpg(launcher.process.pid, signal.SIGINT)  # what a terminal sends the group on Ctrl-C
+    launcher.output, _ = launcher.process.communicate(timeout=90)
+    assert launcher.process.returncode == 0, launcher.output[-3000:]
+    assert not [child for child in children if child.is_running()]
