@@ -168,7 +168,9 @@ def main() -> int:
             child.start()
         print(f"\nPoco Memory is running on http://{HOST}:{PORT}/", flush=True)
         print(f"  {WEB_WORKERS} web processes (uvicorn) and 1 queue worker", flush=True)
-        print(f"  /v1 service token: {token}", flush=True)
+        # A production token is a secret that must not land in logs; dev tokens are for pasting.
+        shown = "from POCO_SERVICE_TOKENS" if settings.PRODUCTION else token
+        print(f"  /v1 service token: {shown}", flush=True)
         if demo_login:
             print(f"  console login:     {demo_login}", flush=True)
         print("  press Ctrl-C to stop\n", flush=True)
