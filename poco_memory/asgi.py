@@ -1,16 +1,23 @@
-"""The served app (``poco_memory.asgi:application``): ``/mcp`` goes to the MCP endpoint,
-everything else to Django, on one server and port. Lifespan events go to the MCP app, whose
-session manager must run for the server's lifetime (Django's handler has no lifespan)."""
+"""The served app (``poco_memory.asgi:application``, run by uvicorn from the launcher): ``/mcp``
+goes to the MCP endpoint, everything else to Django, on one server and port. Lifespan events go
+to the MCP app, whose session manager must run for the server's lifetime (Django's handler has
+no lifespan)."""
 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poco_memory.settings")
+# WhiteNoise 6.12 streams files through a synchronous iterator, which Django's ASGI handler
+# consumes in a thread and warns about on every static file; the files are a few small ones.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators"
+)
 django_application = get_asgi_application()
 
 from memories.mcp.http import MCP_PATH, mcp_application  # noqa: E402 - needs Django set up

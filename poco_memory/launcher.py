@@ -1,8 +1,15 @@
 """``make run``: database, migrations, demo data, web server and queue worker in one command.
 
-This process owns the embedded PostgreSQL (when DATABASE_URL is unset) and hands its URL to the
-children, so they never start a server of their own.  Ctrl-C or SIGTERM stops the children
-first, then the database: nothing is left running.
+This process owns the embedded PostgreSQL (when DATABASE_URL is unset) and the listening socket,
+and hands both to its children, so they never start a server of their own:
+
+- ``POCO_WEB_WORKERS`` web processes (uvicorn serving ``poco_memory.asgi:application``) that
+  accept on the one shared socket — while one restarts, the others keep serving;
+- one procrastinate queue worker.
+
+It supervises them: a child that dies is restarted with exponential backoff (1 s doubling to
+30 s, reset once it has run for a minute). Ctrl-C or SIGTERM stops the children first, then the
+database: nothing is left running.
 """
 
 from __future__ import annotations
@@ -11,13 +18,69 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from types import FrameType
 
 PORT = int(os.environ.get("PORT", "8000"))
 HOST = os.environ.get("POCO_HOST", "127.0.0.1")
+# Each web process runs sync views on asgiref's thread pool; processes give the CPU-bound work
+# (embedding, jieba, spaCy) real parallelism. One per core, at least two so one can restart.
+WEB_WORKERS = int(os.environ.get("POCO_WEB_WORKERS") or min(4, max(2, os.cpu_count() or 1)))
+FIRST_BACKOFF = 1.0
+MAX_BACKOFF = 30.0
+STABLE_AFTER = 60.0
+STOP_TIMEOUT = 20
+
+
+@dataclass
+class Child:
+    """One supervised process: restarted with backoff whenever it exits unasked."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    pass_fds: tuple[int, ...] = ()
+    process: subprocess.Popen[bytes] | None = None
+    started_at: float = 0.0
+    failures: int = 0
+    restart_at: float | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(self.argv, env=self.env, pass_fds=self.pass_fds)
+        self.started_at = time.monotonic()
+        self.restart_at = None
+
+    def supervise(self, now: float) -> None:
+        if self.restart_at is not None:
+            if now >= self.restart_at:
+                self.start()
+            return
+        assert self.process is not None
+        code = self.process.poll()
+        if code is None:
+            return
+        # A child that ran for a while crashed once; one that dies at once is failing to start.
+        self.failures = 1 if now - self.started_at >= STABLE_AFTER else self.failures + 1
+        delay = min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (self.failures - 1))
+        print(f"{self.name} exited with code {code}; restarting in {delay:.0f} s", flush=True)
+        self.restart_at = now + delay
+
+    def stop(self) -> None:
+        if self.restart_at is None and self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+
+    def wait(self) -> None:
+        if self.process is None:
+            return
+        try:
+            self.process.wait(timeout=STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 def _service_token(settings: object) -> str:
@@ -31,8 +94,31 @@ def _service_token(settings: object) -> str:
     return token
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    return socket.create_server((host, port), family=family, backlog=2048)
+
+
+def serve_web(fd: int) -> int:
+    """One web process: uvicorn on the socket the launcher listens on (``launcher web FD``)."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        "poco_memory.asgi:application",
+        lifespan="auto",  # Django ignores it; a mounted Starlette app (MCP) needs it
+        log_config=None,  # Django's LOGGING formats uvicorn's lines like ours
+        server_header=False,
+        timeout_graceful_shutdown=10,
+    )
+    uvicorn.Server(config).run(sockets=[socket.socket(fileno=fd)])
+    return 0
+
+
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poco_memory.settings")
+    from poco_memory import embedded_db
+
+    embedded_db.start_if_configured()
     import django
 
     django.setup()
@@ -57,12 +143,17 @@ def main() -> int:
         "POCO_SERVICE_TOKENS": token,
         "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
     }
-    manage = [sys.executable, str(settings.BASE_DIR / "manage.py")]
-    children = [
-        subprocess.Popen([*manage, "runserver", "--noreload", f"{HOST}:{PORT}"], env=env),
+    listener = _listen(HOST, PORT)
+    web = [sys.executable, "-m", "poco_memory.launcher", "web", str(listener.fileno())]
+    worker = [
+        sys.executable,
+        str(settings.BASE_DIR / "manage.py"),
+        *("procrastinate", "worker", "--queues", "ingest"),
     ]
-    worker = [*manage, "procrastinate", "worker", "--queues", "ingest"]
-    children.append(subprocess.Popen(worker, env=env))
+    children = [
+        Child(f"web-{n}", web, env, pass_fds=(listener.fileno(),)) for n in range(WEB_WORKERS)
+    ]
+    children.append(Child("queue-worker", worker, env))
 
     stopping = False
 
@@ -72,33 +163,34 @@ def main() -> int:
 
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
-    print(f"\nPoco Memory is running on http://{HOST}:{PORT}/", flush=True)
-    print(f"  /v1 service token: {token}", flush=True)
-    if demo_login:
-        print(f"  console login:     {demo_login}", flush=True)
-    print("  press Ctrl-C to stop\n", flush=True)
-
-    exit_code = 0
-    while not stopping:
+    try:
         for child in children:
-            if child.poll() is not None:
-                exit_code = child.returncode or 1
-                stopping = True
-        time.sleep(0.5)
-    for child in children:
-        if child.poll() is None:
-            child.send_signal(signal.SIGTERM)
-    for child in children:
-        try:
-            child.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            child.kill()
-    from poco_memory import embedded_db
-
-    embedded_db.stop()
+            child.start()
+        print(f"\nPoco Memory is running on http://{HOST}:{PORT}/", flush=True)
+        print(f"  {WEB_WORKERS} web processes (uvicorn) and 1 queue worker", flush=True)
+        # A production token is a secret that must not land in logs; dev tokens are for pasting.
+        shown = "from POCO_SERVICE_TOKENS" if settings.PRODUCTION else token
+        print(f"  /v1 service token: {shown}", flush=True)
+        if demo_login:
+            print(f"  console login:     {demo_login}", flush=True)
+        print("  press Ctrl-C to stop\n", flush=True)
+        while not stopping:
+            now = time.monotonic()
+            for child in children:
+                child.supervise(now)
+            time.sleep(0.2)
+    finally:
+        for child in children:
+            child.stop()
+        for child in children:
+            child.wait()
+        listener.close()
+        embedded_db.stop()
     print("Poco Memory stopped.", flush=True)
-    return exit_code
+    return 0
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["web"]:
+        sys.exit(serve_web(int(sys.argv[2])))
     sys.exit(main())

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_cache_control
 
 
 def chinese_unless_chosen(
@@ -16,6 +18,23 @@ def chinese_unless_chosen(
     def middleware(request: HttpRequest) -> HttpResponse:
         request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
         return get_response(request)
+
+    return middleware
+
+
+def page_headers(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
+    """Everything past the static files shows or changes personal data: a Content-Security-Policy,
+    and `Cache-Control: no-store` unless the view chose its caching (else Back shows a deleted
+    memory again from the browser's cache)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
+        if "Cache-Control" not in response.headers:
+            patch_cache_control(response, no_store=True)
+        return response
 
     return middleware
 
@@ -32,11 +51,10 @@ class DatabaseOutage:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         from django.db import DatabaseError
-        from django.template.loader import render_to_string
 
         from memories.types import BackendError
+        from poco_memory.errors import service_unavailable
 
         if not isinstance(exception, DatabaseError | BackendError):
             return None
-        # Rendered without the request: its context processors would touch the database again.
-        return HttpResponse(render_to_string("503.html"), status=503)
+        return service_unavailable(request)

@@ -1,4 +1,6 @@
-"""All settings, read from the environment in this one module.
+"""All settings, read from the environment in this one module — and nothing else: importing it
+starts no server and writes no file (manage.py, the launcher and the test session start the
+embedded PostgreSQL when ``DATABASE_URL`` is unset).
 
 Embedded/dev mode (the default) needs nothing: an embedded PostgreSQL in ``POCO_DATA_DIR``,
 the bundled multilingual embedder and the offline rules extractor.  ``POCO_ENV=production``
@@ -12,6 +14,8 @@ from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
+
+from poco_memory import embedded_db
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -31,7 +35,8 @@ POCO_ENV = _env("POCO_ENV", "development")
 PRODUCTION = POCO_ENV == "production"
 DATA_DIR = Path(_env("POCO_DATA_DIR") or BASE_DIR / ".data").resolve()
 
-DEBUG = _env_bool("POCO_DEBUG", not PRODUCTION)
+# Off unless asked for, also in `make run`: debug pages show settings and personal data.
+DEBUG = _env_bool("POCO_DEBUG", False)
 
 SECRET_KEY = _env("POCO_SECRET_KEY")
 if not SECRET_KEY:
@@ -53,9 +58,8 @@ EMBEDDED_DATABASE = not DATABASE_URL
 if EMBEDDED_DATABASE:
     if PRODUCTION:
         raise ImproperlyConfigured("DATABASE_URL must be set when POCO_ENV=production")
-    from poco_memory import embedded_db
-
-    DATABASE_URL = embedded_db.start(DATA_DIR)
+    # Only where it will listen; whoever needs it running calls embedded_db.start().
+    DATABASE_URL = embedded_db.url(DATA_DIR)
 
 
 def _database_from_url(url: str) -> dict[str, object]:
@@ -105,6 +109,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files are answered here, before sessions and the headers meant for pages.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "poco_memory.middleware.page_headers",
+    # Inside page_headers, so the JSON it makes of an API error still gets no-store and CSP.
     "memories.api.errors.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "poco_memory.middleware.chinese_unless_chosen",
@@ -119,7 +127,6 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "poco_memory.urls"
-WSGI_APPLICATION = "poco_memory.wsgi.application"
 
 TEMPLATES = [
     {
@@ -147,15 +154,45 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = DATA_DIR / "staticfiles"
+# WhiteNoise serves the few static files straight from the finders (no collectstatic step, the
+# same files in tests, `make run` and production); unversioned names, so browsers cache them
+# for WHITENOISE_MAX_AGE (60 s) only.
+WHITENOISE_USE_FINDERS = True
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "console:overview"
 LOGOUT_REDIRECT_URL = "login"
 
-if PRODUCTION:
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+# --- security headers and cookies ------------------------------------------------------------
+# Every page shows personal data. poco_memory.middleware.page_headers adds this policy and
+# `Cache-Control: no-store`; SecurityMiddleware the rest. Scripts and style sheets come from
+# our own files only (no inline <script>/<style>, no eval; HTMX's own indicator <style> is
+# switched off in base.html). Inline style *attributes* stay allowed: the relevance bars set a
+# CSS variable through them, and an attribute cannot run code.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "style-src-attr 'unsafe-inline'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "object-src 'none'",
+    ]
+)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# HTTPS is terminated in front of the service in production (uvicorn trusts X-Forwarded-Proto
+# from FORWARDED_ALLOW_IPS, default 127.0.0.1): HSTS and cookies that never travel in clear.
+SECURE_HSTS_SECONDS = int(_env("POCO_HSTS_SECONDS") or (31_536_000 if PRODUCTION else 0))
+SESSION_COOKIE_SECURE = PRODUCTION
+CSRF_COOKIE_SECURE = PRODUCTION
+LANGUAGE_COOKIE_SECURE = PRODUCTION
+CSRF_FAILURE_VIEW = "poco_memory.errors.csrf_failure"
 
 # --- REST API -------------------------------------------------------------------------------
 # The largest valid ingest (50 messages of 20 000 characters, \u-escaped) fits; more is a 413.

@@ -16,3 +16,9 @@ urlpatterns = [
     path("api/v1/user-customer-settings/", include("memories.user_api.urls")),
     path("", include("memories.console.urls")),
 ]
+
+# Error pages in the console's style and language (HTMX gets a fragment): poco_memory/errors.py.
+handler400 = "poco_memory.errors.bad_request"
+handler403 = "poco_memory.errors.permission_denied"
+handler404 = "poco_memory.errors.page_not_found"
+handler500 = "poco_memory.errors.server_error"

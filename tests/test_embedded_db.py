@@ -1,21 +1,17 @@
-"""The embedded PostgreSQL stops with its owner: normal exit, Ctrl-C, SIGTERM; `make run` too."""
+"""The embedded PostgreSQL stops with its owner: normal exit, Ctrl-C, SIGTERM; a standalone
+server (a PostgreSQL the service did not start) outlives the command that started it."""
 
 from __future__ import annotations
 
-import json
-import os
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
-import psutil
+import psycopg
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.processes import ROOT, child_env, postgres_processes, wait_gone
 
 STARTER = """
 import sys, time
@@ -25,21 +21,6 @@ print(embedded_db.start(Path(sys.argv[1])), flush=True)
 if sys.argv[2] == "wait":
     time.sleep(120)
 """
-
-
-def postgres_processes(data_dir: Path) -> list[psutil.Process]:
-    found = []
-    for proc in psutil.process_iter(["name", "cmdline"]):
-        cmdline = " ".join(proc.info.get("cmdline") or [])
-        if proc.info.get("name") == "postgres" and str(data_dir) in cmdline:
-            found.append(proc)
-    return found
-
-
-def child_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "XDG_RUNTIME_DIR"}}
-    env["PYTHONPATH"] = str(ROOT)
-    return env
 
 
 def start_child(data_dir: Path, mode: str) -> tuple[subprocess.Popen, str]:
@@ -56,91 +37,41 @@ def start_child(data_dir: Path, mode: str) -> tuple[subprocess.Popen, str]:
     return proc, url
 
 
-def wait_gone(data_dir: Path, timeout: float = 20) -> list[psutil.Process]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and postgres_processes(data_dir):
-        time.sleep(0.2)
-    return postgres_processes(data_dir)
-
-
-def test_normal_exit_stops_the_server(tmp_path):
-    proc, url = start_child(tmp_path, "exit")
+def test_normal_exit_stops_the_server(server_data_dir):
+    proc, url = start_child(server_data_dir, "exit")
     assert "host=" in url
     assert proc.wait(timeout=60) == 0
-    assert wait_gone(tmp_path) == []
+    assert wait_gone(server_data_dir) == []
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_signal_stops_the_server(tmp_path, signum):
-    proc, _ = start_child(tmp_path, "wait")
-    assert postgres_processes(tmp_path), "the server should be running"
+def test_signal_stops_the_server(server_data_dir, signum):
+    proc, _ = start_child(server_data_dir, "wait")
+    assert postgres_processes(server_data_dir), "the server should be running"
     proc.send_signal(signum)
     proc.wait(timeout=60)
-    assert wait_gone(tmp_path) == []
+    assert wait_gone(server_data_dir) == []
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def test_make_run_serves_and_stops_cleanly(tmp_path):
-    """What `make run` runs: migrate, serve /health and /v1 with the printed token, stop."""
-    port = free_port()
-    env = {**child_env(), "POCO_DATA_DIR": str(tmp_path), "PORT": str(port), "POCO_DEMO_DATA": "0"}
-    env.pop("POCO_SERVICE_TOKENS", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "poco_memory.launcher"],
-        env=env,
+def test_standalone_server_outlives_its_command_and_stops_on_request(server_data_dir):
+    command = [sys.executable, "-m", "poco_memory.embedded_db"]
+    started = subprocess.run(
+        [*command, "start", str(server_data_dir)],
+        env=child_env(),
         cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
+        capture_output=True,
         text=True,
+        timeout=120,
     )
     try:
-        deadline = time.monotonic() + 240
-        health = None
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as r:
-                    health = r.status
-                    break
-            except OSError:
-                assert proc.poll() is None, "the launcher exited early"
-                time.sleep(0.5)
-        assert health == 200
-        token = (tmp_path / "service_token").read_text().strip()
-
-        def call(path: str, payload: dict | None = None) -> dict:
-            request = urllib.request.Request(
-                f"http://127.0.0.1:{port}{path}",
-                data=json.dumps(payload).encode() if payload is not None else None,
-                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-            )
-            with urllib.request.urlopen(request, timeout=60) as response:
-                return json.loads(response.read())
-
-        scope = {"tenant_id": "t", "user_id": "u"}
-        messages = [
-            {"role": "user", "content": "以后周报统一用简体中文写，结论先行。"},
-            {"role": "assistant", "content": "好的，已确认周报统一用简体中文、结论先行。"},
-        ]
-        job = call("/v1/memories/ingest", {**scope, "run_id": "r1", "messages": messages})
-        assert job["status"] == "queued"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            state = call(f"/v1/memories/ingest/{job['job_id']}?tenant_id=t&user_id=u")
-            if state["status"] not in {"queued", "running", "retrying"}:
-                break
-            time.sleep(0.5)
-        assert state["status"] == "succeeded", state  # the worker `make run` started ran it
-        answer = call("/v1/memories/search", {**scope, "query": "周报用什么语言写"})
-        assert answer["available"] is True
-        assert any("周报" in item["content"] for item in answer["items"])
+        assert started.returncode == 0, started.stderr
+        assert postgres_processes(server_data_dir), "the server should outlive the start command"
+        url = started.stdout.strip()
+        with psycopg.connect(url) as conn:
+            rows = conn.execute("SELECT name FROM pg_available_extensions").fetchall()
+        extensions = {row[0] for row in rows}
+        assert {"vector", "pg_trgm"} <= extensions
     finally:
-        proc.send_signal(signal.SIGTERM)
-        output, _ = proc.communicate(timeout=60)
-    assert f"http://127.0.0.1:{port}/" in output
-    assert token in output
-    assert wait_gone(tmp_path) == []
+        stop = [*command, "stop", str(server_data_dir)]
+        subprocess.run(stop, env=child_env(), cwd=ROOT, timeout=60)
+    assert wait_gone(server_data_dir) == []

@@ -1,0 +1,105 @@
+"""Error responses in the console's own look and language (handler400/403/404/500, the CSRF
+failure view and the database-outage page).
+
+A browser gets a full page; an HTMX request gets a fragment that says what happened and offers
+a reload (HTMX swaps 4xx/5xx into its target, see base.html). API paths get JSON, which the
+API's own error handling normally answers before these run. Pages are rendered without the
+request: its context processors would touch the session and the database, which may be what
+failed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.utils.functional import Promise
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
+
+from memories.api.errors import API_PREFIXES, CODE_FOR_STATUS
+from memories.api.errors import error_response as api_error_response
+
+StrOrPromise = str | Promise
+
+
+@dataclass(frozen=True)
+class ErrorPage:
+    status: int
+    title: StrOrPromise
+    message: StrOrPromise
+    reload: bool = True  # reloading cannot help a page that does not exist
+
+
+BAD_REQUEST = ErrorPage(400, _("请求无效"), _("请求无法处理，请返回后重试。"))
+FORBIDDEN = ErrorPage(403, _("没有权限"), _("你没有权限查看这个页面。"), reload=False)
+NOT_FOUND = ErrorPage(
+    404,
+    _("页面不存在"),
+    _("你要找的页面或记忆不存在，或已被删除。"),
+    reload=False,
+)
+SERVER_ERROR = ErrorPage(500, _("服务暂时出错了"), _("请求没有完成，请稍后重试。"))
+UNAVAILABLE = ErrorPage(
+    503,
+    _("记忆服务暂时不可用"),
+    _("现在无法读取记忆，这不代表你的记忆是空的。已保存的内容没有变化，请稍后刷新重试。"),
+)
+# A stale form or tab (signed out or in again elsewhere): nothing was saved, reload.
+CSRF_FAILED = ErrorPage(
+    403,
+    _("页面已过期"),
+    _("页面已过期（可能在别处退出或重新登录过），这次修改没有保存。请刷新页面后重试。"),
+)
+
+
+def error_response(request: HttpRequest, page: ErrorPage) -> HttpResponse:
+    if request.path.startswith(API_PREFIXES):
+        return api_error_response(page.status, CODE_FOR_STATUS.get(page.status, "error"))
+    context: dict[str, object] = {"page": page}
+    template = "errors/page.html"
+    if _wants_fragment(request):
+        context["reload_url"] = _current_page(request)
+        template = "errors/_fragment.html"
+    return HttpResponse(render_to_string(template, context), status=page.status)
+
+
+def _wants_fragment(request: HttpRequest) -> bool:
+    # A history restore asks for the whole page even though it comes from HTMX.
+    return (
+        request.headers.get("HX-Request") == "true"
+        and request.headers.get("HX-History-Restore-Request") != "true"
+    )
+
+
+def _current_page(request: HttpRequest) -> str:
+    """The page the user is on (HTMX sends it); reloading the fragment's URL would be wrong."""
+    current = request.headers.get("HX-Current-URL", "")
+    if current and url_has_allowed_host_and_scheme(current, allowed_hosts={request.get_host()}):
+        return current
+    return ""  # an empty href reloads the document
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return error_response(request, BAD_REQUEST)
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return error_response(request, FORBIDDEN)
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return error_response(request, NOT_FOUND)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return error_response(request, SERVER_ERROR)
+
+
+def service_unavailable(request: HttpRequest) -> HttpResponse:
+    return error_response(request, UNAVAILABLE)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    return error_response(request, CSRF_FAILED)

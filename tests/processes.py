@@ -1,0 +1,66 @@
+"""Helpers for tests that run the service's own processes (launcher, manage.py, a bare import)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def postgres_processes(data_dir: Path) -> list[psutil.Process]:
+    found = []
+    for proc in psutil.process_iter(["name", "cmdline"]):
+        cmdline = " ".join(proc.info.get("cmdline") or [])
+        if proc.info.get("name") == "postgres" and str(data_dir) in cmdline:
+            found.append(proc)
+    return found
+
+
+def wait_gone(data_dir: Path, timeout: float = 20) -> list[psutil.Process]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and postgres_processes(data_dir):
+        time.sleep(0.2)
+    return postgres_processes(data_dir)
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    """The test's environment minus what would point a child at this test run's database."""
+    drop = {"DATABASE_URL", "XDG_RUNTIME_DIR", "POCO_DEBUG", "POCO_SERVICE_TOKENS"}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env["PYTHONPATH"] = str(ROOT)
+    env.update(extra)
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def get(url: str, timeout: float = 5) -> tuple[int, dict[str, str], bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def wait_healthy(port: int, alive: object, timeout: float = 240) -> None:
+    """Poll /health until it answers 200; ``alive()`` says whether the server may still come."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if get(f"http://127.0.0.1:{port}/health", timeout=2)[0] == 200:
+                return
+        except OSError:
+            pass
+        assert alive(), "the server process exited early"  # type: ignore[operator]
+        time.sleep(0.5)
+    raise AssertionError(f"/health on port {port} did not answer 200 within {timeout}s")

@@ -1,0 +1,184 @@
+"""`make run`: uvicorn web processes and a queue worker under a supervisor that restarts them."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+import pytest
+
+from tests.processes import ROOT, child_env, free_port, get, wait_gone, wait_healthy
+
+SCOPE = {"tenant_id": "t", "user_id": "u"}
+
+
+@dataclass
+class Running:
+    process: subprocess.Popen
+    port: int
+    data_dir: Path
+    output: str = ""
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def token(self) -> str:
+        return (self.data_dir / "service_token").read_text().strip()
+
+    def children(self, marker: str) -> list[psutil.Process]:
+        found = []
+        for child in psutil.Process(self.process.pid).children():
+            try:
+                if child.status() != psutil.STATUS_ZOMBIE and marker in " ".join(child.cmdline()):
+                    found.append(child)
+            except psutil.Error:
+                continue  # exited while we looked
+        return found
+
+    def stop(self) -> str:
+        """SIGTERM, as Ctrl-C or a service manager would; returns everything it printed."""
+        if self.process.poll() is None or not self.output:
+            self.process.send_signal(signal.SIGTERM)
+            self.output, _ = self.process.communicate(timeout=90)
+        return self.output
+
+    def call(self, path: str, payload: dict | None = None) -> dict:
+        request = urllib.request.Request(
+            self.url + path,
+            data=json.dumps(payload).encode() if payload is not None else None,
+            headers={"Authorization": f"Bearer {self.token()}", "Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.loads(response.read())
+
+    def ingest_and_wait(self, run_id: str, text: str) -> dict:
+        messages = [
+            {"role": "user", "content": text},
+            {"role": "assistant", "content": "好的，记住了。"},
+        ]
+        job = self.call("/v1/memories/ingest", {**SCOPE, "run_id": run_id, "messages": messages})
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            state = self.call(f"/v1/memories/ingest/{job['job_id']}?tenant_id=t&user_id=u")
+            if state["status"] not in {"queued", "running", "retrying"}:
+                return state
+            time.sleep(0.5)
+        raise AssertionError(f"ingest job {job['job_id']} never finished: {state}")
+
+
+@pytest.fixture
+def launcher(server_data_dir) -> Iterator[Running]:
+    port = free_port()
+    env = child_env(POCO_DATA_DIR=str(server_data_dir), PORT=str(port), POCO_DEMO_DATA="0")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "poco_memory.launcher"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # its own process group, as in a terminal
+    )
+    running = Running(process, port, server_data_dir)
+    try:
+        wait_healthy(port, alive=lambda: process.poll() is None)
+        yield running
+    finally:
+        running.stop()
+    assert process.returncode == 0, running.output[-3000:]
+    assert "Poco Memory stopped." in running.output
+    assert wait_gone(server_data_dir) == []
+
+
+def test_make_run_serves_through_uvicorn_and_stops_cleanly(launcher):
+    """What `make run` runs: migrate, several uvicorn processes, WhiteNoise, the worker."""
+    web = launcher.children("poco_memory.launcher web")
+    assert len(web) >= 2
+    assert len(launcher.children("procrastinate worker")) == 1
+
+    status, headers, body = get(launcher.url + "/accounts/login/")
+    assert status == 200
+    assert "no-store" in headers["Cache-Control"]
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    stylesheet = re.search(r'href="(/static/[^"]+\.css)"', body.decode())
+    assert stylesheet, "the login page links its style sheet"
+    status, headers, _ = get(launcher.url + stylesheet.group(1))
+    assert status == 200 and headers["Content-Type"].startswith("text/css")
+    assert "max-age" in headers["Cache-Control"]  # served by WhiteNoise, cacheable
+
+    status, _, body = get(launcher.url + "/no-such-page/")
+    assert status == 404  # DEBUG is off: the console's page, not Django's debug 404
+    assert "页面不存在" in body.decode() and "URLconf" not in body.decode()
+
+    state = launcher.ingest_and_wait("r1", "以后周报统一用简体中文写，结论先行。")
+    assert state["status"] == "succeeded", state  # the worker the launcher started ran it
+    answer = launcher.call("/v1/memories/search", {**SCOPE, "query": "周报用什么语言写"})
+    assert answer["available"] is True
+    assert any("周报" in item["content"] for item in answer["items"])
+    token = launcher.token()
+
+    output = launcher.stop()
+    assert f"http://127.0.0.1:{launcher.port}/" in output
+    assert token in output
+    assert all(not proc.is_running() for proc in web)
+
+
+def wait_for_replacement(launcher: Running, marker: str, victim: psutil.Process) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        current = {p.pid for p in launcher.children(marker)}
+        if current and victim.pid not in current:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"no replacement for the killed {marker} process")
+
+
+@pytest.mark.reliability
+def test_a_killed_worker_is_restarted_while_the_web_keeps_serving(launcher):
+    worker = "procrastinate worker"
+    (victim,) = launcher.children(worker)
+    victim.kill()  # SIGKILL: no clean-up, as in a crash or the OOM killer
+    for _ in range(10):  # the web processes are not taken down with it
+        assert get(launcher.url + "/health")[0] == 200
+        time.sleep(0.1)
+    wait_for_replacement(launcher, worker, victim)
+    assert launcher.ingest_and_wait("after-crash", "以后周报统一用简体中文写。")["status"] == (
+        "succeeded"
+    )
+
+
+@pytest.mark.reliability
+def test_a_killed_web_process_is_restarted_and_the_others_keep_serving(launcher):
+    marker = "poco_memory.launcher web"
+    victim, *others = launcher.children(marker)
+    assert others, "more than one web process"
+    victim.kill()
+    for _ in range(20):  # requests keep being answered by the other process(es)
+        assert get(launcher.url + "/health")[0] == 200
+        time.sleep(0.05)
+    wait_for_replacement(launcher, marker, victim)
+    for process in launcher.children(marker):  # even with every web process gone at once
+        process.kill()
+    wait_healthy(launcher.port, alive=lambda: launcher.process.poll() is None, timeout=90)
+    assert len(launcher.children(marker)) == len(others) + 1
+
+
+@pytest.mark.reliability
+def test_ctrl_c_stops_every_process(launcher):
+    children = psutil.Process(launcher.process.pid).children(recursive=True)
+    assert len(children) >= 3
+    os.killpg(launcher.process.pid, signal.SIGINT)  # what a terminal sends the group on Ctrl-C
+    launcher.output, _ = launcher.process.communicate(timeout=90)
+    assert launcher.process.returncode == 0, launcher.output[-3000:]
+    assert not [child for child in children if child.is_running()]
