@@ -34,7 +34,7 @@ from memories.types import (
     ScopeError,
 )
 
-API_PREFIXES = ("/v1/", "/api/v1/user-customer-settings/")
+API_PREFIXES = ("/v1/", "/api/")  # the user API and unknown API paths alike
 
 # The code of every status either API can answer with an error body.
 CODE_FOR_STATUS = {

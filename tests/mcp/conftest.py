@@ -24,8 +24,14 @@ def live_url(django_db_setup) -> Iterator[str]:
     """One server for the session (the app's lifespan runs once). Its threads open their own
     connections to the test database, so tests that use it need ``transactional_db``."""
     import uvicorn
+    from django.db import connection
 
     from poco_memory.asgi import application
+
+    # No persistent connections in the server's threads (DEBUG off keeps them 60 s): a test that
+    # takes the database away must be seen by the very next tool call.
+    max_age = connection.settings_dict["CONN_MAX_AGE"]
+    connection.settings_dict["CONN_MAX_AGE"] = 0
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
@@ -42,6 +48,7 @@ def live_url(django_db_setup) -> Iterator[str]:
     server.should_exit = True
     thread.join(timeout=10)
     sock.close()
+    connection.settings_dict["CONN_MAX_AGE"] = max_age
 
 
 def scope_headers(scope, *, run_id: str = "", run_kind: str = "") -> dict[str, str]:
