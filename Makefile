@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint bench clean
+.PHONY: install run test test-fast reliability lint bench clean
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -25,10 +25,14 @@ lint: install
 
 test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not reliability"
+
+# Slow fault tests: killed workers, database outages (minutes, not part of `make test`).
+reliability: install
+	$(BIN)/python -m pytest -m reliability
 
 test-fast: install
-	$(BIN)/python -m pytest -m "not e2e"
+	$(BIN)/python -m pytest -m "not e2e and not reliability"
 
 bench: install
 	$(BIN)/python -m benchmarks.run
