@@ -40,13 +40,17 @@ def reconcile_ingest_jobs() -> int:
         newest = latest.get(str(job.id))
         state = newest.status if newest else "missing"
         if state in QUEUE_ENDED or state == "missing":
-            # The queue will not run it again: the row is decided, and loses its text.
-            reason = job.reason if job.reason.startswith("backend_error") else f"queue_{state}"
+            # The queue will not run it again: the row is decided, and loses its text. Its own
+            # reason stays if the worker recorded one; else the worker could not write (the
+            # database was away, the process died) and the queue's verdict is all we know.
+            attempts = max(job.attempts, newest.attempts if newest else 0)  # ended attempts
+            reason = job.reason or f"queue_{state} after {attempts} attempts"
+            job.attempts = attempts
             _decide(job, IngestJob.Status.FAILED, reason=reason)
             metrics.ingest_failed.inc()
         elif state == "todo" and job.status == IngestJob.Status.RUNNING:
             job.status = IngestJob.Status.RETRYING
-            job.reason = job.reason or "worker_died"
+            job.reason = job.reason or "attempt_interrupted"  # worker died or database away
             job.save(update_fields=["status", "reason", "updated_at"])
         else:
             continue
@@ -62,5 +66,5 @@ def reconcile_ingest_jobs() -> int:
 
 def _decide(job: IngestJob, status: str, *, reason: str) -> None:
     job.status, job.reason, job.messages = status, reason[:200], []
-    job.save(update_fields=["status", "reason", "messages", "updated_at"])
+    job.save(update_fields=["status", "reason", "messages", "attempts", "updated_at"])
     metrics.ingest_outcomes.labels(status).inc()

@@ -391,7 +391,12 @@ def memory_delete_user(
         marked_at = _mark_deleted(scope=scope)
     except BackendError as exc:
         return DeleteOutcome(status=DeleteStatus.BACKEND_ERROR, reason=str(exc))
-    scope_deletion_marked.send(sender=memory_delete_user, scope=scope, marked_at=marked_at)
+    for receiver, error in scope_deletion_marked.send_robust(
+        sender=memory_delete_user, scope=scope, marked_at=marked_at
+    ):
+        if isinstance(error, Exception):
+            # Not fatal: a job that was not decided here still obeys the mark when it runs.
+            logger.warning("deletion-mark receiver %s failed: %s", receiver, type(error).__name__)
     deleted = 0
     residue: list[str] = []
     failure: str | None = None

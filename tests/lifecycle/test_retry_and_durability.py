@@ -121,9 +121,7 @@ def worker_env() -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def worker(
-    log: Path, *args: str, env: dict[str, str] | None = None
-) -> Iterator[subprocess.Popen]:
+def worker(log: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen]:
     """``manage.py procrastinate worker`` as its own process; never left running."""
     command = [sys.executable, "manage.py", "procrastinate", "worker", *args]
     with log.open("ab") as out:
