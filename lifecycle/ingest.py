@@ -214,6 +214,11 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJ
     # The scope's one write lock, held from extraction to adoption: no other writer of the
     # scope (a delete above all) interleaves, and one task's context never leaks into another's.
     with scope_write_lock(scope):
+        # A worker wrongly taken for dead may have finished this very job while we waited:
+        # its tagged rows are adopted facts then, not leftovers to discard.
+        decided = IngestJob.objects.filter(id=job.id, status__in=IngestJob.FINAL).first()
+        if decided is not None:
+            return decided
         try:
             _obey_deletions(scope=scope, job=job)
             leftovers = ingest_leftover_ids(scope=scope, job_id=str(job.id))

@@ -304,3 +304,33 @@ def test_delete_user_mid_flight_leaves_nothing_in_any_store(v1_live, scope, othe
     # the bystander scope kept what it learned
     assert IngestJob.objects.get(id=bystander).status == IngestJob.Status.SUCCEEDED
     assert MemoryRow.objects.filter(payload__user_id=other_scope.key).exists()
+
+
+def test_a_job_decided_by_another_worker_meanwhile_keeps_its_facts(v1_live, scope):
+    """Two deliveries of one job (a live worker taken for dead): the one that waited for the
+    scope lock finds the job decided and leaves the adopted, tagged facts alone."""
+    job_id = accept(v1_live, scope)
+    run_queue()
+    done = IngestJob.objects.get(id=job_id)
+    assert done.status == IngestJob.Status.SUCCEEDED and done.memory_ids
+    # What the second delivery saw when it started: the first still running.
+    IngestJob.objects.filter(id=job_id).update(status=IngestJob.Status.RUNNING)
+    from lifecycle.tasks import run_ingest
+
+    run_ingest.defer(job_id=job_id)
+    with psycopg.connect(dsn(), autocommit=True) as holder:
+        holder.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (scope_lock_key(scope),))
+        second = in_thread(run_queue)
+        deadline = time.monotonic() + 60
+        while not holder.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+        ).fetchone()[0]:
+            assert time.monotonic() < deadline and not second.done()
+            time.sleep(0.02)
+        # Meanwhile the first delivery decides the job.
+        IngestJob.objects.filter(id=job_id).update(status=IngestJob.Status.SUCCEEDED)
+    second.result(timeout=60)
+    job = IngestJob.objects.get(id=job_id)
+    assert job.status == IngestJob.Status.SUCCEEDED and job.memory_ids == done.memory_ids
+    kept = {str(r.id) for r in MemoryRow.objects.filter(payload__user_id=scope.key)}
+    assert kept == set(done.memory_ids)
