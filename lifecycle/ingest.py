@@ -2,26 +2,38 @@
 
 ``ingest_submit`` runs in the request: policy, admission, then one row + one queued job in the
 same transaction (both in PostgreSQL, so an accepted candidate survives any restart).
-``ingest_run`` runs in a worker: one scope at a time (advisory lock), Mem0's implicit message
-context cleared before and after, language and fact guards, audit rows for what survives.
+``ingest_run`` runs in a worker under the scope's one write lock (``scope_write_lock``): Mem0's
+implicit message context cleared before and after, language and fact guards, deletion marks
+obeyed, audit rows for what survives, written with the job's final state in one transaction.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
+from django.db.models.functions import Now
 
 from lifecycle import guards, metrics, policy
 from lifecycle.categories import categorize
 from lifecycle.models import IngestJob
+from lifecycle.selectors import (
+    deleted_fact_digests_since,
+    ingest_leftover_ids,
+    memory_ids_present,
+    scope_deleted_since,
+)
 from memories import metrics as memory_metrics
 from memories.admission import Message, admit
 from memories.engine import ExtractedFact
 from memories.engine.extractor import EXTRACTION_RULES
-from memories.locks import advisory_lock
+from memories.locks import scope_write_lock
+from memories.models import DeletionMark
 from memories.selectors import memory_attribution
 from memories.services import (
     memory_context_clear,
@@ -96,6 +108,20 @@ class _Attempt:
         memory_discard(scope=self.scope, memory_ids=memory_ids)
         self.stored = [m for m in self.stored if m not in memory_ids]
 
+    def keep(
+        self, facts: list[ExtractedFact], rejection: Callable[[ExtractedFact], str | None]
+    ) -> list[ExtractedFact]:
+        """The facts ``rejection`` finds no reason against; the others are physically gone."""
+        survivors = []
+        for fact in facts:
+            reason = rejection(fact)
+            if reason:
+                metrics.post_extraction_rejected.labels(reason).inc()
+                self.discard([fact.id])
+            else:
+                survivors.append(fact)
+        return survivors
+
 
 class IngestFailed(Exception):
     """A deterministic failure (e.g. persistent language drift): final, never retried."""
@@ -103,6 +129,13 @@ class IngestFailed(Exception):
 
 class ExplicitWriterArrived(Exception):
     """/manage was called for the run while this job was extracting: it is the writer now."""
+
+
+class ScopeDeleted(Exception):
+    """delete-user ran for the scope after the job was accepted: it may never write."""
+
+
+SCOPE_DELETED = "scope_deleted"
 
 
 def ingest_run(*, job_id: str, attempt: int, final_attempt: bool) -> IngestJob:
@@ -115,6 +148,8 @@ def ingest_run(*, job_id: str, attempt: int, final_attempt: bool) -> IngestJob:
     job.status, job.attempts = IngestJob.Status.RUNNING, attempt
     job.save(update_fields=["status", "attempts", "updated_at"])
 
+    if scope_deleted_since(scope=scope, since=job.created_at):
+        return _finish(job, IngestJob.Status.SKIPPED, reason=SCOPE_DELETED)
     refusal = policy.write_refusal(scope=scope, run_kind=job.run_kind)
     if refusal is None and policy.has_explicit_writer(scope=scope, run_id=job.run_id):
         refusal = "skipped_explicit_writer"
@@ -123,7 +158,9 @@ def ingest_run(*, job_id: str, attempt: int, final_attempt: bool) -> IngestJob:
         return _finish(job, IngestJob.Status.SKIPPED, reason=refusal)
 
     try:
-        stored = _extract_guarded(scope=scope, job=job, log=log)
+        return _extract_guarded(scope=scope, job=job, log=log)
+    except ScopeDeleted:
+        return _finish(job, IngestJob.Status.SKIPPED, reason=SCOPE_DELETED)
     except ExplicitWriterArrived:
         metrics.policy_refused.labels("skipped_explicit_writer").inc()
         return _finish(job, IngestJob.Status.SKIPPED, reason="skipped_explicit_writer")
@@ -132,45 +169,61 @@ def ingest_run(*, job_id: str, attempt: int, final_attempt: bool) -> IngestJob:
         logger.warning("ingest failed: %s reason=%s", log, exc)
         return _finish(job, IngestJob.Status.FAILED, reason=str(exc))
     except BackendError as exc:
-        if final_attempt:
-            metrics.ingest_failed.inc()
-            logger.warning("ingest failed after %s attempts: %s (%s)", attempt, log, exc)
-            _finish(job, IngestJob.Status.FAILED, reason=f"backend_error: {exc}")
-        else:
-            metrics.ingest_retry_scheduled.inc()
-            logger.info("ingest retry scheduled: %s attempt=%s (%s)", log, attempt, exc)
-            job.status, job.reason = IngestJob.Status.RETRYING, f"backend_error: {exc}"
-            job.save(update_fields=["status", "reason", "updated_at"])
+        reason = f"backend_error: {exc}"[:200]
+        # The database may be what failed: recording the state is best effort, the queue's
+        # retry must still happen (the upkeep task reconciles a row it could not update).
+        with contextlib.suppress(DatabaseError):
+            if final_attempt:
+                metrics.ingest_failed.inc()
+                logger.warning("ingest failed after %s attempts: %s (%s)", attempt, log, exc)
+                _finish(job, IngestJob.Status.FAILED, reason=reason)
+            else:
+                metrics.ingest_retry_scheduled.inc()
+                logger.info("ingest retry scheduled: %s attempt=%s (%s)", log, attempt, exc)
+                job.status, job.reason = IngestJob.Status.RETRYING, reason
+                job.save(update_fields=["status", "reason", "updated_at"])
         raise
-    if not stored:
-        metrics.no_effect.labels("ingest").inc()
-        return _finish(job, IngestJob.Status.NO_EFFECT)
-    job.memory_ids = stored
-    job.inserted_count = len(stored)
-    return _finish(job, IngestJob.Status.SUCCEEDED)
 
 
-def _finish(job: IngestJob, status: str, *, reason: str = "") -> IngestJob:
+def _finish(
+    job: IngestJob, status: str, *, reason: str = "", memory_ids: list[str] | None = None
+) -> IngestJob:
+    """Decide the job. Every final state drops the candidate text."""
     job.status = status
     job.reason = reason
     job.messages = []  # the raw candidate is not kept once the job is decided
-    job.save()
+    job.memory_ids = memory_ids or []
+    job.inserted_count = len(job.memory_ids)
+    job.save(
+        update_fields=["status", "reason", "messages", "memory_ids", "inserted_count", "updated_at"]
+    )
     metrics.ingest_outcomes.labels(status).inc()
     return job
 
 
-def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> list[str]:
+def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJob:
     messages = [{"role": m["role"], "content": m["content"]} for m in job.messages]
     language = guards.dominant_language(m["content"] for m in messages if m["role"] == "user")
     attempt = _Attempt(scope=scope)
     base_metadata = {
         **our_metadata(category="fact", source=Source.INGEST),
         "origin_run_id": job.run_id,  # Mem0 strips identity keys such as run_id
+        # Lets a later attempt find what a worker that died mid-job stored but never adopted.
+        "ingest_job_id": str(job.id),
     }
     instructions = EXTRACTION_RULES
-    # One scope at a time, across processes: one task's context never leaks into another's.
-    with advisory_lock("mem0-context", scope.key):
+    # The scope's one write lock, held from extraction to adoption: no other writer of the
+    # scope (a delete above all) interleaves, and one task's context never leaks into another's.
+    with scope_write_lock(scope):
+        # A worker wrongly taken for dead may have finished this very job while we waited:
+        # its tagged rows are adopted facts then, not leftovers to discard.
+        decided = IngestJob.objects.filter(id=job.id, status__in=IngestJob.FINAL).first()
+        if decided is not None:
+            return decided
         try:
+            _obey_deletions(scope=scope, job=job)
+            leftovers = ingest_leftover_ids(scope=scope, job_id=str(job.id))
+            memory_discard(scope=scope, memory_ids=leftovers)
             for round_ in (1, 2):
                 memory_context_clear(scope=scope)
                 facts = memory_extract(
@@ -192,25 +245,14 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> list[st
                 stricter = guards.LANGUAGE_RETRY_INSTRUCTION[language]
                 instructions = f"{EXTRACTION_RULES}\n\n{stricter}"
             survivors = _validate(attempt=attempt, facts=facts)
+            survivors = _not_deleted_since(attempt=attempt, job=job, facts=survivors)
             # The same lock /manage takes to register: either it registered before this check
             # (and these facts go), or it waits until they are recorded and acts after them.
             with policy.run_writer_lock(scope=scope, run_id=job.run_id):
                 if policy.has_explicit_writer(scope=scope, run_id=job.run_id):
                     raise ExplicitWriterArrived
-                adopted = [
-                    fact.id
-                    for fact in survivors
-                    if memory_record_extracted(
-                        scope=scope,
-                        memory_id=fact.id,
-                        text=fact.text,
-                        actor=SYSTEM_ACTOR,
-                        category=categorize(fact.text),
-                        run_id=job.run_id,
-                    ).status
-                    == WriteStatus.ADDED
-                ]
-            return adopted
+                _obey_deletions(scope=scope, job=job)
+                return _adopt(scope=scope, job=job, facts=survivors)
         except BaseException:
             attempt.discard(list(attempt.stored))  # nothing half-written
             raise
@@ -218,13 +260,82 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> list[st
             memory_context_clear(scope=scope)
 
 
+def _obey_deletions(*, scope: MemoryScope, job: IngestJob) -> None:
+    # delete-user writes its mark before it waits for the lock this job holds.
+    if scope_deleted_since(scope=scope, since=job.created_at):
+        raise ScopeDeleted
+
+
+def _adopt(*, scope: MemoryScope, job: IngestJob, facts: list[ExtractedFact]) -> IngestJob:
+    """Record the facts and decide the job in one transaction: a fact is adopted exactly when
+    its job is final, so an attempt after a crash knows every tagged row is a leftover."""
+    with transaction.atomic():
+        # Each fact passes admission again inside memory_record_extracted; a refused one is
+        # removed there and not adopted.
+        adopted = [
+            fact.id
+            for fact in facts
+            if memory_record_extracted(
+                scope=scope,
+                memory_id=fact.id,
+                text=fact.text,
+                actor=SYSTEM_ACTOR,
+                category=categorize(fact.text),
+                run_id=job.run_id,
+            ).status
+            == WriteStatus.ADDED
+        ]
+        if not adopted:
+            metrics.no_effect.labels("ingest").inc()
+            return _finish(job, IngestJob.Status.NO_EFFECT)
+        return _finish(job, IngestJob.Status.SUCCEEDED, memory_ids=adopted)
+
+
 def _validate(*, attempt: _Attempt, facts: list[ExtractedFact]) -> list[ExtractedFact]:
-    survivors = []
-    for fact in facts:
-        reason = guards.fact_rejection(fact.text, memory_attribution(memory_id=fact.id))
-        if reason:
-            metrics.post_extraction_rejected.labels(reason).inc()
-            attempt.discard([fact.id])
-        else:
-            survivors.append(fact)
-    return survivors
+    def rejection(fact: ExtractedFact) -> str | None:
+        try:
+            return guards.fact_rejection(fact.text, memory_attribution(memory_id=fact.id))
+        except LookupError:
+            return "vanished"  # deleted under the job by a writer outside the scope lock
+
+    return attempt.keep(facts, rejection)
+
+
+def _not_deleted_since(
+    *, attempt: _Attempt, job: IngestJob, facts: list[ExtractedFact]
+) -> list[ExtractedFact]:
+    """Drop facts that no longer exist, and facts the user deleted (delete-item) after this
+    candidate was accepted: an older candidate never brings a deleted fact back."""
+    present = memory_ids_present(scope=attempt.scope, memory_ids=[f.id for f in facts])
+    deleted = deleted_fact_digests_since(scope=attempt.scope, since=job.created_at)
+
+    def rejection(fact: ExtractedFact) -> str | None:
+        if fact.id not in present:
+            return "vanished"
+        if deleted and DeletionMark.digest_of(fact.text) in deleted:
+            return "deleted_by_user"
+        return None
+
+    return attempt.keep(facts, rejection)
+
+
+def ingest_forget_scope(*, scope: MemoryScope, marked_at: datetime, **_: Any) -> None:
+    """delete-user was called: decide the scope's waiting jobs now (skipped, text dropped,
+    queue job cancelled); a running one loses its text and skips itself at its next check."""
+    from procrastinate.contrib.django import app
+    from procrastinate.contrib.django.models import ProcrastinateJob
+
+    earlier = IngestJob.objects.filter(
+        tenant_id=scope.tenant_id, user_id=scope.user_id, created_at__lte=marked_at
+    )
+    waiting = [
+        str(i) for i in earlier.filter(status__in=IngestJob.WAITING).values_list("id", flat=True)
+    ]
+    skipped = earlier.filter(id__in=waiting, status__in=IngestJob.WAITING).update(
+        status=IngestJob.Status.SKIPPED, reason=SCOPE_DELETED, messages=[], updated_at=Now()
+    )
+    earlier.filter(status=IngestJob.Status.RUNNING).update(messages=[], updated_at=Now())
+    for queued in ProcrastinateJob.objects.filter(args__job_id__in=waiting, status="todo"):
+        app.job_manager.cancel_job_by_id(queued.id)
+    if skipped:
+        metrics.ingest_outcomes.labels(IngestJob.Status.SKIPPED).inc(skipped)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django.db import models
+from django.db.models.functions import Now
 from django.utils.translation import gettext_lazy as _
 
 
@@ -43,6 +44,7 @@ class IngestJob(models.Model):
         FAILED = "failed", _("失败")
 
     FINAL = (Status.SUCCEEDED, Status.NO_EFFECT, Status.SKIPPED, Status.FAILED)
+    WAITING = (Status.QUEUED, Status.RETRYING)
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     tenant_id = models.CharField(max_length=64)
@@ -58,7 +60,9 @@ class IngestJob(models.Model):
     inserted_count = models.PositiveIntegerField(default=0)
     memory_ids = models.JSONField(default=list, blank=True)
     reason = models.CharField(max_length=200, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # When the candidate was accepted, on the database's clock: compared with deletion marks
+    # (memories.DeletionMark) written by other nodes whose clocks may differ.
+    created_at = models.DateTimeField(db_default=Now(), db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

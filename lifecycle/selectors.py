@@ -1,9 +1,14 @@
-"""Reads of the pipeline's tables."""
+"""Reads of the pipeline's tables, and of what deletions an in-flight ingest job must obey."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from django.db.models import QuerySet
+
 from lifecycle.models import IngestJob
-from memories.selectors import MemoryForbidden, MemoryNotFound
+from memories.models import DeletionMark
+from memories.selectors import MemoryForbidden, MemoryNotFound, scope_rows
 from memories.types import MemoryScope
 
 
@@ -15,3 +20,36 @@ def ingest_job_get(*, scope: MemoryScope, job_id: str) -> IngestJob:
     if (job.tenant_id, job.user_id) != (scope.tenant_id, scope.user_id):
         raise MemoryForbidden(job_id)
     return job
+
+
+def _marks_since(*, scope: MemoryScope, since: datetime) -> QuerySet[DeletionMark]:
+    # ``>=``: a mark in the same instant as the acceptance wins (forgetting is final).
+    return DeletionMark.objects.filter(
+        tenant_id=scope.tenant_id, user_id=scope.user_id, created_at__gte=since
+    )
+
+
+def scope_deleted_since(*, scope: MemoryScope, since: datetime) -> bool:
+    """Whether delete-user ran for the scope at or after ``since``."""
+    return _marks_since(scope=scope, since=since).filter(memory_id__isnull=True).exists()
+
+
+def deleted_fact_digests_since(*, scope: MemoryScope, since: datetime) -> frozenset[str]:
+    """Digests (``DeletionMark.digest_of``) of the facts delete-item removed since ``since``."""
+    return frozenset(
+        _marks_since(scope=scope, since=since)
+        .exclude(fact_digest="")
+        .values_list("fact_digest", flat=True)
+    )
+
+
+def ingest_leftover_ids(*, scope: MemoryScope, job_id: str) -> list[str]:
+    """Rows a previous attempt of the job stored but never adopted (its worker died)."""
+    rows = scope_rows(scope).filter(payload__ingest_job_id=job_id)
+    return [str(i) for i in rows.values_list("id", flat=True)]
+
+
+def memory_ids_present(*, scope: MemoryScope, memory_ids: list[str]) -> set[str]:
+    """Which of ``memory_ids`` still exist in the scope."""
+    rows = scope_rows(scope).filter(id__in=memory_ids)
+    return {str(i) for i in rows.values_list("id", flat=True)}

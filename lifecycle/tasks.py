@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import datetime
 
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import DatabaseError
 from procrastinate import JobContext, RetryDecision
 from procrastinate.contrib.django import app
-from procrastinate.jobs import Job
+from procrastinate.jobs import Job, Status
 from procrastinate.retry import BaseRetryStrategy
 
 from memories.types import BackendError
@@ -14,6 +17,7 @@ from memories.types import BackendError
 # seed 000 §4.1: backend errors are tried at most 4 times, 1, 2 and 4 seconds apart.
 RETRY_DELAYS_SECONDS = (1, 2, 4)
 MAX_ATTEMPTS = len(RETRY_DELAYS_SECONDS) + 1
+INGEST_QUEUE = "ingest"
 
 
 class BackoffOnBackendError(BaseRetryStrategy):
@@ -33,12 +37,49 @@ def _now() -> datetime.datetime:
 
 
 @app.task(
-    name="lifecycle.run_ingest", queue="ingest", retry=BackoffOnBackendError(), pass_context=True
+    name="lifecycle.run_ingest",
+    queue=INGEST_QUEUE,
+    retry=BackoffOnBackendError(),
+    pass_context=True,
 )
 def run_ingest(context: JobContext, job_id: str) -> str:
     from lifecycle.ingest import ingest_run
 
     assert context.job is not None
     attempt = context.job.attempts + 1
-    job = ingest_run(job_id=job_id, attempt=attempt, final_attempt=attempt >= MAX_ATTEMPTS)
+    try:
+        job = ingest_run(job_id=job_id, attempt=attempt, final_attempt=attempt >= MAX_ATTEMPTS)
+    except DatabaseError as exc:
+        # Django's own queries (the job row, marks, audit) failing is an outage like any
+        # other backend failure: retried 1/2/4 s apart, never failed after one attempt.
+        raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
     return str(job.status)
+
+
+@app.periodic(cron="* * * * * */15", periodic_id="ingest-upkeep")  # every 15 s
+@app.task(
+    name="lifecycle.ingest_upkeep",
+    queue=INGEST_QUEUE,
+    queueing_lock="lifecycle.ingest_upkeep",
+    pass_context=True,
+)
+async def ingest_upkeep(context: JobContext, timestamp: int) -> str:
+    """Hand the jobs of dead workers to live ones (procrastinate's stalled-job support: worker
+    heartbeats), then make every job row agree with its queue job and prune old marks."""
+    from lifecycle.upkeep import reconcile_ingest_jobs
+
+    manager = context.app.job_manager
+    stalled_jobs = list(
+        await manager.get_stalled_jobs(
+            task_name=run_ingest.name,
+            seconds_since_heartbeat=settings.INGEST_STALLED_AFTER_SECONDS,
+        )
+    )
+    for stalled in stalled_jobs:
+        if stalled.attempts + 1 >= MAX_ATTEMPTS:
+            # A job that keeps killing its worker stops after MAX_ATTEMPTS like any failure.
+            await manager.finish_job(stalled, status=Status.FAILED, delete_job=False)
+        else:
+            await manager.retry_job(stalled)  # attempts + 1, due now
+    reconciled = await sync_to_async(reconcile_ingest_jobs)()
+    return f"stalled {len(stalled_jobs)}, reconciled {reconciled}"

@@ -7,13 +7,18 @@ trends read them directly, so the console keeps working when the SDK cannot star
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from typing import Any
 
+from django.conf import settings
 from django.db import models
+from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from pgvector.django import VectorField
 
+from memories.text import normalize_quotes
 from memories.types import ActorKind
 
 
@@ -134,3 +139,40 @@ class MemorySettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tenant_id}:{self.user_id}"
+
+
+class DeletionMark(models.Model):
+    """A delete-user (``memory_id`` empty) or delete-item of a scope, and when it happened.
+
+    In-flight writers that were accepted earlier obey it: an ingest job accepted before a
+    scope mark never writes; one accepted before an item mark does not re-add that fact. An item
+    mark keeps only a keyed digest of the deleted text (never the text) and is pruned once no
+    job that could re-add it is pending (``lifecycle`` upkeep).
+    """
+
+    tenant_id = models.CharField(max_length=64)
+    user_id = models.CharField(max_length=64)
+    memory_id = models.UUIDField(null=True, blank=True)
+    fact_digest = models.CharField(max_length=64, blank=True, default="")
+    # The database's clock, like IngestJob.created_at: web and worker nodes may disagree.
+    created_at = models.DateTimeField(db_default=Now())
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["tenant_id", "user_id", "created_at"], name="deletion_scope_time")
+        ]
+        verbose_name = _("删除标记")
+        verbose_name_plural = _("删除标记")
+
+    def __str__(self) -> str:
+        what = self.memory_id or "all"
+        return f"{self.tenant_id}:{self.user_id} deleted {what}"
+
+    @staticmethod
+    def digest_of(text: str) -> str:
+        """A keyed digest of a fact's normalised text: it matches a re-extraction of the same
+        fact, and without the server's secret it reveals nothing about the text."""
+        normalized = " ".join(normalize_quotes(text).split())
+        return hmac.new(
+            settings.SECRET_KEY.encode(), normalized.encode(), hashlib.sha256
+        ).hexdigest()

@@ -11,14 +11,14 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from memories import metrics
 from memories.admission import AdmissionResult, admit_extracted, admit_text
 from memories.engine import ExtractedFact, get_engine
-from memories.locks import advisory_lock
-from memories.models import AuditEvent, MemorySettings
+from memories.locks import scope_write_lock
+from memories.models import AuditEvent, DeletionMark, MemorySettings
 from memories.selectors import (
     MemoryForbidden,
     MemoryNotFound,
@@ -27,6 +27,7 @@ from memories.selectors import (
     memory_switches,
     scope_rows,
 )
+from memories.signals import scope_deletion_marked
 from memories.text import normalize_quotes
 from memories.types import (
     SCHEMA_VERSION,
@@ -120,7 +121,7 @@ def memory_add(
         return WriteOutcome(status=WriteStatus.REJECTED, reason=admission.reason)
     text = admission.text
     try:
-        with advisory_lock("memory-write", scope.key):
+        with scope_write_lock(scope):
             existing = memory_find_by_text(scope=scope, text=text)
             if existing is not None:
                 _audit(
@@ -250,7 +251,7 @@ def memory_update(
         )
     text = admission.text
     try:
-        with advisory_lock("memory-write", scope.key):
+        with scope_write_lock(scope):
             try:
                 row = memory_owned_row(scope=scope, memory_id=memory_id)
             except MemoryNotFound:
@@ -329,20 +330,53 @@ def memory_delete(
     source: str = Source.MANAGE,
     run_id: str = "",
 ) -> DeleteOutcome:
-    """Forget one memory everywhere: main row, entity links, Mem0 history, audit text."""
+    """Forget one memory everywhere: main row, entity links, Mem0 history, audit text. A
+    deletion mark keeps ingest jobs accepted earlier from adding the same fact back."""
     try:
-        with advisory_lock("memory-write", scope.key):
+        with scope_write_lock(scope):
             try:
-                memory_owned_row(scope=scope, memory_id=memory_id)
+                row = memory_owned_row(scope=scope, memory_id=memory_id)
             except MemoryNotFound:
                 return DeleteOutcome(status=DeleteStatus.NOT_FOUND)
             except MemoryForbidden:
                 return DeleteOutcome(status=DeleteStatus.FORBIDDEN)
+            _mark_deleted(scope=scope, memory_id=memory_id, text=row.content)
             return _delete_owned(
                 scope=scope, memory_id=memory_id, actor=actor, source=source, run_id=run_id
             )
     except BackendError as exc:
         return DeleteOutcome(status=DeleteStatus.BACKEND_ERROR, reason=str(exc))
+
+
+def _mark_deleted(*, scope: MemoryScope, memory_id: str | None = None, text: str = "") -> datetime:
+    """Leave the deletion mark that in-flight writers accepted earlier obey (committed at once,
+    so a worker on another connection sees it)."""
+    try:
+        mark = DeletionMark.objects.create(
+            tenant_id=scope.tenant_id,
+            user_id=scope.user_id,
+            memory_id=memory_id,
+            fact_digest=DeletionMark.digest_of(text) if text else "",
+        )
+    except DatabaseError as exc:
+        raise BackendError(f"deletion mark failed: {type(exc).__name__}") from exc
+    return mark.created_at
+
+
+def deletion_marks_prune(*, before: datetime) -> int:
+    """Forget deletion marks older than ``before`` (no job that could need them is pending)."""
+    deleted, _ = DeletionMark.objects.filter(created_at__lt=before).delete()
+    return deleted
+
+
+def _residue(memory_id: str) -> int:
+    """Derived rows (entity links, Mem0 history) still holding a deleted id; an unanswerable
+    check counts as residue, as nothing may be reported clean that was not seen clean."""
+    engine = get_engine()
+    try:
+        return engine.entity_links(memory_id=memory_id) + engine.history_rows(memory_id=memory_id)
+    except Exception:  # noqa: BLE001 - any failure to look is "not known to be clean"
+        return 1
 
 
 def _delete_owned(
@@ -353,17 +387,26 @@ def _delete_owned(
     except LookupError:
         return DeleteOutcome(status=DeleteStatus.NOT_FOUND)
     except CleanupError as exc:
+        left = _residue(memory_id)
+        status = DeleteStatus.PARTIAL_CLEANUP if left else DeleteStatus.DELETED
         _forget_audit_text(
             scope=scope,
             memory_id=memory_id,
             actor=actor,
             source=source,
             run_id=run_id,
-            status=DeleteStatus.PARTIAL_CLEANUP,
+            status=status,
         )
+        if not left:
+            return DeleteOutcome(status=DeleteStatus.DELETED, deleted_count=1)
         metrics.delete_item_partial_cleanup.inc()
         logger.warning("delete left residue: memory=%s scope=%s", memory_id, scope.key)
-        return DeleteOutcome(status=DeleteStatus.PARTIAL_CLEANUP, deleted_count=1, reason=str(exc))
+        return DeleteOutcome(
+            status=DeleteStatus.PARTIAL_CLEANUP,
+            deleted_count=1,
+            remaining_count=1,
+            reason=str(exc),
+        )
     _forget_audit_text(
         scope=scope,
         memory_id=memory_id,
@@ -378,11 +421,27 @@ def _delete_owned(
 def memory_delete_user(
     *, scope: MemoryScope, actor: Actor, source: str = Source.MANAGE
 ) -> DeleteOutcome:
-    """Forget every memory of the scope, in batches, plus its implicit message context."""
+    """Forget every memory of the scope, in batches, plus its implicit message context.
+
+    The deletion mark comes first: a job accepted before it never writes, even one holding the
+    scope lock right now. The answer is a fact: ``deleted`` only when nothing of the scope is
+    left, ``partial_cleanup`` with the count of what is.
+    """
+    try:
+        marked_at = _mark_deleted(scope=scope)
+    except BackendError as exc:
+        return DeleteOutcome(status=DeleteStatus.BACKEND_ERROR, reason=str(exc))
+    for receiver, error in scope_deletion_marked.send_robust(
+        sender=memory_delete_user, scope=scope, marked_at=marked_at
+    ):
+        if isinstance(error, Exception):
+            # Not fatal: a job that was not decided here still obeys the mark when it runs.
+            logger.warning("deletion-mark receiver %s failed: %s", receiver, type(error).__name__)
     deleted = 0
     residue: list[str] = []
+    failure: str | None = None
     try:
-        with advisory_lock("memory-write", scope.key):
+        with scope_write_lock(scope):
             while True:
                 batch = [
                     str(i)
@@ -402,20 +461,35 @@ def memory_delete_user(
                     deleted += outcome.deleted_count
             get_engine().purge_messages(scope_key=scope.key)
     except BackendError as exc:
-        if deleted:
-            metrics.delete_user_partial_cleanup.inc()
-            return DeleteOutcome(
-                status=DeleteStatus.PARTIAL_CLEANUP, deleted_count=deleted, reason=str(exc)
-            )
-        return DeleteOutcome(status=DeleteStatus.BACKEND_ERROR, reason=str(exc))
-    if residue:
-        metrics.delete_user_partial_cleanup.inc()
-        return DeleteOutcome(
-            status=DeleteStatus.PARTIAL_CLEANUP,
-            deleted_count=deleted,
-            reason=f"{len(residue)} memories left derived data behind",
-        )
-    return DeleteOutcome(status=DeleteStatus.DELETED, deleted_count=deleted)
+        failure = str(exc)
+    try:
+        remaining = _scope_remaining(scope=scope, residue=residue)
+    except BackendError as exc:
+        failure = failure or str(exc)
+        remaining = None
+    if remaining == 0:
+        return DeleteOutcome(status=DeleteStatus.DELETED, deleted_count=deleted)
+    if not deleted and failure:
+        return DeleteOutcome(status=DeleteStatus.BACKEND_ERROR, reason=failure)
+    metrics.delete_user_partial_cleanup.inc()
+    left = "an unknown number of" if remaining is None else str(remaining)
+    return DeleteOutcome(
+        status=DeleteStatus.PARTIAL_CLEANUP,
+        deleted_count=deleted,
+        remaining_count=remaining or 0,
+        reason=f"{left} memories or message rows left" + (f" ({failure})" if failure else ""),
+    )
+
+
+def _scope_remaining(*, scope: MemoryScope, residue: list[str]) -> int:
+    """Memories of the scope still present anywhere, plus its implicit message rows."""
+    engine = get_engine()
+    try:
+        rows = scope_rows(scope).count()
+        messages = engine.message_rows(scope_key=scope.key)
+    except Exception as exc:  # noqa: BLE001 - an outage while counting: unknown, not zero
+        raise BackendError(f"count after delete failed: {type(exc).__name__}") from exc
+    return rows + sum(1 for memory_id in residue if _residue(memory_id)) + messages
 
 
 def memory_switches_update(

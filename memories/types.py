@@ -137,6 +137,8 @@ class DeleteStatus(StrEnum):
 class DeleteOutcome:
     status: DeleteStatus
     deleted_count: int = 0
+    # With partial_cleanup: how many memories (or message rows) really are left.
+    remaining_count: int = 0
     reason: str | None = None
 
     @property

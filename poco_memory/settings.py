@@ -297,3 +297,8 @@ LOGGING = {
 CONSOLE_TENANT_ID = _env("POCO_CONSOLE_TENANT_ID", "default")
 # `make run` creates a demo user and memories in dev mode only (never in production).
 DEMO_DATA = not PRODUCTION and _env_bool("POCO_DEMO_DATA", True)
+
+# --- ingest queue (procrastinate) -----------------------------------------------------------
+# A worker whose heartbeat (every 10 s) is older than this has died: its running ingest jobs
+# are retried by another worker (lifecycle.tasks.ingest_upkeep).
+INGEST_STALLED_AFTER_SECONDS = float(_env("POCO_INGEST_STALLED_AFTER_SECONDS", "30"))

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.memories.conftest import TOKEN, V1
+from tests.memories.conftest import TOKEN, V1, v1  # noqa: F401 - v1: the /v1 caller fixture
 
 
 @pytest.fixture

@@ -121,14 +121,14 @@ def worker_env() -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def worker(log: Path, *args: str) -> Iterator[subprocess.Popen]:
+def worker(log: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen]:
     """``manage.py procrastinate worker`` as its own process; never left running."""
     command = [sys.executable, "manage.py", "procrastinate", "worker", *args]
     with log.open("ab") as out:
         process = subprocess.Popen(
             command,
             cwd=settings.BASE_DIR,
-            env=worker_env(),
+            env={**worker_env(), **(env or {})},
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
