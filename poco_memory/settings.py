@@ -289,6 +289,7 @@ LOGGING = {
         # The MCP SDK logs every stateless request ("Terminating session") at INFO.
         "mcp": {"level": "WARNING"},
         "procrastinate.blueprints": {"level": "WARNING"},
+        "procrastinate.periodic": {"level": "WARNING"},
     },
 }
 
