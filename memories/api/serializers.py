@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from memories.types import SCOPE_PART, Category, MemoryScope
+from memories.types import SCOPE_PART, Category, MemoryScope, SearchFilters, Source
 
 MAX_QUERY = 2000
 MAX_TEXT = 2000
@@ -29,6 +29,24 @@ class SearchInput(ScopeInput):
     query = serializers.CharField(max_length=MAX_QUERY, trim_whitespace=True)
     top_k = serializers.IntegerField(min_value=1, max_value=50, default=5)
     min_score = serializers.FloatField(min_value=0.0, max_value=1.0, required=False)
+    # Filters every recall channel applies before its top-k cut (issue 9).
+    category = serializers.ChoiceField(choices=[c.value for c in Category], required=False)
+    source = serializers.ChoiceField(choices=[s.value for s in Source], required=False)  # type: ignore[assignment]
+    created_after = serializers.DateTimeField(required=False)
+    created_before = serializers.DateTimeField(required=False)
+    updated_after = serializers.DateTimeField(required=False)
+    updated_before = serializers.DateTimeField(required=False)
+
+    def filters(self) -> SearchFilters:
+        data: dict[str, Any] = self.validated_data
+        return SearchFilters(
+            category=data.get("category", ""),
+            source=data.get("source", ""),
+            created_after=data.get("created_after"),
+            created_before=data.get("created_before"),
+            updated_after=data.get("updated_after"),
+            updated_before=data.get("updated_before"),
+        )
 
 
 class ManageInput(ScopeInput):

@@ -93,11 +93,13 @@ class SearchView(ServiceAPIView):
     @extend_schema(request=io.SearchInput, responses=io.SearchOutput)
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
+        assert isinstance(form, io.SearchInput)
         result = selectors.memory_search(
             scope=form.scope(),
             query=data["query"],
             top_k=data["top_k"],
             min_score=data.get("min_score"),
+            filters=form.filters(),
         )
         body = {
             "items": result.items,
