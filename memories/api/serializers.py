@@ -49,6 +49,20 @@ class SearchInput(ScopeInput):
         )
 
 
+class ContextInput(ScopeInput):
+    """The executor's automatic context: the user's current input and the kind of run."""
+
+    input = serializers.CharField(max_length=20000, trim_whitespace=True, allow_blank=True)
+    run_kind = serializers.CharField(max_length=32, required=False, default="", allow_blank=True)
+
+
+class ContextOutput(serializers.Serializer):
+    text = serializers.CharField(allow_blank=True)
+    injected_count = serializers.IntegerField(min_value=0, max_value=3)
+    available = serializers.BooleanField()
+    error_reason = serializers.CharField(allow_null=True)
+
+
 class ManageInput(ScopeInput):
     ACTIONS = ("add", "update", "delete", "none")
     action = serializers.ChoiceField(choices=ACTIONS)

@@ -18,10 +18,12 @@ from rest_framework.views import APIView
 from lifecycle.admission import Message
 from lifecycle.ingest import ingest_submit
 from lifecycle.manage import manage_memory, memory_correct
+from lifecycle.policy import SCHEDULED_RUN_KINDS
 from lifecycle.selectors import ingest_job_get
 from memories import selectors, services
 from memories.api import serializers as io
 from memories.api.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
+from memories.context import memory_context
 from memories.selectors import MemoryForbidden, MemoryNotFound
 from memories.types import (
     Actor,
@@ -108,6 +110,23 @@ class SearchView(ServiceAPIView):
             "error_reason": result.error_reason,
         }
         return Response(io.SearchOutput(body).data)
+
+
+class ContextView(ServiceAPIView):
+    """Facts to inject before an interactive run's input (seed 000 §5); 200 even on an outage,
+    with ``available: false``, so the run goes on without memory."""
+
+    input_serializer = io.ContextInput
+
+    @extend_schema(request=io.ContextInput, responses=io.ContextOutput)
+    def post(self, request: Request) -> Response:
+        form, data = self.validated(request)
+        context = memory_context(
+            scope=form.scope(),
+            user_input=data["input"],
+            interactive=data["run_kind"] not in SCHEDULED_RUN_KINDS,
+        )
+        return Response(io.ContextOutput(context).data)
 
 
 class ListUserView(ServiceAPIView):
