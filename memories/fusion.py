@@ -24,6 +24,17 @@ RRF_K = 60
 ALL_CHANNELS = tuple(Channel)
 
 
+def _ranked(hits: Sequence[ChannelHit]) -> Iterable[tuple[int, ChannelHit]]:
+    """Competition ranks (1, 2, 2, 4): memories a channel cannot tell apart — three memories
+    linked to the same entity — share a rank, so the order they came in decides nothing."""
+    rank = 0
+    previous: float | None = None
+    for position, hit in enumerate(hits, start=1):
+        if hit.strength != previous:
+            rank, previous = position, hit.strength
+        yield rank, hit
+
+
 def fuse(
     channels: Mapping[Channel, Sequence[ChannelHit]],
     *,
@@ -34,14 +45,11 @@ def fuse(
     best = len(ALL_CHANNELS) / (RRF_K + 1)
     fused: dict[str, float] = {}
     first: dict[str, ChannelHit] = {}
-    cosine: dict[str, float] = {}
     for channel in use:
-        for rank, hit in enumerate(channels.get(channel, ()), start=1):
+        for rank, hit in _ranked(channels.get(channel, ())):
             fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
             first.setdefault(hit.id, hit)
-            if channel is Channel.VECTOR:
-                cosine[hit.id] = hit.strength
-    order = sorted(fused, key=lambda i: (-fused[i], -cosine.get(i, 0.0), i))
+    order = sorted(fused, key=lambda i: (-fused[i], -first[i].similarity, i))
     return tuple(
         SearchHit(
             id=memory_id,

@@ -117,7 +117,8 @@ class ChannelHit:
     """One memory one channel found, best first within the channel.
 
     ``strength`` is on the channel's own scale (cosine, matched keyword share, entity weight):
-    it orders and gates within a channel and is never added across channels.
+    it orders and gates within a channel and is never added across channels. ``similarity`` is
+    the memory's cosine to the query whatever the channel, for breaking ties.
     """
 
     channel: Channel
@@ -125,6 +126,7 @@ class ChannelHit:
     content: str
     category: str
     strength: float
+    similarity: float
 
 
 @dataclass(frozen=True)

@@ -241,3 +241,31 @@ def quoted_names(text: str) -> list[str]:
     """Names the query puts in quotes (“林清”, "Atlas"): they always count as evidence."""
     found = [normalize_name(match.group(1)) for match in QUOTED.finditer(normalize_quotes(text))]
     return [name for name in dict.fromkeys(found) if len(name) >= 2]
+
+
+_LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+MIN_MISSPELT_LENGTH = 5
+
+
+def misspellings(text: str) -> list[str]:
+    """Every string one edit (a deletion, a swap of neighbours, a replacement or an insertion of
+    a letter) away from a Latin word of 5 or more letters in the query: a stored name equal to
+    one of them is the name the user mistyped.  Shorter words have too many real neighbours."""
+    variants: dict[str, None] = {}
+    words = [w for w in _NAME_UNIT.findall(normalize_name(text)) if not has_han(w)]
+    for word in words:
+        if len(word) < MIN_MISSPELT_LENGTH or not word.isalpha():
+            continue
+        splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+        for left, right in splits:
+            if right:
+                variants.setdefault(left + right[1:], None)
+                for letter in _LATIN_LETTERS:
+                    variants.setdefault(left + letter + right[1:], None)
+            if len(right) > 1:
+                variants.setdefault(left + right[1] + right[0] + right[2:], None)
+            for letter in _LATIN_LETTERS:
+                variants.setdefault(left + letter + right, None)
+    for word in words:
+        variants.pop(word, None)
+    return list(variants)

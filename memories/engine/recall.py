@@ -9,8 +9,11 @@
   least ``keyword_min_coverage`` of the query's idf weight, and in a larger scope a term found
   in more than ``keyword_max_share`` of the memories counts for nothing.
 * **entity** — memories linked in ``poco_memories_entities`` to an entity whose normalised text
-  (NFKC, lower case, single spaces) equals a span of the query, plus memories whose text holds a
-  name the query puts in quotes.  Entities linked to fewer memories weigh more.
+  (NFKC, lower case, single spaces) equals a span of the query — or, at half weight, a Latin
+  word of the query with one typing slip undone — plus memories whose text holds a name the
+  query puts in quotes.  Entities linked to fewer memories weigh more.
+
+Every row carries the memory's cosine similarity to the query: fusion breaks ties with it.
 
 Filters and the scope apply inside every channel, before its ``LIMIT``.
 """
@@ -28,6 +31,9 @@ from memories.types import Channel, ChannelHit, SearchFilters
 # Below this many memories in a scope, document frequency says nothing about commonness: the
 # generic-word list (memories.engine.nlp.GENERIC_TERMS) guards small scopes instead.
 KEYWORD_DF_MIN_SCOPE = 20
+# A name one typing slip away from the query's word ("Kestral" for "Kestrel") is evidence, but
+# less than the name itself.
+MISSPELLING_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,7 @@ class ChannelQuery:
     terms: list[str]
     grams: list[str]
     quoted: list[str]
+    misspellings: list[str]
     filters: SearchFilters
     vector_floor: float
     keyword_min_coverage: float
@@ -79,7 +86,7 @@ def _filters(filters: SearchFilters) -> tuple[str, dict[str, Any]]:
 
 
 _VECTOR = """
-SELECT 'vector', v.id, v.content, v.category, v.strength FROM (
+SELECT 'vector', v.id, v.content, v.category, v.strength, v.strength FROM (
     SELECT m.id, m.payload->>'data' AS content,
            coalesce(m.payload->>'category', 'fact') AS category,
            greatest(0, 1 - (m.vector <=> %(vector)s::vector)) AS strength
@@ -126,7 +133,8 @@ kw_ranked AS (
 """
 
 _KEYWORD = """
-SELECT 'keyword', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'), k.coverage
+SELECT 'keyword', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'), k.coverage,
+       greatest(0, 1 - (m.vector <=> %(vector)s::vector))
 FROM kw_ranked k JOIN {memories} m ON m.id = k.id
 WHERE k.coverage >= %(kw_min_coverage)s{filters}
 ORDER BY k.coverage DESC, m.id
@@ -135,15 +143,18 @@ LIMIT %(pool)s
 
 _ENTITY = """
 SELECT 'entity', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'),
-       sum(e.weight)
+       sum(e.weight), greatest(0, 1 - (m.vector <=> %(vector)s::vector))
 FROM (
     SELECT link.mid::uuid AS id,
-           1.0 / greatest(jsonb_array_length(en.payload->'linked_memory_ids'), 1) AS weight
+           CASE WHEN n.name = ANY(%(en_grams)s::text[]) THEN 1.0 ELSE %(en_fuzzy_weight)s END
+           / greatest(jsonb_array_length(en.payload->'linked_memory_ids'), 1) AS weight
     FROM {entities} en
+    CROSS JOIN LATERAL (
+        SELECT regexp_replace(lower(normalize(en.payload->>'data', NFKC)), '\\s+', ' ', 'g')
+    ) AS n(name)
     CROSS JOIN LATERAL jsonb_array_elements_text(en.payload->'linked_memory_ids') AS link(mid)
     WHERE en.payload->>'user_id' = %(scope)s
-      AND regexp_replace(lower(normalize(en.payload->>'data', NFKC)), '\\s+', ' ', 'g')
-          = ANY(%(en_grams)s::text[])
+      AND (n.name = ANY(%(en_grams)s::text[]) OR n.name = ANY(%(en_fuzzy)s::text[]))
     UNION ALL
     SELECT q.id, 1.0 FROM {memories} q, unnest(%(en_quoted)s::text[]) AS name
     WHERE q.payload->>'user_id' = %(scope)s
@@ -151,7 +162,7 @@ FROM (
 ) e
 JOIN {memories} m ON m.id = e.id AND m.payload->>'user_id' = %(scope)s
 WHERE true{filters}
-GROUP BY m.id
+GROUP BY m.id, m.vector
 ORDER BY sum(e.weight) DESC, m.id
 LIMIT %(pool)s
 """
@@ -178,9 +189,14 @@ def channel_statement(
             "kw_min_scope": KEYWORD_DF_MIN_SCOPE,
             "kw_min_coverage": query.keyword_min_coverage,
         }
-    if query.grams or query.quoted:
+    if query.grams or query.quoted or query.misspellings:
         parts.append(_ENTITY)
-        params |= {"en_grams": query.grams, "en_quoted": query.quoted}
+        params |= {
+            "en_grams": query.grams,
+            "en_fuzzy": query.misspellings,
+            "en_fuzzy_weight": MISSPELLING_WEIGHT,
+            "en_quoted": query.quoted,
+        }
     body = ctes + " UNION ALL ".join(f"({part})" for part in parts)
     return sql.SQL(body).format(filters=sql.SQL(filters), **tables), params
 
@@ -188,13 +204,14 @@ def channel_statement(
 def channel_hits(rows: list[tuple[Any, ...]]) -> dict[Channel, list[ChannelHit]]:
     """Rows of the statement, grouped by channel, strongest first within each."""
     found: dict[Channel, list[ChannelHit]] = {c: [] for c in Channel}
-    for channel, memory_id, content, category, strength in rows:
+    for channel, memory_id, content, category, strength, similarity in rows:
         hit = ChannelHit(
             channel=Channel(channel),
             id=str(memory_id),
             content=str(content or ""),
             category=str(category or "fact"),
             strength=float(strength),
+            similarity=float(similarity),
         )
         found[hit.channel].append(hit)
     for hits in found.values():
