@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install run test test-fast lint bench clean
+.PHONY: install run test test-fast lint bench eval clean
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ test-fast: install
 
 bench: install
 	$(BIN)/python -m benchmarks.run
+
+# Recall quality on the shipped labelled set, beside raw mem0ai (docs/retrieval.md).
+eval: install
+	$(BIN)/python -m eval.run --write
 
 clean:
 	rm -rf $(VENV) .data *.egg-info
