@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # A standalone PostgreSQL (the bundled binaries) for running against a server we did not start.
 EXTERNAL_PG ?= .data/external-pg
 
-.PHONY: install run test test-fast reliability lint bench db-start db-stop clean
+.PHONY: install run test test-fast reliability lint bench eval db-start db-stop clean
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,10 @@ db-start:
 db-stop:
 	@$(MAKE) --no-print-directory install >&2
 	@$(BIN)/python -m poco_memory.embedded_db stop $(EXTERNAL_PG)
+
+# Recall quality on the shipped labelled set, beside raw mem0ai (docs/retrieval.md).
+eval: install
+	$(BIN)/python -m eval.run --write
 
 clean:
 	rm -rf $(VENV) .data *.egg-info

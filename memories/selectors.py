@@ -18,19 +18,26 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from memories import metrics
-from memories.engine import get_engine
+from memories.engine import get_engine, nlp
+from memories.engine.recall import ChannelQuery
+from memories.fusion import fuse
 from memories.models import AuditEvent, EntityRow, MemoryRow, MemorySettings
 from memories.types import (
     BackendError,
+    Channel,
+    ChannelHit,
     MemoryForbidden,
     MemoryNotFound,
     MemoryRecord,
     MemoryScope,
+    SearchFilters,
     SearchResult,
 )
 
 OVERVIEW_TREND_DAYS = 90
 RECENT_DAYS = 30
+# Every channel fetches at least this many candidates so fusion can reorder beyond top_k.
+MIN_CHANNEL_POOL = 40
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -121,24 +128,73 @@ def memory_list(
     return MemoryPage(items=items, total=total, page=page, page_size=page_size)
 
 
-def memory_search(
-    *, scope: MemoryScope, query: str, top_k: int | None = None, min_score: float | None = None
-) -> SearchResult:
-    """Semantic + keyword + entity recall. An outage is ``available=False``, never zero hits."""
-    started = time.perf_counter()
-    try:
-        hits = get_engine().search(
+# Recall's keyword channel (memories.engine.recall): the share of the query's idf weight a memory
+# must match to count as keyword evidence, and how common a term may be (share of the scope's
+# memories holding it) and still count.  Measured with `make eval` (docs/retrieval.md).
+KEYWORD_MIN_COVERAGE = 0.5
+KEYWORD_MAX_SHARE = 0.3
+
+
+def recall_channels(
+    *,
+    scope: MemoryScope,
+    query: str,
+    pool: int,
+    min_score: float | None = None,
+    filters: SearchFilters | None = None,
+) -> dict[Channel, list[ChannelHit]]:
+    """What each recall channel finds for ``query`` in ``scope`` (one SQL statement).
+
+    Raises ``BackendError``; ``memory_search`` turns that into ``available=False``.
+    """
+    engine = get_engine()  # prepares jieba/spaCy before the query is analysed
+    return engine.recall(
+        ChannelQuery(
             scope_key=scope.key,
+            vector=engine.embed_query(query),
+            terms=nlp.query_terms(query),
+            grams=nlp.name_grams(query),
+            quoted=nlp.quoted_names(query),
+            misspellings=nlp.misspellings(query),
+            filters=filters or SearchFilters(),
+            vector_floor=settings.SEARCH_MIN_SCORE if min_score is None else min_score,
+            keyword_min_coverage=KEYWORD_MIN_COVERAGE,
+            keyword_max_share=KEYWORD_MAX_SHARE,
+            pool=pool,
+        )
+    )
+
+
+def memory_search(
+    *,
+    scope: MemoryScope,
+    query: str,
+    top_k: int | None = None,
+    min_score: float | None = None,
+    filters: SearchFilters | None = None,
+) -> SearchResult:
+    """Vector, keyword and entity recall fused by rank (``memories.fusion``).
+
+    ``min_score`` is the vector channel's floor; the keyword and entity channels have their
+    own.  No evidence in any channel is zero hits; an outage is ``available=False``.
+    """
+    started = time.perf_counter()
+    limit = top_k or settings.SEARCH_TOP_K
+    try:
+        channels = recall_channels(
+            scope=scope,
             query=query,
-            top_k=top_k or settings.SEARCH_TOP_K,
-            threshold=settings.SEARCH_MIN_SCORE if min_score is None else min_score,
+            pool=max(limit * 4, MIN_CHANNEL_POOL),
+            min_score=min_score,
+            filters=filters,
         )
     except BackendError as exc:
         metrics.search_failed.inc()
         return SearchResult(items=(), available=False, error_reason=str(exc))
+    hits = fuse(channels, top_k=limit)
     metrics.search_latency.observe(time.perf_counter() - started)
     metrics.search_hits.observe(len(hits))
-    return SearchResult(items=tuple(hits), available=True)
+    return SearchResult(items=hits, available=True)
 
 
 def memory_attribution(*, memory_id: str) -> str | None:

@@ -92,6 +92,43 @@ class SearchHit:
     category: str
 
 
+class Channel(StrEnum):
+    """The three ways recall finds a memory (seed 000 §2: meaning, words, named things)."""
+
+    VECTOR = "vector"
+    KEYWORD = "keyword"
+    ENTITY = "entity"
+
+
+@dataclass(frozen=True)
+class SearchFilters:
+    """Restrictions every recall channel applies before its top-k cut. Empty means any."""
+
+    category: str = ""
+    source: str = ""
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+    updated_after: datetime | None = None
+    updated_before: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ChannelHit:
+    """One memory one channel found, best first within the channel.
+
+    ``strength`` is on the channel's own scale (cosine, matched keyword share, entity weight):
+    it orders and gates within a channel and is never added across channels. ``similarity`` is
+    the memory's cosine to the query whatever the channel, for breaking ties.
+    """
+
+    channel: Channel
+    id: str
+    content: str
+    category: str
+    strength: float
+    similarity: float
+
+
 @dataclass(frozen=True)
 class SearchResult:
     items: tuple[SearchHit, ...]

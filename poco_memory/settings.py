@@ -258,13 +258,14 @@ else:
 if LLM_BASE_URL and not LLM_MODEL:
     raise ImproperlyConfigured("POCO_LLM_BASE_URL needs POCO_LLM_MODEL")
 
-# Semantic (pre-fusion) score floor for search.  seed 000 §5 uses 0.45, calibrated for M3E.
-# The bundled USE v3 scores true matches 0.2-0.77 (median 0.42) and unrelated pairs up to
-# 0.36 (median 0.08) on tests/memories/test_search.py's calibration set. 0.3 separates them
-# best (83% recall, 2.5% false) but drops short entity queries ("林清") before keyword and
-# entity boosts can act, so the default is 0.2 (96% recall, 19% false, mostly generic
-# "what does the user like" questions). Remote embedders: calibrate and set it explicitly.
-SEARCH_MIN_SCORE = float(_env("POCO_SEARCH_MIN_SCORE") or ("0.45" if EMBEDDING_BASE_URL else "0.2"))
+# Floor of recall's vector channel (cosine); keyword and entity evidence has its own floors.
+# seed 000 §5 uses 0.45, calibrated for M3E. For the bundled USE v3 the default is what
+# `manage.py calibrate_min_score` recommends on its shipped set (max recall - false-pass:
+# 0.26 keeps 91% of true pairs and passes 6% of unrelated ones). Remote embedders: run it and
+# set POCO_SEARCH_MIN_SCORE.
+SEARCH_MIN_SCORE = float(
+    _env("POCO_SEARCH_MIN_SCORE") or ("0.45" if EMBEDDING_BASE_URL else "0.26")
+)
 SEARCH_TOP_K = 5
 
 MEM0_COLLECTION = "poco_memories"

@@ -19,7 +19,7 @@ from memories.api.fields import (
     StrictUUIDField,
     StringMapField,
 )
-from memories.types import SCOPE_PART, Category, MemoryScope
+from memories.types import SCOPE_PART, Category, MemoryScope, SearchFilters, Source
 
 MAX_QUERY = 2000
 MAX_TEXT = 2000
@@ -29,6 +29,7 @@ MAX_MESSAGES = 50
 MAX_METADATA_ENTRIES = 20
 MAX_METADATA_KEY = 64
 CATEGORIES = [c.value for c in Category]
+SOURCES = [s.value for s in Source]
 MESSAGE_ROLES = ["user", "assistant", "system", "tool"]
 
 
@@ -49,6 +50,31 @@ class SearchInput(ScopeInput):
     query = StrictCharField(max_length=MAX_QUERY, trim_whitespace=True)
     top_k = StrictIntegerField(min_value=1, max_value=50, default=5)
     min_score = StrictFloatField(min_value=0.0, max_value=1.0, required=False)
+    # Filters every recall channel applies before its top-k cut (ISO 8601 date-times).
+    category = StrictChoiceField(choices=CATEGORIES, required=False)
+    source = StrictChoiceField(choices=SOURCES, required=False)  # type: ignore[assignment]
+    created_after = serializers.DateTimeField(required=False)
+    created_before = serializers.DateTimeField(required=False)
+    updated_after = serializers.DateTimeField(required=False)
+    updated_before = serializers.DateTimeField(required=False)
+
+    def filters(self) -> SearchFilters:
+        data: dict[str, Any] = self.validated_data
+        return SearchFilters(
+            category=data.get("category", ""),
+            source=data.get("source", ""),
+            created_after=data.get("created_after"),
+            created_before=data.get("created_before"),
+            updated_after=data.get("updated_after"),
+            updated_before=data.get("updated_before"),
+        )
+
+
+class ContextInput(ScopeInput):
+    """The executor's automatic context: the user's current input and the kind of run."""
+
+    input = StrictCharField(max_length=MAX_MESSAGE, trim_whitespace=True, allow_blank=True)
+    run_kind = StrictCharField(max_length=32, required=False, default="", allow_blank=True)
 
 
 class ManageInput(ScopeInput):

@@ -39,6 +39,13 @@ class SearchOutput(serializers.Serializer):
 
 
 # --- writes ----------------------------------------------------------------------------------
+class ContextOutput(serializers.Serializer):
+    text = serializers.CharField(allow_blank=True)
+    injected_count = serializers.IntegerField(min_value=0, max_value=3)
+    available = serializers.BooleanField()
+    error_reason = serializers.CharField(allow_null=True)
+
+
 class WriteOutput(serializers.Serializer):
     action = serializers.CharField()
     success = serializers.BooleanField()

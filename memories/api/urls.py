@@ -9,6 +9,7 @@ app_name = "v1"
 
 urlpatterns = [
     path("memories/search", views.SearchView.as_view(), name="search"),
+    path("memories/context", views.ContextView.as_view(), name="context"),
     path("memories/ingest", views.IngestView.as_view(), name="ingest"),
     path("memories/ingest/<uuid:job_id>", views.IngestStatusView.as_view(), name="ingest-status"),
     path("memories/manage", views.ManageView.as_view(), name="manage"),

@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from lifecycle.ingest import ingest_submit
 from lifecycle.manage import manage_memory
+from lifecycle.policy import SCHEDULED_RUN_KINDS
 from lifecycle.selectors import ingest_job_get
 from memories import selectors, services
 from memories.admission import Message
@@ -25,6 +26,7 @@ from memories.api import shapes
 from memories.api.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
 from memories.api.outcomes import Edge, http_status
 from memories.api.schema import REFUSALS, outcome_or_error, v1_operation
+from memories.context import memory_context
 from memories.types import Actor, ActorKind
 
 SCOPE = {"tenant_id": "acme", "user_id": "alice"}
@@ -77,13 +79,42 @@ class SearchView(ServiceAPIView):
     )
     def post(self, request: Request) -> Response:
         form, data = self.validated(request)
+        assert isinstance(form, io.SearchInput)
         result = selectors.memory_search(
             scope=form.scope(),
             query=data["query"],
             top_k=data["top_k"],
             min_score=data.get("min_score"),
+            filters=form.filters(),
         )
         return Response(shapes.SearchOutput(result).data)
+
+
+class ContextView(ServiceAPIView):
+    """Facts to inject before an interactive run's input (seed 000 §5); 200 even on an outage,
+    with ``available: false``, so the run goes on without memory."""
+
+    input_serializer = io.ContextInput
+
+    @v1_operation(
+        summary="Background facts to inject before an interactive run's input",
+        description=(
+            "At most 3 whole facts within 800 characters, framed as low-priority, untrusted "
+            "background; empty for input under 10 characters, a scheduled run or "
+            "`memory_reference_enabled` off. An outage answers 200 with `available: false`."
+        ),
+        request=io.ContextInput,
+        ok=shapes.ContextOutput,
+        example={**SCOPE, "input": "帮我写一份 Poco 项目的技术方案", "run_kind": "interactive"},
+    )
+    def post(self, request: Request) -> Response:
+        form, data = self.validated(request)
+        context = memory_context(
+            scope=form.scope(),
+            user_input=data["input"],
+            interactive=data["run_kind"] not in SCHEDULED_RUN_KINDS,
+        )
+        return Response(shapes.ContextOutput(context).data)
 
 
 class ListUserView(ServiceAPIView):

@@ -52,6 +52,7 @@ from memories.types import (
     DeleteStatus,
     MemoryRecord,
     MemoryScope,
+    SearchFilters,
     Source,
     WriteOutcome,
     WriteStatus,
@@ -152,9 +153,13 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
     }
     status = 200
     if filters.semantic:
-        result = selectors.memory_search(scope=scope, query=filters.q, top_k=SEMANTIC_TOP_K)
-        hits = [h for h in result.items if not filters.category or h.category == filters.category]
-        context |= {"search": result, "items": [search_item(h) for h in hits]}
+        result = selectors.memory_search(
+            scope=scope,
+            query=filters.q,
+            top_k=SEMANTIC_TOP_K,
+            filters=SearchFilters(category=filters.category, source=filters.source),
+        )
+        context |= {"search": result, "items": [search_item(h) for h in result.items]}
         if not result.available:
             status = 503
     else:

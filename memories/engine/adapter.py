@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
-from memories.types import BackendError, CleanupError, SearchHit
+from memories.engine.recall import ChannelQuery, channel_hits, channel_statement
+from memories.types import BackendError, Channel, ChannelHit, CleanupError
 
 logger = logging.getLogger(__name__)
 
@@ -258,25 +259,20 @@ class Mem0Adapter:
             )
             return int(cur.fetchone()[0])
 
-    def search(
-        self, *, scope_key: str, query: str, top_k: int, threshold: float
-    ) -> list[SearchHit]:
+    def embed_query(self, text: str) -> list[float]:
+        """The query's vector from the configured embedder (recall's vector channel)."""
         with _backend("search"):
-            result = self._memory.search(
-                query, top_k=top_k, threshold=threshold, filters={"user_id": scope_key}
-            )
-        hits: list[SearchHit] = []
-        for row in result.get("results", []):
-            metadata = row.get("metadata") or {}
-            hits.append(
-                SearchHit(
-                    id=str(row["id"]),
-                    content=str(row.get("memory", "")),
-                    score=round(float(row.get("score") or 0.0), 4),
-                    category=str(metadata.get("category") or "fact"),
-                )
-            )
-        return hits
+            return [float(x) for x in self._memory.embedding_model.embed(text, "search")]
+
+    def recall(self, query: ChannelQuery) -> dict[Channel, list[ChannelHit]]:
+        """Run every recall channel in one statement on Mem0's connection pool."""
+        statement, params = channel_statement(
+            query, memories=self._memory.collection_name, entities=self.entity_collection
+        )
+        with _backend("search"), self._memory.vector_store._get_cursor() as cur:
+            cur.execute(statement, params)
+            rows = cur.fetchall()
+        return channel_hits(rows)
 
     def close(self) -> None:
         for store in (self._memory.vector_store, self._memory._entity_store):

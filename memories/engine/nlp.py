@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
@@ -179,3 +180,92 @@ def extract_entities_batch(texts: list[str], batch_size: int = 32) -> list[list[
     assert _english_entities_batch is not None, "memories.engine.nlp.configure() not called"
     english_results = iter(_english_entities_batch([normalize_quotes(t) for t in english]))
     return [_chinese_entities(t) if has_han(t) else next(english_results) for t in texts]
+
+
+# --- query analysis for recall (memories.search) -------------------------------------------------
+# Words so common in a personal memory that matching one alone is no evidence of relevance: most
+# memories are about "the user" and what they "like"/"prefer"/"use".  Larger scopes also drop
+# terms by document frequency (memories.search); this list covers scopes too small for that.
+GENERIC_TERMS = _words(
+    "用户 用户的 喜欢 偏好 希望 使用 总是 一直 习惯 通常 平时 现在 以后 之前 相关 有关 "
+    "user users prefer prefers preference like likes use uses want always usually usual "
+    "team thing stuff kind way get make"
+)
+_NAME_UNIT = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[a-z0-9][a-z0-9+#._-]*")
+MAX_HAN_GRAM = 12
+MAX_LATIN_GRAM_WORDS = 4
+
+
+def normalize_name(text: str) -> str:
+    """The form an entity is compared in: NFKC, lower case, ASCII quotes, single spaces.
+
+    ``memories.search`` applies the same steps in SQL (``lower(normalize(…, NFKC))``).
+    """
+    return " ".join(unicodedata.normalize("NFKC", normalize_quotes(text)).lower().split())
+
+
+def query_terms(text: str) -> list[str]:
+    """The query's keyword terms, tokenised exactly as stored memories are (``text_lemmatized``),
+    without generic words; unique, in query order."""
+    seen: dict[str, None] = {}
+    for token in lemmatize_for_bm25(unicodedata.normalize("NFKC", text)).split():
+        if token not in GENERIC_TERMS and len(token) >= 2:
+            seen.setdefault(token, None)
+    return list(seen)
+
+
+def name_grams(text: str) -> list[str]:
+    """Every span of the query that could be an entity's normalised text: Han substrings of 2 to
+    12 characters and runs of 1 to 4 Latin words.  Matching entity texts by equality against
+    these finds every entity the query names, with no NER on the query and no false substring
+    hits inside longer Latin words."""
+    grams: dict[str, None] = {}
+    units = _NAME_UNIT.findall(normalize_name(text))
+    for index, unit in enumerate(units):
+        if has_han(unit):
+            for start in range(len(unit)):
+                for end in range(start + 2, min(len(unit), start + MAX_HAN_GRAM) + 1):
+                    grams.setdefault(unit[start:end], None)
+            continue
+        words: list[str] = []
+        for following in units[index : index + MAX_LATIN_GRAM_WORDS]:
+            if has_han(following):
+                break
+            words.append(following)
+            if len(" ".join(words)) >= 2:
+                grams.setdefault(" ".join(words), None)
+    return list(grams)
+
+
+def quoted_names(text: str) -> list[str]:
+    """Names the query puts in quotes (“林清”, "Atlas"): they always count as evidence."""
+    found = [normalize_name(match.group(1)) for match in QUOTED.finditer(normalize_quotes(text))]
+    return [name for name in dict.fromkeys(found) if len(name) >= 2]
+
+
+_LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+MIN_MISSPELT_LENGTH = 5
+
+
+def misspellings(text: str) -> list[str]:
+    """Every string one edit (a deletion, a swap of neighbours, a replacement or an insertion of
+    a letter) away from a Latin word of 5 or more letters in the query: a stored name equal to
+    one of them is the name the user mistyped.  Shorter words have too many real neighbours."""
+    variants: dict[str, None] = {}
+    words = [w for w in _NAME_UNIT.findall(normalize_name(text)) if not has_han(w)]
+    for word in words:
+        if len(word) < MIN_MISSPELT_LENGTH or not word.isalpha():
+            continue
+        splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+        for left, right in splits:
+            if right:
+                variants.setdefault(left + right[1:], None)
+                for letter in _LATIN_LETTERS:
+                    variants.setdefault(left + letter + right[1:], None)
+            if len(right) > 1:
+                variants.setdefault(left + right[1] + right[0] + right[2:], None)
+            for letter in _LATIN_LETTERS:
+                variants.setdefault(left + letter + right, None)
+    for word in words:
+        variants.pop(word, None)
+    return list(variants)

@@ -13,6 +13,7 @@ import uuid
 import pytest
 from psycopg.types.json import Jsonb
 
+from memories import selectors
 from memories.engine import get_engine
 
 pytestmark = pytest.mark.django_db
@@ -48,5 +49,5 @@ def test_selective_filter_still_returns_every_match(scope):
     ]
     for text in facts:
         engine.add_fact(scope_key=scope.key, text=text, metadata={"category": "fact"})
-    hits = engine.search(scope_key=scope.key, query="技术方案", top_k=5, threshold=0.0)
-    assert sorted(h.content for h in hits) == sorted(facts)
+    result = selectors.memory_search(scope=scope, query="技术方案", top_k=5, min_score=0.0)
+    assert sorted(h.content for h in result.items) == sorted(facts)

@@ -14,8 +14,10 @@ import pytest
 from django.db import connection
 
 from memories.engine import adapter as adapter_module
-from memories.engine import get_engine
+from memories.engine import get_engine, nlp
+from memories.engine.recall import ChannelQuery
 from memories.models import MemoryRow
+from memories.types import Channel, SearchFilters
 
 pytestmark = pytest.mark.django_db
 
@@ -108,14 +110,33 @@ def test_infer_add_keeps_attribution(engine, scope):
     assert got["attributed_to"] == "user", "get().attributed_to changed"
 
 
-def test_search_score_direction_is_similarity(engine, scope):
+def test_recall_reads_what_mem0_writes_and_scores_similarity(engine, scope):
+    """Recall runs on Mem0's pool (``vector_store._get_cursor``) over the columns Mem0 fills:
+    ``vector`` (cosine, higher is closer), ``payload.text_lemmatized`` and the entity table's
+    ``linked_memory_ids``; the query is embedded with ``embedding_model.embed(q, "search")``."""
     text = "User prefers PostgreSQL for every new service."
-    engine.add_fact(scope_key=scope.key, text=text, metadata={"category": "preference"})
+    wanted = engine.add_fact(scope_key=scope.key, text=text, metadata={"category": "preference"})
     engine.add_fact(scope_key=scope.key, text="用户喜欢喝绿茶。", metadata={"category": "fact"})
-    hits = engine.search(scope_key=scope.key, query=text, top_k=5, threshold=0.0)
-    assert hits[0].content == text
-    assert hits[0].score > hits[-1].score
-    assert all(0.0 <= h.score <= 1.0 for h in hits)
+    channels = engine.recall(
+        ChannelQuery(
+            scope_key=scope.key,
+            vector=engine.embed_query(text),
+            terms=nlp.query_terms("PostgreSQL service"),
+            grams=nlp.name_grams("PostgreSQL"),
+            quoted=[],
+            misspellings=[],
+            filters=SearchFilters(),
+            vector_floor=0.0,
+            keyword_min_coverage=0.5,
+            keyword_max_share=1.0,
+            pool=5,
+        )
+    )
+    vector = channels[Channel.VECTOR]
+    assert vector[0].id == wanted and vector[0].strength > 0.99
+    assert vector[0].strength > vector[-1].strength >= 0.0
+    assert [h.id for h in channels[Channel.KEYWORD]] == [wanted]
+    assert [h.id for h in channels[Channel.ENTITY]] == [wanted]
 
 
 def test_delete_completes_cleanup_when_sdk_fails_after_vector_delete(engine, scope, monkeypatch):

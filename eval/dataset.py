@@ -1,0 +1,381 @@
+"""The labelled retrieval set of `make eval` (docs/retrieval.md).
+
+Four scopes of a few dozen memories each — a Chinese user, an English user, a user who mixes
+both, and a second Chinese user whose topics overlap the first (so scope isolation is measured
+too).  Every query names its kind and the memories that answer it (any of them is a hit);
+negatives name none and must answer nothing.
+
+Kinds: ``zh``, ``en``, ``mixed`` (Chinese and English in one query), ``paraphrase`` (other words,
+same meaning), ``short_name`` (a bare code name or person), ``typo`` (a misspelt word or
+name), ``cross_language`` (asked in the other language), ``negative`` (nothing relevant stored).
+
+Memories are referred to by a short key; ``memories`` holds ``scope -> key -> text``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KINDS = (
+    "zh",
+    "en",
+    "mixed",
+    "paraphrase",
+    "short_name",
+    "typo",
+    "cross_language",
+    "negative",
+)
+
+
+@dataclass(frozen=True)
+class Query:
+    scope: str
+    kind: str
+    text: str
+    relevant: tuple[str, ...]
+
+
+# --- projects: (key, code name, zh purpose, en purpose, deadline zh, deadline en, owner zh,
+#     owner en, stack) ---------------------------------------------------------------------------
+ZH_PROJECTS = [
+    ("qingniao", "青鸟", "计费系统重写", "三月底", "王磊", "Go 和 PostgreSQL"),
+    ("beidou", "北斗", "数据仓库迁移", "六月中旬", "陈静", "Spark 和 Hive"),
+    ("atlas", "Atlas", "移动端改版", "年底", "刘洋", "Flutter"),
+    ("kunlun", "昆仑", "客服机器人", "九月", "赵敏", "Python 和 Django"),
+    ("orion", "Orion", "日志平台升级", "下个季度", "孙涛", "Elasticsearch"),
+    ("xuanwu", "玄武", "风控规则引擎", "十月底", "周婷", "Java 和 Drools"),
+]
+EN_PROJECTS = [
+    ("kestrel", "Kestrel", "billing rewrite", "the end of March", "Maya Chen", "Go and PostgreSQL"),
+    ("nimbus", "Nimbus", "cloud cost dashboard", "mid June", "Liam Patel", "React and BigQuery"),
+    ("harbor", "Harbor", "container registry migration", "Q3", "Sofia Rossi", "Kubernetes"),
+    ("falcon", "Falcon", "search relevance project", "October", "Noah Kim", "Elasticsearch"),
+    ("juniper", "Juniper", "onboarding redesign", "next sprint", "Emma Brown", "Next.js"),
+    ("quartz", "Quartz", "payments reconciliation", "year end", "Lucas Silva", "Rust and Kafka"),
+]
+MIXED_PROJECTS = [
+    ("phoenix", "Phoenix", "订单服务拆分", "五月", "黄勇", "Go 和 gRPC"),
+    ("aurora", "Aurora", "推荐系统重构", "八月", "林清", "PyTorch 和 Redis"),
+    ("zephyr", "Zephyr", "内部 SSO 接入", "两周后", "郭峰", "Keycloak"),
+    ("titan", "Titan", "GPU 集群调度", "年底前", "马丽", "Kubernetes 和 Volcano"),
+    ("lotus", "Lotus", "财务报表自动化", "七月", "何平", "Airflow 和 dbt"),
+]
+ZH2_PROJECTS = [
+    ("tianshu", "天枢", "供应链预测", "四月", "吴迪", "Python 和 LightGBM"),
+    ("atlas2", "Atlas", "门店巡检小程序", "十一月", "郑爽", "微信小程序"),
+    ("hongyan", "鸿雁", "消息推送平台", "二月", "钱坤", "Kafka 和 Go"),
+]
+
+ZH_PREFERENCES = {
+    "zh_lang": "用户偏好使用简体中文输出技术方案，结论先行。",
+    "zh_html": "以后所有报告统一使用 HTML 格式。",
+    "zh_python": "用户最喜欢的编程语言是 Python。",
+    "zh_city": "用户住在杭州，通勤骑自行车。",
+    "zh_style": "用户偏好简洁的代码风格，函数不超过 50 行。",
+    "zh_weekly": "周报要结论先行，控制在一页以内。",
+    "zh_tests": "用户要求每个功能都写单元测试。",
+    "zh_htmx": "前端统一使用 HTMX，不引入 React。",
+    "zh_tone": "用户希望回答直接，不要客套话。",
+    "zh_deploy": "服务部署在阿里云的 Kubernetes 集群上。",
+    "zh_job": "用户是后端工程师，负责支付系统。",
+    "zh_meeting": "用户每周一上午十点开例会。",
+    "zh_cat": "用户养了一只叫豆豆的猫。",
+    "zh_hiking": "用户周末喜欢爬山。",
+    "zh_peanut": "用户对花生过敏。",
+    "zh_guitar": "用户正在学习弹吉他。",
+    "zh_feishu": "团队沟通统一用“飞书”，不用邮件。",
+    "zh_review": "代码合并前至少需要两位同事评审通过。",
+    "zh_tea": "用户下午习惯喝一杯乌龙茶。",
+    "zh_diagram": "架构图统一用 PlantUML 画，方便放进版本库。",
+}
+EN_PREFERENCES = {
+    "en_bullets": "User prefers concise answers with bullet points.",
+    "en_reports": "User prefers reports written in English.",
+    "en_tea": "User likes green tea in the afternoon.",
+    "en_work": "User works at a fintech startup in Singapore.",
+    "en_commits": "Commit messages follow the Conventional Commits format.",
+    "en_approvals": "Every pull request needs two approvals before merging.",
+    "en_k8s": "Services are deployed on Kubernetes in eu-west-1.",
+    "en_arsenal": "User's favourite football team is Arsenal.",
+    "en_piano": "User plays the piano every evening.",
+    "en_allergy": "User is allergic to cats.",
+    "en_daughter": "User's daughter is learning to swim.",
+    "en_vim": "User edits code in Neovim with a dark theme.",
+    "en_standup": "The daily standup is at 9:30 and lasts fifteen minutes.",
+    "en_typescript": "New frontend code must be written in TypeScript with strict mode.",
+    "en_docs": "Design docs start with a one-paragraph summary of the decision.",
+    "en_oncall": "User is on call every fourth week.",
+    "en_coffee": "User drinks a flat white every morning.",
+    "en_timezone": "User's working hours are in the Singapore time zone.",
+}
+MIXED_PREFERENCES = {
+    "mx_lang": "技术文档用中文写，但代码注释统一用 English。",
+    "mx_pr": "PR 描述里必须附上测试截图。",
+    "mx_ci": "CI 用 GitHub Actions，main 分支保护开启。",
+    "mx_editor": "用户习惯用 VS Code 写代码，字体是 JetBrains Mono。",
+    "mx_db": "新服务默认用 PostgreSQL，缓存用 Redis。",
+    "mx_slack": "跨国团队沟通用 Slack，国内团队用飞书。",
+    "mx_api": "对外 API 一律用 REST + JSON，不用 GraphQL。",
+    "mx_log": "日志统一输出 JSON 格式，接入 Loki。",
+    "mx_run": "用户每天早上跑步 5 公里。",
+    "mx_book": "用户最近在读《Designing Data-Intensive Applications》。",
+    "mx_mac": "用户的工作电脑是 MacBook Pro，用 zsh。",
+    "mx_release": "每周四下午发版，周五不上线。",
+}
+ZH2_PREFERENCES = {
+    "z2_lang": "用户要求所有回复都用简体中文。",
+    "z2_excel": "数据报表用 Excel 交付，附上数据透视表。",
+    "z2_dog": "用户家里有一只金毛犬，叫旺财。",
+    "z2_swim": "用户每周三晚上去游泳。",
+    "z2_dingtalk": "公司内部沟通用钉钉。",
+    "z2_meeting": "周会在每周五下午三点。",
+    "z2_coffee": "用户不喝咖啡，只喝白开水。",
+    "z2_ppt": "汇报材料用 PPT，不超过十页。",
+    "z2_java": "用户主要用 Java 写后端服务。",
+    "z2_shanghai": "用户在上海工作。",
+}
+
+
+def _zh_project_memories(key: str, name: str, purpose: str, when: str, owner: str, stack: str):
+    quoted = f"“{name}”"
+    return {
+        f"{key}_goal": f"项目{quoted}是{purpose}，计划{when}上线，上线前要完成压测和灰度发布。",
+        f"{key}_owner": f"{quoted}的负责人是{owner}，需求变更要先和他确认，再同步给测试和运维。",
+        f"{key}_stack": f"{quoted}的技术栈是{stack}，部署在公司内部的容器平台上。",
+    }
+
+
+def _en_project_memories(key: str, name: str, purpose: str, when: str, owner: str, stack: str):
+    return {
+        f"{key}_goal": f"Project {name} is the {purpose}, due {when}; load tests and a staged "
+        "rollout must finish first.",
+        f"{key}_owner": f"{owner} leads {name}; scope changes go through them before QA and ops "
+        "hear about it.",
+        f"{key}_stack": f"{name} runs on {stack}, deployed on the internal container platform.",
+    }
+
+
+def memories() -> dict[str, dict[str, str]]:
+    scopes: dict[str, dict[str, str]] = {"zh": {}, "en": {}, "mixed": {}, "zh2": {}}
+    for scope, projects in (("zh", ZH_PROJECTS), ("mixed", MIXED_PROJECTS), ("zh2", ZH2_PROJECTS)):
+        for project in projects:
+            scopes[scope].update(_zh_project_memories(*project))
+    for project in EN_PROJECTS:
+        scopes["en"].update(_en_project_memories(*project))
+    scopes["zh"].update(ZH_PREFERENCES)
+    scopes["en"].update(EN_PREFERENCES)
+    scopes["mixed"].update(MIXED_PREFERENCES)
+    scopes["zh2"].update(ZH2_PREFERENCES)
+    # Everyday facts make each scope a realistic size and give negatives something to miss.
+    for scope, facts in FILLER.items():
+        for n, text in enumerate(facts):
+            scopes[scope][f"{scope}_filler_{n}"] = text
+    return scopes
+
+
+FILLER = {
+    "zh": [
+        f"第{n}次迭代的回顾会记录放在“{team}”空间。"
+        for n, team in enumerate(["研发周报", "项目复盘", "技术分享"] * 12, start=1)
+    ],
+    "en": [
+        f"Sprint {n} retro notes live in the {space} space."
+        for n, space in enumerate(["Engineering", "Retros", "Team Notes"] * 12, start=1)
+    ],
+    "mixed": [
+        f"Sprint {n} 的回顾记录放在 Confluence 的“{space}”页面。"
+        for n, space in enumerate(["复盘", "Retro", "周会纪要"] * 12, start=1)
+    ],
+    "zh2": [
+        f"第{n}季度的门店数据由“{team}”整理。"
+        for n, team in enumerate(["运营组", "数据组", "财务组"] * 12, start=1)
+    ],
+}
+
+
+def _q(scope: str, kind: str, text: str, *relevant: str) -> Query:
+    return Query(scope=scope, kind=kind, text=text, relevant=tuple(relevant))
+
+
+def _project_keys(key: str) -> tuple[str, str, str]:
+    return (f"{key}_goal", f"{key}_owner", f"{key}_stack")
+
+
+QUERIES: list[Query] = [
+    # --- zh scope ---------------------------------------------------------------------------------
+    _q("zh", "zh", "青鸟项目什么时候上线", "qingniao_goal"),
+    _q("zh", "zh", "北斗的负责人是谁", "beidou_owner"),
+    _q("zh", "zh", "昆仑用什么技术栈", "kunlun_stack"),
+    _q("zh", "zh", "玄武项目是做什么的", "xuanwu_goal"),
+    _q("zh", "zh", "周报有什么要求", "zh_weekly"),
+    _q("zh", "zh", "团队用什么沟通", "zh_feishu"),
+    _q("zh", "zh", "用户对什么过敏", "zh_peanut"),
+    _q("zh", "zh", "架构图用什么工具画", "zh_diagram"),
+    _q("zh", "zh", "代码合并前需要什么", "zh_review"),
+    _q("zh", "zh", "用户在学什么乐器", "zh_guitar"),
+    _q("zh", "paraphrase", "技术方案用什么语言写", "zh_lang"),
+    _q("zh", "paraphrase", "报告该交成什么格式的文件", "zh_html"),
+    _q("zh", "paraphrase", "用户平时爱写哪种编程语言", "zh_python"),
+    _q("zh", "paraphrase", "前端框架用什么", "zh_htmx"),
+    _q("zh", "paraphrase", "回答的语气要怎样", "zh_tone"),
+    _q("zh", "paraphrase", "服务跑在哪个云上", "zh_deploy"),
+    _q("zh", "paraphrase", "用户做什么工作", "zh_job"),
+    _q("zh", "paraphrase", "用户家里的宠物", "zh_cat"),
+    _q("zh", "paraphrase", "重写收费系统的那个项目", "qingniao_goal"),
+    _q("zh", "paraphrase", "谁在管数仓搬迁", "beidou_owner", "beidou_goal"),
+    _q("zh", "short_name", "青鸟", *_project_keys("qingniao")),
+    _q("zh", "short_name", "Atlas", *_project_keys("atlas")),
+    _q("zh", "short_name", "王磊", "qingniao_owner"),
+    _q("zh", "short_name", "Orion", *_project_keys("orion")),
+    _q("zh", "short_name", "赵敏", "kunlun_owner"),
+    _q("zh", "short_name", "飞书", "zh_feishu"),
+    _q("zh", "typo", "青鸟的负债人是谁", "qingniao_owner"),
+    _q("zh", "typo", "Atlsa 什么时候上线", "atlas_goal"),
+    _q("zh", "typo", "Oiron 用的什么技术", "orion_stack"),
+    _q("zh", "typo", "周报有什么耀求", "zh_weekly"),
+    _q("zh", "typo", "前端统一用 HTMXX 吗", "zh_htmx"),
+    _q("zh", "mixed", "Atlas 项目的 deadline 是什么时候", "atlas_goal"),
+    _q("zh", "mixed", "Orion 的 owner 是谁", "orion_owner"),
+    _q("zh", "mixed", "服务部署在哪个 cloud 上", "zh_deploy"),
+    _q("zh", "mixed", "PlantUML 是用来做什么的", "zh_diagram"),
+    _q("zh", "cross_language", "Who owns the Qingniao billing rewrite?", "qingniao_owner"),
+    _q("zh", "cross_language", "What is the user allergic to?", "zh_peanut"),
+    _q("zh", "cross_language", "Which chat tool does the team use?", "zh_feishu"),
+    _q("zh", "cross_language", "What instrument is the user learning?", "zh_guitar"),
+    _q("zh", "cross_language", "When does Atlas launch?", "atlas_goal"),
+    # --- en scope ---------------------------------------------------------------------------------
+    _q("en", "en", "When is Kestrel due?", "kestrel_goal"),
+    _q("en", "en", "Who leads Nimbus?", "nimbus_owner"),
+    _q("en", "en", "What does Harbor run on?", "harbor_stack"),
+    _q("en", "en", "What is the Falcon project about?", "falcon_goal"),
+    _q("en", "en", "How should commit messages look?", "en_commits"),
+    _q("en", "en", "How many approvals does a pull request need?", "en_approvals"),
+    _q("en", "en", "What time is the daily standup?", "en_standup"),
+    _q("en", "en", "Which editor does the user use?", "en_vim"),
+    _q("en", "en", "How often is the user on call?", "en_oncall"),
+    _q("en", "en", "What does the user drink in the morning?", "en_coffee"),
+    _q("en", "paraphrase", "preferred answer style", "en_bullets"),
+    _q("en", "paraphrase", "What language should reports use?", "en_reports"),
+    _q("en", "paraphrase", "Where does the user work?", "en_work"),
+    _q("en", "paraphrase", "deployment platform", "en_k8s"),
+    _q("en", "paraphrase", "code review rules", "en_approvals"),
+    _q("en", "paraphrase", "Which team does the user support?", "en_arsenal"),
+    _q("en", "paraphrase", "the user's kid and sports", "en_daughter"),
+    _q("en", "paraphrase", "how design documents should begin", "en_docs"),
+    _q("en", "paraphrase", "the project that redoes invoicing", "kestrel_goal"),
+    _q("en", "paraphrase", "who is in charge of the registry move", "harbor_owner", "harbor_goal"),
+    _q("en", "short_name", "Kestrel", *_project_keys("kestrel")),
+    _q("en", "short_name", "Quartz", *_project_keys("quartz")),
+    _q("en", "short_name", "Maya Chen", "kestrel_owner"),
+    _q("en", "short_name", "Juniper", *_project_keys("juniper")),
+    _q("en", "short_name", "Noah Kim", "falcon_owner"),
+    _q("en", "short_name", "Arsenal", "en_arsenal"),
+    _q("en", "typo", "When is Kestral due?", "kestrel_goal"),
+    _q("en", "typo", "Who leads Nimbsu?", "nimbus_owner"),
+    _q("en", "typo", "commit mesage format", "en_commits"),
+    _q("en", "typo", "what does the usr drink in the afternon", "en_tea"),
+    _q("en", "typo", "Typescript strict mdoe", "en_typescript"),
+    _q("en", "mixed", "Kestrel 什么时候交付", "kestrel_goal"),
+    _q("en", "mixed", "Nimbus 的负责人", "nimbus_owner"),
+    _q("en", "mixed", "pull request 需要几个 approval", "en_approvals"),
+    _q("en", "mixed", "standup 几点开始", "en_standup"),
+    _q("en", "cross_language", "用户喜欢哪支足球队", "en_arsenal"),
+    _q("en", "cross_language", "用户对什么过敏", "en_allergy"),
+    _q("en", "cross_language", "用户晚上弹什么乐器", "en_piano"),
+    _q("en", "cross_language", "提交信息要遵循什么格式", "en_commits"),
+    _q("en", "cross_language", "服务部署在哪里", "en_k8s"),
+    # --- mixed scope ------------------------------------------------------------------------------
+    _q("mixed", "mixed", "Phoenix 项目什么时候上线", "phoenix_goal"),
+    _q("mixed", "mixed", "Aurora 用了哪些技术", "aurora_stack"),
+    _q("mixed", "mixed", "代码注释用什么语言", "mx_lang"),
+    _q("mixed", "mixed", "PR 描述要附什么", "mx_pr"),
+    _q("mixed", "mixed", "CI 用的是什么", "mx_ci"),
+    _q("mixed", "mixed", "对外 API 用 GraphQL 吗", "mx_api"),
+    _q("mixed", "mixed", "日志接入哪个系统", "mx_log"),
+    _q("mixed", "zh", "推荐系统重构由谁负责", "aurora_owner", "aurora_goal"),
+    _q("mixed", "zh", "每周什么时候发版", "mx_release"),
+    _q("mixed", "zh", "用户每天早上做什么运动", "mx_run"),
+    _q("mixed", "paraphrase", "缓存选型", "mx_db"),
+    _q("mixed", "paraphrase", "用户最近在看什么书", "mx_book"),
+    _q("mixed", "paraphrase", "用户平时用哪个编辑器", "mx_editor"),
+    _q("mixed", "paraphrase", "和海外同事怎么沟通", "mx_slack"),
+    _q("mixed", "paraphrase", "拆分订单服务的项目", "phoenix_goal"),
+    _q("mixed", "short_name", "Zephyr", *_project_keys("zephyr")),
+    _q("mixed", "short_name", "Titan", *_project_keys("titan")),
+    _q("mixed", "short_name", "林清", "aurora_owner"),
+    _q("mixed", "short_name", "Lotus", *_project_keys("lotus")),
+    _q("mixed", "short_name", "Slack", "mx_slack"),
+    _q("mixed", "typo", "Pheonix 的技术栈", "phoenix_stack"),
+    _q("mixed", "typo", "Zephir 什么时候接入", "zephyr_goal"),
+    _q("mixed", "typo", "GitHub Acitons 怎么配置", "mx_ci"),
+    _q("mixed", "typo", "日志同意输出什么格式", "mx_log"),
+    _q(
+        "mixed",
+        "cross_language",
+        "Who is responsible for the recommendation rebuild?",
+        "aurora_owner",
+        "aurora_goal",
+    ),
+    _q("mixed", "cross_language", "Which database should new services use?", "mx_db"),
+    _q("mixed", "cross_language", "When are releases shipped?", "mx_release"),
+    _q("mixed", "cross_language", "What laptop does the user have?", "mx_mac"),
+    # --- zh2 scope --------------------------------------------------------------------------------
+    _q("zh2", "zh", "天枢项目什么时候上线", "tianshu_goal"),
+    _q("zh2", "zh", "鸿雁的技术栈", "hongyan_stack"),
+    _q("zh2", "zh", "周会在什么时候", "z2_meeting"),
+    _q("zh2", "zh", "公司内部用什么沟通", "z2_dingtalk"),
+    _q("zh2", "zh", "汇报材料有什么要求", "z2_ppt"),
+    _q("zh2", "paraphrase", "用户养了什么狗", "z2_dog"),
+    _q("zh2", "paraphrase", "用户平时喝什么", "z2_coffee"),
+    _q("zh2", "paraphrase", "报表交付格式", "z2_excel"),
+    _q("zh2", "paraphrase", "用户在哪座城市上班", "z2_shanghai"),
+    _q("zh2", "paraphrase", "回复用什么语言", "z2_lang"),
+    _q("zh2", "short_name", "Atlas", *_project_keys("atlas2")),
+    _q("zh2", "short_name", "钱坤", "hongyan_owner"),
+    _q("zh2", "short_name", "天枢", *_project_keys("tianshu")),
+    _q("zh2", "short_name", "旺财", "z2_dog"),
+    _q("zh2", "typo", "鸿雁的负责任是谁", "hongyan_owner"),
+    _q("zh2", "typo", "Atals 小程序什么时候上线", "atlas2_goal"),
+    _q("zh2", "typo", "用户每周三晚上去游勇", "z2_swim"),
+    _q("zh2", "mixed", "Atlas 的 owner 是谁", "atlas2_owner"),
+    _q("zh2", "mixed", "天枢用了 LightGBM 吗", "tianshu_stack"),
+    _q("zh2", "mixed", "后端服务用 Java 还是 Go", "z2_java"),
+    _q("zh2", "cross_language", "What does the user drink?", "z2_coffee"),
+    _q("zh2", "cross_language", "Where does the user work?", "z2_shanghai"),
+    _q("zh2", "cross_language", "When is the weekly meeting?", "z2_meeting"),
+]
+
+NEGATIVES = {
+    "zh": [
+        "量子计算的最新进展",
+        "股票行情怎么样",
+        "推荐几部科幻电影",
+        "明天北京会下雨吗",
+        "怎么做红烧肉",
+        "马拉松训练计划",
+    ],
+    "en": [
+        "how to bake sourdough bread",
+        "What's the capital of Peru?",
+        "best hiking trails in Colorado",
+        "quantum computing breakthroughs",
+        "how do vaccines work",
+        "recommend a science fiction novel",
+    ],
+    "mixed": [
+        "量子计算的最新进展",
+        "recommend a good sushi restaurant",
+        "怎么做红烧肉",
+        "what's the weather in Tokyo",
+        "世界杯冠军是谁",
+    ],
+    "zh2": [
+        "股票行情怎么样",
+        "推荐几部科幻电影",
+        "how to bake sourdough bread",
+        "怎么学习量子力学",
+        "火星上有水吗",
+    ],
+}
+QUERIES += [_q(scope, "negative", text) for scope, texts in NEGATIVES.items() for text in texts]

@@ -1,0 +1,123 @@
+"""Calibration of the vector channel's floor (``min_score``) for the configured embedder.
+
+A shipped labelled set: query/memory pairs that belong together (Chinese, English, mixed and
+across the two languages) and facts unrelated to every query.  Each query against its own
+memory is a positive, each query against each unrelated fact a negative.  For every floor we
+count what passes: recall (positives kept), false-pass rate (negatives kept) and precision.
+The recommended floor maximises Youden's J = recall − false-pass rate (the lowest such floor
+on a tie); `python manage.py calibrate_min_score` prints it, and the bundled embedder's default
+(``POCO_SEARCH_MIN_SCORE``) is that number.  seed 000 §5's 0.45 was calibrated for M3E.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+# (query, the memory it should find).  Memories read like stored facts; queries like an agent's.
+POSITIVE_PAIRS: tuple[tuple[str, str], ...] = (
+    ("Poco 项目的技术方案怎么写", "用户偏好使用简体中文输出技术方案"),
+    ("这个项目优先考虑什么", "用户在“Poco”项目中优先考虑易维护性"),
+    ("团队用什么沟通工具", "团队沟通用“飞书”"),
+    ("需求对接人是谁", "需求对接人是“林清”"),
+    ("报告用什么格式", "以后所有报告统一使用 HTML 格式"),
+    ("用户喜欢什么编程语言", "用户最喜欢的编程语言是 Python"),
+    ("数据库选型", "已确认采用 PostgreSQL 作为主数据库"),
+    ("用户住在哪个城市", "用户住在杭州"),
+    ("代码风格偏好", "用户偏好简洁的代码风格，函数不超过 50 行"),
+    ("周报怎么写", "周报要结论先行，控制在一页以内"),
+    ("测试怎么做", "用户要求每个功能都写单元测试"),
+    ("前端框架用什么", "前端统一使用 HTMX，不引入 React"),
+    ("回答的语气", "用户希望回答直接，不要客套话"),
+    ("部署在哪里", "服务部署在阿里云的 Kubernetes 集群上"),
+    ("用户的职业", "用户是后端工程师，负责支付系统"),
+    ("会议时间安排", "用户每周一上午十点开例会"),
+    ("What language should reports use?", "User prefers reports written in English"),
+    ("Which database do we use?", "The team decided to use PostgreSQL as the main database"),
+    ("What does the user like to drink?", "User likes green tea"),
+    ("Where does the user work?", "User works at a fintech startup in Singapore"),
+    ("preferred answer style", "User prefers concise answers with bullet points"),
+    ("deployment platform", "Services are deployed on Kubernetes"),
+    ("code review rules", "Every pull request needs two approvals before merging"),
+    ("How should commit messages look?", "Commit messages follow the Conventional Commits format"),
+    # mixed and cross-language: the vector channel is the only one that can find these
+    ("代码注释用什么语言", "Code comments are written in English"),
+    ("Which chat tool does the team use?", "团队沟通统一用“飞书”，不用邮件"),
+    ("What is the user allergic to?", "用户对花生过敏"),
+    ("用户晚上弹什么乐器", "User plays the piano every evening"),
+    ("PR 需要几个人 review", "Every pull request needs two approvals before merging"),
+    ("When is the weekly report due?", "周报每周五下午五点前提交"),
+    ("用户早上喝什么", "User drinks a flat white every morning"),
+    ("Where is the service deployed?", "服务部署在阿里云的 Kubernetes 集群上"),
+)
+# Facts unrelated to every query above: other things the same user's memory holds.
+UNRELATED_FACTS: tuple[str, ...] = (
+    "用户养了一只叫豆豆的猫",
+    "用户周末喜欢爬山",
+    "用户的生日在十月",
+    "用户正在学做日本料理",
+    "用户最喜欢的电影是《千与千寻》",
+    "用户去年去了冰岛旅行",
+    "User's favourite football team is Arsenal",
+    "User collects vinyl records",
+    "User's daughter is learning to swim",
+    "User reads science fiction before bed",
+)
+FLOORS = tuple(round(0.10 + step / 100, 2) for step in range(41))  # 0.10 … 0.50
+
+
+@dataclass(frozen=True)
+class FloorRow:
+    floor: float
+    recall: float
+    false_pass_rate: float
+    precision: float
+
+    @property
+    def youden(self) -> float:
+        return self.recall - self.false_pass_rate
+
+
+@dataclass(frozen=True)
+class Calibration:
+    rows: tuple[FloorRow, ...]
+    positives: tuple[float, ...]
+    negatives: tuple[float, ...]
+
+    @property
+    def recommended(self) -> float:
+        return max(self.rows, key=lambda r: (round(r.youden, 6), -r.floor)).floor
+
+    def row(self, floor: float) -> FloorRow:
+        return next(r for r in self.rows if math.isclose(r.floor, floor))
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
+
+
+def calibrate(
+    *, embed: Callable[[list[str]], list[list[float]]], floors: Sequence[float] = FLOORS
+) -> Calibration:
+    """Score the labelled set with ``embed`` (the configured embedder) at every floor."""
+    queries = embed([q for q, _ in POSITIVE_PAIRS])
+    relevant = embed([m for _, m in POSITIVE_PAIRS])
+    unrelated = embed(list(UNRELATED_FACTS))
+    positives = tuple(_cosine(q, m) for q, m in zip(queries, relevant, strict=True))
+    negatives = tuple(_cosine(q, u) for q in queries for u in unrelated)
+    rows = []
+    for floor in floors:
+        kept = sum(s >= floor for s in positives)
+        passed = sum(s >= floor for s in negatives)
+        rows.append(
+            FloorRow(
+                floor=floor,
+                recall=kept / len(positives),
+                false_pass_rate=passed / len(negatives),
+                precision=kept / (kept + passed) if kept + passed else 1.0,
+            )
+        )
+    return Calibration(rows=tuple(rows), positives=positives, negatives=negatives)
