@@ -8,8 +8,8 @@ from django.db.models import QuerySet
 
 from lifecycle.models import IngestJob
 from memories.models import DeletionMark
-from memories.selectors import MemoryForbidden, MemoryNotFound, scope_rows
-from memories.types import MemoryScope
+from memories.selectors import scope_rows
+from memories.types import MemoryForbidden, MemoryNotFound, MemoryScope
 
 
 def ingest_job_get(*, scope: MemoryScope, job_id: str) -> IngestJob:

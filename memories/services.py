@@ -20,8 +20,6 @@ from memories.engine import ExtractedFact, get_engine
 from memories.locks import scope_write_lock
 from memories.models import AuditEvent, DeletionMark, MemorySettings
 from memories.selectors import (
-    MemoryForbidden,
-    MemoryNotFound,
     memory_find_by_text,
     memory_owned_row,
     memory_switches,
@@ -37,6 +35,8 @@ from memories.types import (
     CleanupError,
     DeleteOutcome,
     DeleteStatus,
+    MemoryForbidden,
+    MemoryNotFound,
     MemoryScope,
     Source,
     WriteOutcome,

@@ -43,13 +43,14 @@ from memories.console.forms import (
 from memories.console.labels import category_label, source_label
 from memories.console.presenters import history_items, memory_item, related_item, search_item
 from memories.scope import scope_for_user
-from memories.selectors import MemoryForbidden, MemoryNotFound
 from memories.types import (
     Actor,
     ActorKind,
     Category,
     DeleteOutcome,
     DeleteStatus,
+    MemoryForbidden,
+    MemoryNotFound,
     MemoryRecord,
     MemoryScope,
     SearchFilters,
