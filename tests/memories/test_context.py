@@ -50,10 +50,10 @@ NOTHING = {"text": "", "injected_count": 0, "available": True, "error_reason": N
 
 def test_context_injects_ranked_facts_in_a_chinese_frame_without_ids_or_scores(v1, scope, remember):
     ids = [
-        remember("项目“Atlas”的发布窗口定在三月底。"),
-        remember("“Atlas”的文档统一用简体中文写，结论先行。"),
-        remember("“Atlas”的需求对接人是林清。"),
-        remember("“Atlas”的代码评审需要两人通过。"),
+        remember('项目"Atlas"的发布窗口定在三月底。'),
+        remember('"Atlas"的文档统一用简体中文写，结论先行。'),
+        remember('"Atlas"的需求对接人是林清。'),
+        remember('"Atlas"的代码评审需要两人通过。'),
         remember("用户周末喜欢爬山。"),
     ]
     data = context(v1, scope, QUESTION)
@@ -79,8 +79,8 @@ def test_frame_speaks_the_users_language_and_says_facts_are_not_instructions(v1,
 
 
 def test_duplicates_are_injected_once(v1, scope, remember):
-    remember("“Atlas”的文档统一用简体中文写。")
-    remember("“Atlas” 的文档统一用简体中文写")
+    remember('"Atlas"的文档统一用简体中文写。')
+    remember('"Atlas" 的文档统一用简体中文写')
     data = context(v1, scope, "“Atlas”的文档用什么语言写？")
     assert data["injected_count"] == 1
     assert len(facts_of(data["text"], FRAMES["zh"])) == 1
@@ -88,13 +88,13 @@ def test_duplicates_are_injected_once(v1, scope, remember):
 
 @pytest.mark.parametrize("run_kind", ["scheduled", "scheduled_backfill", "nightly"])
 def test_scheduled_runs_get_no_context(v1, scope, remember, run_kind):
-    remember("项目“Atlas”的发布窗口定在三月底。")
+    remember('项目"Atlas"的发布窗口定在三月底。')
     assert context(v1, scope, QUESTION, run_kind=run_kind) == NOTHING
     assert context(v1, scope, QUESTION, run_kind="chat")["injected_count"] == 1
 
 
 def test_reference_switch_off_means_no_context(v1, scope, remember):
-    remember("项目“Atlas”的发布窗口定在三月底。")
+    remember('项目"Atlas"的发布窗口定在三月底。')
     MemorySettings.objects.create(
         tenant_id=scope.tenant_id, user_id=scope.user_id, memory_reference_enabled=False
     )
@@ -102,7 +102,7 @@ def test_reference_switch_off_means_no_context(v1, scope, remember):
 
 
 def test_inputs_shorter_than_ten_characters_get_no_context(v1, scope, remember):
-    remember("项目“Atlas”的发布窗口定在三月底。")
+    remember('项目"Atlas"的发布窗口定在三月底。')
     nine = "“Atlas”发布"
     assert len(nine) == MIN_INPUT_CHARS - 1
     assert context(v1, scope, nine) == NOTHING
@@ -112,7 +112,7 @@ def test_inputs_shorter_than_ten_characters_get_no_context(v1, scope, remember):
 
 def test_a_fact_that_fills_the_budget_exactly_is_injected(v1, scope, remember):
     room = BUDGET_CHARS - len(FRAMES["zh"]) - len("- ")
-    fact = "“Atlas”约定：" + "测" * (room - len("“Atlas”约定：") - 1) + "。"
+    fact = '"Atlas"约定：' + "测" * (room - len('"Atlas"约定：') - 1) + "。"
     assert len(fact) == room
     remember(fact)
     data = context(v1, scope, QUESTION)
@@ -123,7 +123,7 @@ def test_a_fact_that_fills_the_budget_exactly_is_injected(v1, scope, remember):
 
 def test_a_fact_one_character_over_the_budget_is_skipped_whole(v1, scope, remember):
     room = BUDGET_CHARS - len(FRAMES["zh"]) - len("- ")
-    fact = "“Atlas”约定：" + "测" * (room - len("“Atlas”约定：")) + "。"
+    fact = '"Atlas"约定：' + "测" * (room - len('"Atlas"约定：')) + "。"
     assert len(fact) == room + 1
     remember(fact)
     assert context(v1, scope, QUESTION) == NOTHING
@@ -132,9 +132,9 @@ def test_a_fact_one_character_over_the_budget_is_skipped_whole(v1, scope, rememb
 def test_a_fact_that_does_not_fit_is_skipped_and_a_later_one_still_fits(v1, scope, remember):
     """Two 600-character facts cannot both fit; the short one fits beside either, in any rank
     order.  Nothing is ever cut: every injected fact is a stored fact, whole."""
-    long_a = "“Atlas”甲约定：" + "甲" * 590
-    long_b = "“Atlas”乙约定：" + "乙" * 590
-    short = "“Atlas”的发布窗口定在三月底。"
+    long_a = '"Atlas"甲约定：' + "甲" * 590
+    long_b = '"Atlas"乙约定：' + "乙" * 590
+    short = '"Atlas"的发布窗口定在三月底。'
     for text in (long_a, long_b, short):
         remember(text)
     data = context(v1, scope, QUESTION)
@@ -167,7 +167,7 @@ def test_context_input_is_validated(v1, scope):
 
 
 def test_selector_and_endpoint_agree(v1, scope, remember):
-    remember("项目“Atlas”的发布窗口定在三月底。")
+    remember('项目"Atlas"的发布窗口定在三月底。')
     direct = memory_context(scope=scope, user_input=QUESTION, interactive=True)
     assert context(v1, scope, QUESTION) == {
         "text": direct.text,

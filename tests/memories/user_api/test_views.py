@@ -316,4 +316,4 @@ def test_malformed_json_is_400(alice_client, alice_scope, remember):
         f"{BASE}/{memory_id}/update", "{not json", content_type="application/json"
     )
     assert_error(response, 400, "malformed_json")
-    assert memory_get(scope=alice_scope, memory_id=memory_id).content == WEEKLY
+    assert memory_get(scope=alice_scope, memory_id=memory_id).content == normalize_quotes(WEEKLY)
