@@ -291,9 +291,6 @@ LOGGING = {
         "mcp": {"level": "WARNING"},
         "procrastinate.blueprints": {"level": "WARNING"},
         "procrastinate.periodic": {"level": "WARNING"},
-        # Two lines per job, and the stalled-job upkeep runs every 15 s: our ingest module logs
-        # each candidate's outcome instead.
-        "procrastinate.worker": {"level": "WARNING"},
     },
 }
 
