@@ -110,10 +110,15 @@ def memory_list(
     page: int = 1,
     page_size: int = 20,
 ) -> MemoryPage:
-    """Newest first, straight from the table (works while the SDK is down)."""
+    """Newest first, straight from the table (works while the SDK is down). ``query`` keeps
+    memories that contain every one of its words."""
     rows = scope_rows(scope).defer("vector")
-    if query:
-        rows = rows.alias(text=KT("payload__data")).filter(text__icontains=query)
+    terms = query.split()
+    if terms:
+        # Every whitespace-separated word must occur ("Poco 飞书" = Poco and 飞书).
+        rows = rows.alias(text=KT("payload__data"))
+        for term in terms:
+            rows = rows.filter(text__icontains=term)
     if category:
         rows = rows.alias(cat=KT("payload__category")).filter(cat=category)
     if source:
