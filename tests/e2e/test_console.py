@@ -104,7 +104,10 @@ def test_typing_in_search_narrows_the_list(signed_in, alice, alice_memories):
     expect(page.locator("#results")).not_to_contain_text("TypeScript")
     expect(search).to_be_focused()  # only the results were swapped
     expect(page).to_have_url(re.compile(r"q=%E9%A3%9E%E4%B9%A6"))
-    search.fill("周报 飞书")  # no memory contains this exact phrase
+    search.fill("周报 飞书")  # every word must appear, not the exact phrase
+    expect(memory_items(page)).to_have_count(1)
+    expect(memory_items(page)).to_contain_text("周报")
+    search.fill("周报 钉钉")  # no memory contains both words
     expect(page.locator("#results")).to_contain_text("没有匹配的记忆")
     search.fill("")
     expect(memory_items(page)).to_have_count(5)
