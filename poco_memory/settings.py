@@ -350,6 +350,22 @@ if OIDC_ENABLED:
             "POCO_OIDC_CLIENT_ID needs POCO_OIDC_ISSUER or the authorization, token and JWKS "
             "endpoints (POCO_OIDC_AUTHORIZATION_ENDPOINT, _TOKEN_ENDPOINT, _JWKS_ENDPOINT)"
         )
+
+
+def csp_with_provider(policy: str, *urls: str | None) -> str:
+    """The page policy, letting forms go on to the provider: the logout form's answer is a
+    redirect to its end_session_endpoint, and Chromium checks form-action on redirects."""
+    origins = sorted({f"{p.scheme}://{p.netloc}" for p in map(urlsplit, filter(None, urls))})
+    return policy.replace("form-action 'self'", " ".join(["form-action 'self'", *origins]))
+
+
+if OIDC_ENABLED:
+    CONTENT_SECURITY_POLICY = csp_with_provider(
+        CONTENT_SECURITY_POLICY, OIDC_ISSUER, OIDC_OP_END_SESSION_ENDPOINT
+    )
+# Pick the signing key by the token's `kid`; a provider that signs with one key and names
+# none (some do, like the test provider) needs POCO_OIDC_VERIFY_KID=0.
+OIDC_VERIFY_KID = _env_bool("POCO_OIDC_VERIFY_KID", True)
 OIDC_USE_PKCE = True
 OIDC_STORE_ID_TOKEN = True  # the id_token_hint of the logout at the provider
 # How often (seconds) a signed-in page re-checks the user at the provider (prompt=none).
@@ -378,6 +394,7 @@ AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
+LOGGING["loggers"]["axes"] = {"level": "WARNING"}  # type: ignore[index]  # a line per login
 
 # Staff second factor (django-otp TOTP): with POCO_ADMIN_REQUIRE_2FA=1 the admin asks for a
 # one-time code from a confirmed device (`manage.py totp_device <username>` makes one).
