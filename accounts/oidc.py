@@ -19,11 +19,13 @@ from __future__ import annotations
 import hashlib
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ImproperlyConfigured, SuspiciousOperation
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -243,6 +245,8 @@ class CallbackView(OIDCAuthenticationCallbackView):
 
     def get(self, request: HttpRequest) -> HttpResponse:
         _only_when_enabled()
+        # The library logs the user out on a provider error, and the page they were on with it.
+        self.page_before = request.session.get("oidc_login_next")
         try:
             response: HttpResponse = super().get(request)
         except requests.RequestException:
@@ -252,7 +256,10 @@ class CallbackView(OIDCAuthenticationCallbackView):
 
     def login_failure(self) -> HttpResponse:
         if self.request.GET.get("error") in SIGN_IN_AGAIN:
-            # A silent re-check found no session at the provider: sign in again.
+            # A silent re-check found no session at the provider: sign in again, then come
+            # back to the same page.
+            if self.page_before:
+                return redirect_to_login(self.page_before)
             return HttpResponseRedirect(resolve_url(settings.LOGIN_URL))
         code = self.request.session.pop(REFUSED_SESSION_KEY, NOT_CONFIRMED)
         return refuse(self.request, code)
@@ -317,6 +324,7 @@ class SessionRefresh(LibrarySessionRefresh):
         if response is None or request.headers.get("HX-Request") != "true":
             return response
         current = request.headers.get("HX-Current-URL", "")
-        if url_has_allowed_host_and_scheme(current, allowed_hosts={request.get_host()}):
-            request.session["oidc_login_next"] = current
+        if current and url_has_allowed_host_and_scheme(current, allowed_hosts={request.get_host()}):
+            parts = urlsplit(current)
+            request.session["oidc_login_next"] = f"{parts.path}?{parts.query}".rstrip("?")
         return HttpResponseClientRedirect(response["Location"])

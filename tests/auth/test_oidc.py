@@ -181,7 +181,7 @@ def test_htmx_request_after_the_id_token_aged_moves_the_whole_page(oidc_on):
     assert response.status_code == 200
     assert response["HX-Redirect"].startswith(f"{oidc_on.issuer}/oauth2/authorize?")
     assert "prompt=none" in response["HX-Redirect"]
-    assert client.session["oidc_login_next"] == "http://testserver/memories/?q=x"
+    assert client.session["oidc_login_next"] == "/memories/?q=x"
     # A plain page load is redirected by the library as usual; the JSON API is left alone.
     assert client.get(reverse("console:overview"))["Location"].startswith(oidc_on.issuer)
     assert client.get("/api/v1/user-customer-settings/memories/vector").status_code == 200
