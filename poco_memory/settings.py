@@ -393,6 +393,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
 AXES_RESET_ON_SUCCESS = True
+# Failures are kept (AccessAttempt, visible in the admin); a row per successful login is not.
+AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
 LOGGING["loggers"]["axes"] = {"level": "WARNING"}  # type: ignore[index]  # a line per login
 
