@@ -25,3 +25,9 @@ def locked_out(
         "registration/locked_out.html", {"cooloff_minutes": minutes}, request=request
     )
     return HttpResponse(body, status=429)
+
+
+def not_a_password_login(request: HttpRequest, credentials: dict[str, Any] | None) -> bool:
+    """Only password guesses count: a platform (OIDC) login has no password, and one the
+    claims refused must not lock its address out of the password form or the next sign-in."""
+    return not (credentials or {}).get("password")

@@ -392,6 +392,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(_env("POCO_LOGIN_COOLOFF_MINUTES", "15
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
+AXES_WHITELIST_CALLABLE = "accounts.lockout.not_a_password_login"
 AXES_RESET_ON_SUCCESS = True
 # Failures are kept (AccessAttempt, visible in the admin); a row per successful login is not.
 AXES_DISABLE_ACCESS_LOG = True

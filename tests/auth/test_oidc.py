@@ -191,3 +191,13 @@ def test_silent_recheck_without_a_provider_session_goes_to_login(oidc_on):
     client = Client()
     response = client.get(reverse("oidc_authentication_callback") + "?error=login_required")
     assert response["Location"] == reverse("login")
+
+
+def test_refused_platform_logins_do_not_lock_out_the_address(oidc_on, settings):
+    """Lockout counts password guesses; a refusal by claims is the provider's business."""
+    oidc_on.set_user("sub-nobody", {"email": "nobody@example.com"})
+    oidc_on.set_user("sub-kai", {"tenant": "acme", "preferred_username": "kai"})
+    for _ in range(settings.AXES_FAILURE_LIMIT + 1):
+        refused = sign_in(Client(), oidc_on, "sub-nobody")
+        assert refused["Location"] == reverse("oidc_refused")
+    assert sign_in(Client(), oidc_on, "sub-kai")["Location"] == reverse("console:overview")
