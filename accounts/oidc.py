@@ -186,10 +186,14 @@ class Backend(OIDCAuthenticationBackend):
             )
             self._check_scope_is_free(scope, issuer=issuer, subject=subject)
             if identity is None:
-                user_model = get_user_model()
-                user = user_model(username=local_username(issuer, subject))
-                user.set_unusable_password()
-                user.save()
+                # The username is this subject's alone, so an account left without its
+                # identity (deleted in the admin) is this subject's account again.
+                user, created = get_user_model().objects.get_or_create(
+                    username=local_username(issuer, subject)
+                )
+                if created:
+                    user.set_unusable_password()
+                    user.save(update_fields=["password"])
                 identity = OidcIdentity(user=user, issuer=issuer, subject=subject)
             identity.scope_tenant, identity.scope_user = scope.tenant_id, scope.user_id
             identity.save()

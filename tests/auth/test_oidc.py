@@ -201,3 +201,15 @@ def test_refused_platform_logins_do_not_lock_out_the_address(oidc_on, settings):
         refused = sign_in(Client(), oidc_on, "sub-nobody")
         assert refused["Location"] == reverse("oidc_refused")
     assert sign_in(Client(), oidc_on, "sub-kai")["Location"] == reverse("console:overview")
+
+
+def test_an_identity_deleted_by_staff_is_made_again_for_the_same_account(oidc_on):
+    oidc_on.set_user("sub-lin", {"tenant": "acme", "preferred_username": "lin"})
+    sign_in(Client(), oidc_on, "sub-lin")
+    identity = OidcIdentity.objects.get(subject="sub-lin")
+    user_pk = identity.user.pk
+    identity.delete()
+    assert sign_in(Client(), oidc_on, "sub-lin")["Location"] == reverse("console:overview")
+    again = OidcIdentity.objects.get(subject="sub-lin")
+    assert again.user.pk == user_pk
+    assert not again.user.has_usable_password()
