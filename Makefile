@@ -23,7 +23,7 @@ run: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy memories lifecycle poco_memory
+	$(BIN)/mypy memories lifecycle poco_memory accounts
 
 test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run

@@ -10,6 +10,7 @@ turns the safe defaults into loud errors for missing secrets.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -91,7 +92,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- apps -----------------------------------------------------------------------------------
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # django.contrib.admin, with the staff second factor (accounts/admin_site.py).
+    "accounts.apps.StaffAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -105,6 +107,11 @@ INSTALLED_APPS = [
     "procrastinate.contrib.django",
     "memories",
     "lifecycle",
+    # Sign-in (see the "sign-in" block below).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "axes",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -120,10 +127,16 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Sign-in (see the "sign-in" block below): who is verified by a second factor, and a
+    # renewed check at the identity provider when its ID token is older than a few minutes.
+    "django_otp.middleware.OTPMiddleware",
+    "accounts.oidc.SessionRefresh",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "poco_memory.middleware.DatabaseOutage",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "poco_memory.urls"
@@ -159,9 +172,6 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # for WHITENOISE_MAX_AGE (60 s) only.
 WHITENOISE_USE_FINDERS = True
 
-LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "console:overview"
-LOGOUT_REDIRECT_URL = "login"
 
 # --- security headers and cookies ------------------------------------------------------------
 # Every page shows personal data. poco_memory.middleware.page_headers adds this policy and
@@ -304,3 +314,92 @@ DEMO_DATA = not PRODUCTION and _env_bool("POCO_DEMO_DATA", True)
 # A worker whose heartbeat (every 10 s) is older than this has died: its running ingest jobs
 # are retried by another worker (lifecycle.tasks.ingest_upkeep).
 INGEST_STALLED_AFTER_SECONDS = float(_env("POCO_INGEST_STALLED_AFTER_SECONDS", "30"))
+
+# --- sign-in: local accounts, OpenID Connect, lockout, second factor --------------------------
+# Everything about how people sign in lives in this block and in the ``accounts`` app.
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "console:overview"
+LOGOUT_REDIRECT_URL = "login"
+
+# OpenID Connect (mozilla-django-oidc) is on when POCO_OIDC_CLIENT_ID is set. The provider's
+# endpoints come from POCO_OIDC_ISSUER's discovery document (read on first use, not here), or
+# each one is given explicitly. Which claims become the memory scope is explicit
+# configuration: nothing the user types or sends picks it.
+OIDC_ENABLED = bool(_env("POCO_OIDC_CLIENT_ID"))
+OIDC_ISSUER = _env("POCO_OIDC_ISSUER").rstrip("/")
+OIDC_RP_CLIENT_ID = _env("POCO_OIDC_CLIENT_ID")
+OIDC_RP_CLIENT_SECRET = _env("POCO_OIDC_CLIENT_SECRET")
+OIDC_RP_SCOPES = _env("POCO_OIDC_SCOPES", "openid email profile")
+OIDC_RP_SIGN_ALGO = _env("POCO_OIDC_SIGN_ALGO", "RS256")
+OIDC_OP_AUTHORIZATION_ENDPOINT = _env("POCO_OIDC_AUTHORIZATION_ENDPOINT") or None
+OIDC_OP_TOKEN_ENDPOINT = _env("POCO_OIDC_TOKEN_ENDPOINT") or None
+OIDC_OP_USER_ENDPOINT = _env("POCO_OIDC_USERINFO_ENDPOINT") or None
+OIDC_OP_JWKS_ENDPOINT = _env("POCO_OIDC_JWKS_ENDPOINT") or None
+OIDC_OP_END_SESSION_ENDPOINT = _env("POCO_OIDC_END_SESSION_ENDPOINT") or None
+OIDC_TENANT_CLAIM = _env("POCO_OIDC_TENANT_CLAIM")
+OIDC_USER_CLAIM = _env("POCO_OIDC_USER_CLAIM")
+if OIDC_ENABLED:
+    if not (OIDC_TENANT_CLAIM and OIDC_USER_CLAIM):
+        raise ImproperlyConfigured(
+            "POCO_OIDC_CLIENT_ID needs POCO_OIDC_TENANT_CLAIM and POCO_OIDC_USER_CLAIM"
+        )
+    if not OIDC_ISSUER and not all(
+        (OIDC_OP_AUTHORIZATION_ENDPOINT, OIDC_OP_TOKEN_ENDPOINT, OIDC_OP_JWKS_ENDPOINT)
+    ):
+        raise ImproperlyConfigured(
+            "POCO_OIDC_CLIENT_ID needs POCO_OIDC_ISSUER or the authorization, token and JWKS "
+            "endpoints (POCO_OIDC_AUTHORIZATION_ENDPOINT, _TOKEN_ENDPOINT, _JWKS_ENDPOINT)"
+        )
+
+
+def csp_with_provider(policy: str, *urls: str | None) -> str:
+    """The page policy, letting forms go on to the provider: the logout form's answer is a
+    redirect to its end_session_endpoint, and Chromium checks form-action on redirects."""
+    origins = sorted({f"{p.scheme}://{p.netloc}" for p in map(urlsplit, filter(None, urls))})
+    return policy.replace("form-action 'self'", " ".join(["form-action 'self'", *origins]))
+
+
+if OIDC_ENABLED:
+    CONTENT_SECURITY_POLICY = csp_with_provider(
+        CONTENT_SECURITY_POLICY, OIDC_ISSUER, OIDC_OP_END_SESSION_ENDPOINT
+    )
+# Pick the signing key by the token's `kid`; a provider that signs with one key and names
+# none (some do, like the test provider) needs POCO_OIDC_VERIFY_KID=0.
+OIDC_VERIFY_KID = _env_bool("POCO_OIDC_VERIFY_KID", True)
+OIDC_USE_PKCE = True
+OIDC_STORE_ID_TOKEN = True  # the id_token_hint of the logout at the provider
+# How often (seconds) a signed-in page re-checks the user at the provider (prompt=none).
+OIDC_RENEW_ID_TOKEN_EXPIRY_SECONDS = int(_env("POCO_OIDC_RENEW_SECONDS", "900"))
+OIDC_AUTHENTICATION_CALLBACK_URL = "oidc_authentication_callback"
+OIDC_CALLBACK_CLASS = "accounts.oidc.CallbackView"
+OIDC_AUTHENTICATE_CLASS = "accounts.oidc.AuthenticateView"
+
+# django-axes first: it refuses a locked-out username+address before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    *(["accounts.oidc.Backend"] if OIDC_ENABLED else []),
+]
+
+# Failed-login lockout (console and admin share Django's login): after AXES_FAILURE_LIMIT
+# failures for one username from one address, both are refused for the cool-off time. The
+# address is REMOTE_ADDR, which uvicorn already sets from X-Forwarded-For for the proxies in
+# FORWARDED_ALLOW_IPS; the headers themselves are never read here, so a client cannot forge
+# them.
+AXES_ENABLED = _env_bool("POCO_LOGIN_LOCKOUT", True)
+AXES_FAILURE_LIMIT = int(_env("POCO_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(_env("POCO_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
+AXES_WHITELIST_CALLABLE = "accounts.lockout.not_a_password_login"
+AXES_RESET_ON_SUCCESS = True
+# Failures are kept (AccessAttempt, visible in the admin); a row per successful login is not.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+LOGGING["loggers"]["axes"] = {"level": "WARNING"}  # type: ignore[index]  # a line per login
+
+# Staff second factor (django-otp TOTP): with POCO_ADMIN_REQUIRE_2FA=1 the admin asks for a
+# one-time code from a confirmed device (`manage.py totp_device <username>` makes one).
+ADMIN_REQUIRE_2FA = _env_bool("POCO_ADMIN_REQUIRE_2FA", False)
+OTP_TOTP_ISSUER = "Poco Memory"

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as accounts_views
 from poco_memory.health import health
 from poco_memory.metrics_view import metrics
 
@@ -11,6 +12,10 @@ urlpatterns = [
     path("metrics", metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("v1/", include("memories.api.urls")),
+    # Sign-in (accounts/): before django.contrib.auth.urls, whose login/logout these replace.
+    path("accounts/login/", accounts_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", accounts_views.logout, name="logout"),
+    path("accounts/oidc/", include("accounts.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/v1/user-customer-settings/", include("memories.user_api.urls")),
