@@ -7,6 +7,7 @@ Everything is real; the checks read the cluster's own database and the nodes' ow
 from __future__ import annotations
 
 import contextlib
+import http.cookiejar
 import json
 import os
 import shutil
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -32,6 +34,7 @@ pytestmark = pytest.mark.reliability
 TOKEN = "cluster-" + uuid.uuid4().hex
 TOKEN_NAME = "reliability"
 UP_TIMEOUT = 300
+FACT = "用户的团队周会固定在每周二上午十点。"
 
 
 class Cluster:
@@ -216,6 +219,50 @@ def test_concurrent_writers_on_one_scope_through_both_nodes_store_each_fact_once
         assert sorted(outcomes[fact]) == ["added", "no_effect"], (fact, outcomes[fact])
         rows = cluster.sql("SELECT id FROM poco_memories WHERE payload->>'data' = %s", fact)
         assert len(rows) == 1, fact
+
+
+def test_a_session_and_a_switch_set_through_one_node_hold_on_the_other(cluster):
+    """Sessions live in the database and switches are read fresh: sign in on node A, turn
+    memory reference off on node B, and node A's /v1 context obeys it."""
+    from django.contrib.auth.hashers import make_password
+
+    password = uuid.uuid4().hex
+    cluster.sql(
+        "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, "
+        "email, is_staff, is_active, date_joined) "
+        "VALUES (%s, false, 'carol', '', '', '', false, true, now()) RETURNING id",
+        make_password(password),
+    )
+    a, b = cluster.node_url("web-1"), cluster.node_url("web-2")
+    jar = http.cookiejar.CookieJar()  # cookies carry no port: one jar for both nodes
+    browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    browser.open(f"{a}/accounts/login/", timeout=30).read()
+    csrf = next(c.value for c in jar if c.name == "csrftoken")
+    form = urllib.parse.urlencode(
+        {"username": "carol", "password": password, "csrfmiddlewaretoken": csrf}
+    ).encode()
+    browser.open(f"{a}/accounts/login/", data=form, timeout=30).read()
+    assert any(c.name == "sessionid" for c in jar), "login through node A failed"
+    csrf = next(c.value for c in jar if c.name == "csrftoken")  # login rotates it
+
+    scope = {"tenant_id": "default", "user_id": "carol"}
+    status, added = post(f"{a}/v1/memories/manage", {**scope, "action": "add", "text": FACT})
+    assert status == 200 and added["status"] == "added", added
+    ask = {**scope, "input": "帮我安排一下下周的团队周会", "run_kind": "interactive"}
+    status, context = post(f"{a}/v1/memories/context", ask)
+    assert context["injected_count"] == 1, context
+
+    api = f"{b}/api/v1/user-customer-settings/memories/switches"
+    switch = urllib.request.Request(
+        f"{api}/update",
+        data=json.dumps({"memory_reference_enabled": False}).encode(),
+        headers={"Content-Type": "application/json", "X-CSRFToken": csrf, "Referer": b},
+    )
+    answer = json.loads(browser.open(switch, timeout=30).read())
+    assert answer["memory_reference_enabled"] is False, answer  # node B knew the session
+
+    status, context = post(f"{a}/v1/memories/context", ask)
+    assert status == 200 and context["injected_count"] == 0, context
 
 
 def test_killing_one_web_node_leaves_the_balancer_answering(cluster):
