@@ -2,7 +2,7 @@
 
 - one PostgreSQL server (the bundled binaries as a standalone server in
   ``<POCO_DATA_DIR>/cluster-db``): the nodes reach it through ``DATABASE_URL`` like any managed
-  database;
+  database (set ``DATABASE_URL`` to use a server of your own instead);
 - migrations (and the demo data, in dev mode) run once, before any node starts;
 - ``POCO_CLUSTER_WEB_NODES`` (2) web nodes, each ``launcher node`` with its own data folder
   ``<POCO_DATA_DIR>/node-<n>`` and port (``POCO_CLUSTER_NODE_PORTS``, default PORT+1, PORT+2…);
@@ -55,6 +55,9 @@ defaults
     retries 2
     retry-on conn-failure
     option redispatch
+    # A fresh connection per request: a request sent on a kept-alive connection to a node that
+    # just died fails after sending, which is not safely retryable; a new one is refused.
+    http-reuse never
 
 frontend poco
     bind {host}:{port}
@@ -147,9 +150,11 @@ def main() -> int:
 
     stop = launcher.StopRequest()
     db_dir = data_dir / "cluster-db"
+    # A database of your own (DATABASE_URL) is used as it is; else the cluster starts one.
+    external_url = os.environ.get("DATABASE_URL", "").strip()
     processes: list[Process] = []
     try:
-        database_url = embedded_db.start_standalone(db_dir)
+        database_url = external_url or embedded_db.start_standalone(db_dir)
         base_env = {
             **os.environ,
             "POCO_DATA_DIR": str(data_dir),
@@ -215,7 +220,8 @@ def main() -> int:
             return 0
         state = {
             "url": f"http://{HOST}:{PORT}/",
-            "database_url": database_url,
+            # Yours may hold a password: it is not written down, nor printed.
+            "database_url": None if external_url else database_url,
             "nodes": [
                 {"name": p.name, "pid": p.pid, "port": p.port, "data_dir": p.env["POCO_DATA_DIR"]}
                 for p in processes
@@ -225,7 +231,8 @@ def main() -> int:
         print(f"\nPoco Memory cluster is running on http://{HOST}:{PORT}/ (haproxy)", flush=True)
         for n, port in enumerate(ports, start=1):
             print(f"  web-{n}: http://{HOST}:{port}/  ({data_dir / f'node-{n}'})", flush=True)
-        print(f"  {workers} queue workers; PostgreSQL: {database_url}", flush=True)
+        shown_db = "DATABASE_URL (yours)" if external_url else database_url
+        print(f"  {workers} queue workers; PostgreSQL: {shown_db}", flush=True)
         launcher.print_access(first, demo_login, production=settings.PRODUCTION)
         print("  press Ctrl-C to stop all of it\n", flush=True)
         while not stop.requested:
@@ -245,7 +252,8 @@ def main() -> int:
         deadline = time.monotonic() + STOP_TIMEOUT
         for process in reversed(processes):
             process.stop(deadline)
-        embedded_db.stop_standalone(db_dir)
+        if not external_url:
+            embedded_db.stop_standalone(db_dir)
         (data_dir / "cluster.json").unlink(missing_ok=True)
         print("Poco Memory cluster stopped.", flush=True)
 
