@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # A standalone PostgreSQL (the bundled binaries) for running against a server we did not start.
 EXTERNAL_PG ?= .data/external-pg
 
-.PHONY: install run test test-fast reliability lint bench eval db-start db-stop clean
+.PHONY: install run cluster test test-fast reliability lint bench eval db-start db-stop clean
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ install: $(STAMP)
 
 run: install
 	$(BIN)/python -m poco_memory.launcher
+
+# haproxy on PORT, two web nodes, two queue workers, one standalone PostgreSQL (README, Cluster).
+cluster: install
+	$(BIN)/python -m poco_memory.cluster
 
 lint: install
 	$(BIN)/ruff check .

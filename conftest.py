@@ -58,20 +58,12 @@ def _empty_mem0_tables() -> None:
 @pytest.fixture(autouse=True)
 def _clean_mem0(request: pytest.FixtureRequest):
     """Mem0 writes through its own connections, outside the test transaction: wipe its tables
-    (and its SQLite side) after each test that used the database."""
+    after each test that used the database."""
     yield
     uses_db = request.node.get_closest_marker("django_db") is not None
     if not uses_db and "django_db_setup" not in request.fixturenames:
         return
-    from memories.engine import adapter
-
     _empty_mem0_tables()
-    engine = adapter._engine
-    if engine is not None:
-        with engine._db._lock:
-            engine._db.connection.execute("DELETE FROM history")
-            engine._db.connection.execute("DELETE FROM messages")
-            engine._db.connection.commit()
 
 
 @pytest.fixture
@@ -112,10 +104,6 @@ def agent():
 def django_db_setup(django_db_setup):
     """Close Mem0's connection pools before pytest-django drops the test database."""
     yield
-    from django.conf import settings
-    from django.db import connection
-
     from memories.engine import reset_engine
 
     reset_engine()
-    (settings.MEM0_DIR / f"history-{connection.settings_dict['NAME']}.db").unlink(missing_ok=True)

@@ -36,7 +36,6 @@ from memories.locks import scope_write_lock
 from memories.models import DeletionMark
 from memories.selectors import memory_attribution
 from memories.services import (
-    memory_context_clear,
     memory_discard,
     memory_extract,
     memory_record_extracted,
@@ -213,7 +212,7 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJ
     }
     instructions = EXTRACTION_RULES
     # The scope's one write lock, held from extraction to adoption: no other writer of the
-    # scope (a delete above all) interleaves, and one task's context never leaks into another's.
+    # scope (a delete above all) interleaves.
     with scope_write_lock(scope):
         # A worker wrongly taken for dead may have finished this very job while we waited:
         # its tagged rows are adopted facts then, not leftovers to discard.
@@ -225,7 +224,6 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJ
             leftovers = ingest_leftover_ids(scope=scope, job_id=str(job.id))
             memory_discard(scope=scope, memory_ids=leftovers)
             for round_ in (1, 2):
-                memory_context_clear(scope=scope)
                 facts = memory_extract(
                     scope=scope,
                     messages=messages,
@@ -256,8 +254,6 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJ
         except BaseException:
             attempt.discard(list(attempt.stored))  # nothing half-written
             raise
-        finally:
-            memory_context_clear(scope=scope)
 
 
 def _obey_deletions(*, scope: MemoryScope, job: IngestJob) -> None:

@@ -26,3 +26,7 @@ mcp_tool_calls = Counter(
 admission_rejected = Counter(
     "memory_admission_rejected", "Candidates refused by the admission layer", ["reason"]
 )
+# The token's name (POCO_SERVICE_TOKENS), never the token; edge is v1, mcp or metrics.
+service_calls = Counter(
+    "memory_service_calls", "Calls authenticated by a service token", ["token", "edge"]
+)

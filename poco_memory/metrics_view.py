@@ -36,11 +36,15 @@ class TableSizes(Collector):
         )
 
 
+class ScraperAuthentication(ServiceTokenAuthentication):
+    edge = "metrics"
+
+
 def _authorized(request: HttpRequest) -> bool:
     # No "open when DEBUG" exception: the token is printed by `make run`, and table sizes
     # and admission counters are not for whoever can reach the port.
     try:
-        return ServiceTokenAuthentication().authenticate(Request(request)) is not None
+        return ScraperAuthentication().authenticate(Request(request)) is not None
     except AuthenticationFailed:
         return False
 

@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-from poco_memory import embedded_db
+from poco_memory import embedded_db, service_tokens
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -231,20 +231,25 @@ SPECTACULAR_SETTINGS = {
     "SERVE_AUTHENTICATION": [],
 }
 
-# --- service tokens for /v1 -----------------------------------------------------------------
+# --- service tokens for /v1, /mcp and /metrics ------------------------------------------------
+# `name:token,…` (poco_memory/service_tokens.py): the audit trail and /metrics record the name.
 SERVICE_TOKEN_FILE = DATA_DIR / "service_token"
 
 
 def _service_tokens() -> list[str]:
-    tokens = [t.strip() for t in _env("POCO_SERVICE_TOKENS").split(",") if t.strip()]
-    if tokens:
-        return tokens
-    if PRODUCTION:
-        raise ImproperlyConfigured("POCO_SERVICE_TOKENS must be set when POCO_ENV=production")
-    # Dev mode: the launcher generates one token into the data dir and prints it.
-    if SERVICE_TOKEN_FILE.exists():
-        return [SERVICE_TOKEN_FILE.read_text().strip()]
-    return []
+    entries = [t.strip() for t in _env("POCO_SERVICE_TOKENS").split(",") if t.strip()]
+    if not entries:
+        if PRODUCTION:
+            raise ImproperlyConfigured("POCO_SERVICE_TOKENS must be set when POCO_ENV=production")
+        # Dev mode: the launcher generates one token into the data dir and prints it.
+        if not SERVICE_TOKEN_FILE.exists():
+            return []
+        entries = [f"dev:{SERVICE_TOKEN_FILE.read_text().strip()}"]
+    try:
+        service_tokens.parse(entries)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"POCO_SERVICE_TOKENS: {exc}") from None
+    return entries
 
 
 SERVICE_TOKENS = _service_tokens()
@@ -280,7 +285,6 @@ SEARCH_TOP_K = 5
 
 MEM0_COLLECTION = "poco_memories"
 MEM0_DIR = DATA_DIR / "mem0"
-MEM0_HISTORY_DB = MEM0_DIR / "history.db"
 
 # --- logging --------------------------------------------------------------------------------
 LOGGING = {

@@ -14,26 +14,40 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from memories import metrics
+from memories.types import Actor, ActorKind
+from poco_memory import service_tokens
 
-def service_token_index(token: str) -> int | None:
-    """Which configured service token this is, or None. Every edge that takes a service token
-    (/v1, /mcp) checks it here, in constant time."""
-    for index, valid in enumerate(settings.SERVICE_TOKENS):
-        if hmac.compare_digest(token.encode(), valid.encode()):
-            return index
-    return None
+
+def service_token_name(token: str, *, edge: str) -> str | None:
+    """The name of the configured service token ``token`` is, or None. Every edge that takes a
+    service token (/v1, /mcp, /metrics) checks it here: in constant time, comparing against
+    every configured token (no early exit), and counting the call by name and edge."""
+    found = None
+    for configured in service_tokens.parsed(tuple(settings.SERVICE_TOKENS)):
+        if hmac.compare_digest(token.encode(), configured.secret.encode()) and found is None:
+            found = configured.name
+    if found is not None:
+        metrics.service_calls.labels(found, edge).inc()
+    return found
 
 
 @dataclass(frozen=True)
 class ServiceCaller:
     """The agent platform calling us. Not a Django user; it acts for the scope in the body."""
 
-    token_index: int
+    token_name: str
     is_authenticated: bool = True
+
+    @property
+    def actor(self) -> Actor:
+        """Who the audit trail says acted: the token's name, never the token."""
+        return Actor(kind=ActorKind.AGENT, id=self.token_name)
 
 
 class ServiceTokenAuthentication(BaseAuthentication):
     keyword = "Bearer"
+    edge = "v1"
 
     def authenticate(self, request: Request) -> tuple[ServiceCaller, str] | None:
         header = request.META.get("HTTP_AUTHORIZATION", "")
@@ -43,10 +57,10 @@ class ServiceTokenAuthentication(BaseAuthentication):
         if keyword != self.keyword or not token.strip():
             raise AuthenticationFailed("Authorization must be 'Bearer <token>'")
         token = token.strip()
-        index = service_token_index(token)
-        if index is None:
+        name = service_token_name(token, edge=self.edge)
+        if name is None:
             raise AuthenticationFailed("invalid service token")
-        return ServiceCaller(token_index=index), token
+        return ServiceCaller(token_name=name), token
 
     def authenticate_header(self, request: Request) -> str:
         return self.keyword

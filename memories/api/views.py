@@ -27,7 +27,7 @@ from memories.api.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthen
 from memories.api.outcomes import Edge, http_status
 from memories.api.schema import REFUSALS, outcome_or_error, v1_operation
 from memories.context import memory_context
-from memories.types import Actor, ActorKind
+from memories.types import Actor
 
 SCOPE = {"tenant_id": "acme", "user_id": "alice"}
 MEMORY_ID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b"
@@ -46,7 +46,7 @@ DELETE_FAILURES = {
 def service_actor(request: Request) -> Actor:
     caller = request.user
     assert isinstance(caller, ServiceCaller), "IsServiceCaller guards every /v1 view"
-    return Actor(kind=ActorKind.AGENT, id=f"service-token-{caller.token_index}")
+    return caller.actor
 
 
 def outcome_response(output: type[serializers.Serializer], outcome: Any) -> Response:

@@ -2,15 +2,20 @@
 
 It takes plain values (scope keys, ids, text, metadata dicts), returns our own types and raises
 only ``BackendError`` / ``CleanupError``.  Every Mem0 internal it touches (entity helpers,
-``db.connection``/``db._lock``, history/messages columns, result shapes, the pool timeout) is
+the methods Mem0 calls on its history/messages store, result shapes, the pool timeout) is
 covered by ``tests/memories/test_sdk_contract.py`` (seed 000 §12.1).
+
+Mem0 keeps a history of every change and each user's recent messages in a SQLite file of the
+process that wrote them. With several nodes, text corrected through one node would stay in that
+node's file, out of reach of a deletion through another. So Mem0 gets ``NoSessionStore``
+instead: it keeps nothing. The product's history is the PostgreSQL audit trail, and every
+extraction is given its messages explicitly (no implicit context carries over).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-import sqlite3
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,8 +27,6 @@ from memories.types import BackendError, Channel, ChannelHit, CleanupError
 
 logger = logging.getLogger(__name__)
 
-HISTORY_COLUMNS = {"id", "memory_id", "old_memory", "new_memory", "event"}
-MESSAGES_COLUMNS = {"id", "session_scope", "role", "content"}
 # How long a call waits for a database connection before it is an outage, not a hang.
 POOL_TIMEOUT_SECONDS = 5.0
 
@@ -33,16 +36,6 @@ class ExtractedFact:
     id: str
     text: str
     event: str
-
-
-@dataclass(frozen=True)
-class HistoryText:
-    """The text a Mem0 history row keeps (``old_memory`` → ``new_memory``)."""
-
-    row_id: str
-    memory_id: str
-    old_text: str
-    new_text: str
 
 
 @contextlib.contextmanager
@@ -56,9 +49,33 @@ def _backend(operation: str) -> Iterator[None]:
         raise BackendError(f"{operation} failed: {type(exc).__name__}") from exc
 
 
-def session_scope(scope_key: str) -> str:
-    """Mem0's key for a user's implicit message context (``_build_session_scope``)."""
-    return f"user_id={scope_key}"
+class NoSessionStore:
+    """Mem0's history/messages store (``Memory.db``, a ``SQLiteManager``) that keeps nothing.
+
+    ``Memory.history()`` answers ``[]`` and extraction sees no earlier messages, which is what
+    our flows want anyway: ingest passes each job's messages explicitly, and one job's context
+    must never feed another's (nor another node's)."""
+
+    def add_history(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def batch_add_history(self, records: list[dict[str, Any]]) -> None:
+        return None
+
+    def get_history(self, memory_id: str) -> list[dict[str, Any]]:
+        return []
+
+    def save_messages(self, messages: list[dict[str, Any]], session_scope: str) -> None:
+        return None
+
+    def get_last_messages(self, session_scope: str, limit: int = 10) -> list[dict[str, Any]]:
+        return []
+
+    def reset(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
 
 
 class Mem0Adapter:
@@ -134,16 +151,14 @@ class Mem0Adapter:
         Raises ``LookupError`` when there is nothing to delete, ``BackendError`` when the main
         row could not be deleted, ``CleanupError`` when it is gone but residue remains.
         """
-        with _backend("delete preflight"):
-            self._check_sqlite_schema()  # an incompatible history table must stop us first
         try:
             with _backend("delete"):
                 self._memory.delete(memory_id)
         except ValueError as exc:
             raise LookupError(memory_id) from exc
         except BackendError:
-            # Mem0 deletes the vector before writing history: if it failed after that point,
-            # the memory is gone and only the clean-up is left to do (seed 000 §12.3).
+            # If Mem0 failed after deleting the vector, the memory is gone and only the
+            # clean-up is left to do (seed 000 §12.3).
             if self._row_exists(memory_id):
                 raise
         self._cleanup_after_delete(memory_id=memory_id, scope_key=scope_key)
@@ -155,97 +170,11 @@ class Mem0Adapter:
     def _cleanup_after_delete(self, *, memory_id: str, scope_key: str) -> None:
         try:
             self._memory._remove_memory_from_entity_store(memory_id, {"user_id": scope_key})
-            self.purge_history(memory_ids=[memory_id])
             residue = self.entity_links(memory_id=memory_id)
         except Exception as exc:  # noqa: BLE001
             raise CleanupError(f"post-delete clean-up failed: {type(exc).__name__}") from exc
         if residue:
             raise CleanupError(f"{residue} entity link(s) left after delete")
-
-    # --- Mem0's SQLite side --------------------------------------------------------------------
-    @property
-    def _db(self) -> Any:
-        return self._memory.db
-
-    def _columns(self, table: str) -> set[str]:
-        rows = self._db.connection.execute(f"PRAGMA table_info({table})").fetchall()
-        return {row[1] for row in rows}
-
-    def _check_sqlite_schema(self) -> None:
-        with self._db._lock:
-            missing = (HISTORY_COLUMNS - self._columns("history")) | (
-                MESSAGES_COLUMNS - self._columns("messages")
-            )
-        if missing:
-            raise BackendError(f"Mem0 history.db is incompatible: missing {sorted(missing)}")
-
-    def _sqlite(self, sql: str, params: tuple[Any, ...]) -> int:
-        with self._db._lock:
-            try:
-                cursor = self._db.connection.execute(sql, params)
-                self._db.connection.commit()
-            except sqlite3.Error:
-                self._db.connection.rollback()
-                raise
-            return int(cursor.rowcount)
-
-    def purge_history(self, *, memory_ids: list[str]) -> int:
-        """Physically delete Mem0's history rows (they keep old text forever)."""
-        purged = 0
-        for memory_id in memory_ids:
-            purged += self._sqlite("DELETE FROM history WHERE memory_id = ?", (memory_id,))
-        return purged
-
-    def purge_messages(self, *, scope_key: str) -> int:
-        """Forget the scope's implicit message context used by infer=True."""
-        with _backend("purge messages"):
-            return self._sqlite(
-                "DELETE FROM messages WHERE session_scope = ?", (session_scope(scope_key),)
-            )
-
-    def history_texts(self) -> list[HistoryText]:
-        """Every history row that still holds text, for re-checking it (``memory_rescan``)."""
-        with _backend("read history"):
-            self._check_sqlite_schema()
-            with self._db._lock:
-                rows = self._db.connection.execute(
-                    "SELECT id, memory_id, old_memory, new_memory FROM history "
-                    "WHERE coalesce(old_memory, '') != '' OR coalesce(new_memory, '') != ''"
-                ).fetchall()
-        return [
-            HistoryText(
-                row_id=str(row[0]),
-                memory_id=str(row[1]),
-                old_text=row[2] or "",
-                new_text=row[3] or "",
-            )
-            for row in rows
-        ]
-
-    def scrub_history(self, *, old_text_of: list[str], new_text_of: list[str]) -> int:
-        """Blank the old and/or new text of history rows, by row id; the rows stay (they say
-        *that* something changed). Returns how many rows were touched."""
-        touched: set[str] = set()
-        with _backend("scrub history"):
-            for column, row_ids in (("old_memory", old_text_of), ("new_memory", new_text_of)):
-                for row_id in row_ids:
-                    if self._sqlite(f"UPDATE history SET {column} = NULL WHERE id = ?", (row_id,)):
-                        touched.add(row_id)
-        return len(touched)
-
-    def history_rows(self, *, memory_id: str) -> int:
-        with self._db._lock:
-            row = self._db.connection.execute(
-                "SELECT count(*) FROM history WHERE memory_id = ?", (memory_id,)
-            ).fetchone()
-        return int(row[0])
-
-    def message_rows(self, *, scope_key: str) -> int:
-        with self._db._lock:
-            row = self._db.connection.execute(
-                "SELECT count(*) FROM messages WHERE session_scope = ?", (session_scope(scope_key),)
-            ).fetchone()
-        return int(row[0])
 
     # --- reads -------------------------------------------------------------------------------
     def entity_links(self, *, memory_id: str) -> int:
@@ -286,7 +215,7 @@ _engine: Mem0Adapter | None = None
 _engine_lock = threading.Lock()
 
 
-def build_engine(*, connection_string: str, history_db_path: str) -> Mem0Adapter:
+def build_engine(*, connection_string: str) -> Mem0Adapter:
     """One Mem0 ``Memory`` from settings (the default is fully offline)."""
     from django.conf import settings
 
@@ -333,10 +262,13 @@ def build_engine(*, connection_string: str, history_db_path: str) -> Mem0Adapter
         },
         "embedder": embedder,
         "llm": llm,
-        "history_db_path": history_db_path,
+        # Mem0 opens its SQLite store before we can swap it: in memory, so no file is made.
+        "history_db_path": ":memory:",
         "custom_instructions": EXTRACTION_RULES,
     }
     memory = Memory.from_config(config)
+    memory.db.close()
+    memory.db = NoSessionStore()
     return Mem0Adapter(memory, embedding_model=settings.EMBEDDING_MODEL)
 
 
@@ -358,14 +290,10 @@ def get_engine() -> Mem0Adapter:
     global _engine
     with _engine_lock:
         if _engine is None:
-            from django.conf import settings
             from django.db import connection
 
             name = str(connection.settings_dict["NAME"])
-            _engine = build_engine(
-                connection_string=connection_string_for(name),
-                history_db_path=str(settings.MEM0_DIR / f"history-{name}.db"),
-            )
+            _engine = build_engine(connection_string=connection_string_for(name))
         return _engine
 
 

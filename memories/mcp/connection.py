@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from memories.api.auth import service_token_index
+from memories.api.auth import service_token_name
 from memories.types import SCOPE_PART, Actor, ActorKind, MemoryScope
 
 TENANT_HEADER = "X-Poco-Tenant-Id"
@@ -50,8 +50,12 @@ def connection_from_headers(headers: Mapping[str, str]) -> Connection:
     ``headers`` must look names up case-insensitively (Starlette's ``Headers`` does).
     """
     keyword, _, token = headers.get("authorization", "").partition(" ")
-    index = service_token_index(token.strip()) if keyword == "Bearer" and token.strip() else None
-    if index is None:
+    name = (
+        service_token_name(token.strip(), edge="mcp")
+        if keyword == "Bearer" and token.strip()
+        else None
+    )
+    if name is None:
         raise ConnectionRefused(401, "unauthorized", "send 'Authorization: Bearer <service token>'")
 
     tenant_id = headers.get(TENANT_HEADER, "")
@@ -72,7 +76,7 @@ def connection_from_headers(headers: Mapping[str, str]) -> Connection:
         raise ConnectionRefused(400, "invalid_request", "invalid scope headers", fields)
     return Connection(
         scope=MemoryScope(tenant_id=tenant_id, user_id=user_id),
-        actor=Actor(kind=ActorKind.AGENT, id=f"service-token-{index}"),
+        actor=Actor(kind=ActorKind.AGENT, id=name),
         run_id=run_id,
         run_kind=run_kind,
     )

@@ -3,8 +3,8 @@
 Everything is real — PostgreSQL, the embedder, Mem0, the OpenAI client, the procrastinate
 worker — except the remote LLM, which is a local HTTP server answering from a script
 (``tests/lifecycle/fake_llm.py``). What Mem0 writes and takes back in between is observed with
-database triggers (PostgreSQL for rows and entity links, SQLite for Mem0's history), so rows
-that existed only for a moment are still accounted for.
+database triggers on rows and entity links, so rows that existed only for a moment are still
+accounted for.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.db import connection
 from lifecycle import guards
 from lifecycle.models import IngestJob
 from memories.engine import adapter, build_engine, get_engine
-from memories.engine.adapter import connection_string_for, session_scope
+from memories.engine.adapter import connection_string_for
 from memories.models import AuditEvent, EntityRow, MemoryRow
 from tests.lifecycle.conftest import run_queue
 from tests.lifecycle.fake_llm import FakeLLM, fact, prompt_section
@@ -49,7 +49,7 @@ BAD = [
 
 # --- fixtures ---------------------------------------------------------------------------------
 @pytest.fixture
-def fake_llm(settings, monkeypatch, tmp_path):
+def fake_llm(settings, monkeypatch):
     """``start(script, then=…)``: an engine whose LLM is a scripted local HTTP endpoint."""
     get_engine()  # the real engine exists first, so it is what monkeypatch restores
     started: list[tuple[FakeLLM, adapter.Mem0Adapter]] = []
@@ -59,14 +59,12 @@ def fake_llm(settings, monkeypatch, tmp_path):
         settings.LLM_BASE_URL = llm.base_url
         settings.LLM_MODEL = "fake"
         engine = build_engine(
-            connection_string=connection_string_for(connection.settings_dict["NAME"]),
-            history_db_path=str(tmp_path / f"h{len(started)}.db"),
+            connection_string=connection_string_for(connection.settings_dict["NAME"])
         )
         # One HTTP call per extraction: retrying is the queue's job, not the client's.
         engine._memory.llm.client = engine._memory.llm.client.with_options(max_retries=0)
         monkeypatch.setattr(adapter, "_engine", engine)
         started.append((llm, engine))
-        _log_history_inserts(engine)
         return llm, engine
 
     yield start
@@ -132,30 +130,6 @@ def pg_writes(transactional_db):
         conn.execute("DROP TABLE IF EXISTS test_write_log")
 
 
-def _log_history_inserts(engine: adapter.Mem0Adapter) -> None:
-    """A TEMP trigger on Mem0's own SQLite connection: every history row ever written."""
-    db = engine._memory.db
-    with db._lock:
-        db.connection.execute("CREATE TEMP TABLE history_log (memory_id TEXT, new_memory TEXT)")
-        db.connection.execute(
-            "CREATE TEMP TRIGGER history_log_insert AFTER INSERT ON main.history BEGIN "
-            "INSERT INTO history_log VALUES (new.memory_id, new.new_memory); END"
-        )
-        db.connection.commit()
-
-
-def history_ever(engine: adapter.Mem0Adapter) -> set[str]:
-    db = engine._memory.db
-    with db._lock:
-        return {r[0] for r in db.connection.execute("SELECT memory_id FROM history_log")}
-
-
-def history_now(engine: adapter.Mem0Adapter) -> set[str]:
-    db = engine._memory.db
-    with db._lock:
-        return {r[0] for r in db.connection.execute("SELECT memory_id FROM history")}
-
-
 # --- helpers ----------------------------------------------------------------------------------
 def submit(v1, scope, messages=TASK, run_id="run-g") -> str:
     answer = v1.post(
@@ -189,7 +163,6 @@ def assert_gone(engine, memory_ids) -> None:
     for memory_id in memory_ids:
         assert not MemoryRow.objects.filter(id=memory_id).exists(), memory_id
         assert engine.entity_links(memory_id=memory_id) == 0, memory_id
-        assert engine.history_rows(memory_id=memory_id) == 0, memory_id
 
 
 # --- language drift ---------------------------------------------------------------------------
@@ -207,16 +180,14 @@ def test_drift_is_physically_undone_then_retried_with_a_stricter_instruction(
     assert row.content == CHINESE and row.payload["attributed_to"] == "user"
     assert job.inserted_count == 1 and job.memory_ids == [str(row.id)]
 
-    # Round one really wrote rows, entity links and history …
+    # Round one really wrote rows and entity links …
     written = pg_writes.memories()
     english = {f["text"] for f in ENGLISH}
     first_round = {memory_id for memory_id, text in written.items() if text in english}
     assert len(first_round) == 2 and len(written) == 3
     assert first_round <= pg_writes.ever_linked()
-    assert first_round <= history_ever(engine)
     # … and all of it is physically gone.
     assert_gone(engine, first_round)
-    assert history_now(engine) == {str(row.id)}
     for entity in scope_entities(scope):
         assert set(entity.linked_memory_ids) <= {str(row.id)}, entity.payload["data"]
     assert not [e for e in scope_entities(scope) if e.payload["data"] == "Simplified Chinese"]
@@ -253,17 +224,13 @@ def test_drift_twice_fails_without_residue_or_queue_retry(v1_live, scope, fake_l
     assert len(written) == 4  # two rounds were written …
     assert_gone(engine, written)  # … and taken back
     assert scope_rows(scope) == [] and scope_entities(scope) == []
-    assert history_now(engine) == set()
-    assert engine.message_rows(scope_key=scope.key) == 0
     assert not AuditEvent.objects.exists()
     for payload in pg_writes.payloads():
         assert "role" not in payload  # no infer=False fallback with the raw text
 
 
 # --- post-extraction validation ---------------------------------------------------------------
-def test_invalid_facts_are_deleted_with_their_links_and_history(
-    v1_live, scope, fake_llm, pg_writes
-):
+def test_invalid_facts_are_deleted_with_their_links(v1_live, scope, fake_llm, pg_writes):
     llm, engine = fake_llm([[fact(GOOD), *BAD]])
     job_id = submit(v1_live, scope)
     run_queue()
@@ -279,9 +246,7 @@ def test_invalid_facts_are_deleted_with_their_links_and_history(
     bad = {memory_id for memory_id, text in written.items() if text != GOOD}
     assert len(bad) == len(BAD)  # every bad fact was stored by Mem0 first
     assert bad & pg_writes.ever_linked()  # with entity links
-    assert bad <= history_ever(engine)  # and history
     assert_gone(engine, bad)
-    assert history_now(engine) == {str(row.id)}
     for entity in scope_entities(scope):
         assert set(entity.linked_memory_ids) <= {str(row.id)}
     assert list(AuditEvent.objects.values_list("memory_id", flat=True)) == [row.id]
@@ -300,19 +265,18 @@ def test_only_invalid_facts_is_no_effect_not_failure(v1_live, scope, fake_llm, p
     assert len(written) == 2
     assert_gone(engine, written)
     assert scope_rows(scope) == [] and scope_entities(scope) == []
-    assert history_now(engine) == set()
 
 
 # --- context isolation ------------------------------------------------------------------------
 def test_extraction_never_sees_stale_or_previous_context(v1_live, scope, other_scope, fake_llm):
     llm, engine = fake_llm([[fact(CHINESE)], [fact("用户习惯每周一整理周报")]])
+    # Mem0 saves each add's messages as the next extraction's context; ours keeps none.
     engine._memory.db.save_messages(
-        [{"role": "user", "content": "STALE-FACT 旧事实"}], session_scope(scope.key)
+        [{"role": "user", "content": "STALE-FACT 旧事实"}], f"user_id={scope.key}"
     )
     engine._memory.db.save_messages(
-        [{"role": "user", "content": "OTHER-SCOPE 别人的上下文"}], session_scope(other_scope.key)
+        [{"role": "user", "content": "OTHER-SCOPE 别人的上下文"}], f"user_id={other_scope.key}"
     )
-    assert engine.message_rows(scope_key=scope.key) == 1
 
     first = [
         {"role": "user", "content": "以后技术方案都用简体中文。顺便说一句，我的猫叫团子。"},
@@ -324,7 +288,6 @@ def test_extraction_never_sees_stale_or_previous_context(v1_live, scope, other_s
     ]
     first_id = submit(v1_live, scope, first, run_id="run-a")
     run_queue()
-    assert engine.message_rows(scope_key=scope.key) == 0
     second_id = submit(v1_live, scope, second, run_id="run-b")
     run_queue()
 
@@ -335,8 +298,6 @@ def test_extraction_never_sees_stale_or_previous_context(v1_live, scope, other_s
     for prompt in (prompt_a, prompt_b):
         assert "STALE-FACT" not in prompt and "OTHER-SCOPE" not in prompt
     assert "团子" not in prompt_b  # the first task's messages are not the second's context
-    assert engine.message_rows(scope_key=scope.key) == 0
-    assert engine.message_rows(scope_key=other_scope.key) == 1
 
 
 # --- backend failures are retried by the queue ------------------------------------------------
@@ -353,8 +314,6 @@ def test_failing_llm_is_retried_four_times_then_fails(v1_live, scope, fake_llm):
     for gap, delay in zip(gaps, (1, 2, 4), strict=True):
         assert delay - 0.2 <= gap < delay + 5, gaps  # seed 000 §4.1: 1, 2, 4 seconds
     assert scope_rows(scope) == [] and scope_entities(scope) == []
-    assert history_now(engine) == set()
-    assert engine.message_rows(scope_key=scope.key) == 0
     run_queue()
     assert llm.calls == 4  # final means final
 

@@ -106,7 +106,6 @@ def test_switch_off_refuses_the_agent_but_not_the_user(v1, scope, existing):
     assert deleted.status == DeleteStatus.DELETED
     assert snapshot(scope) == []
     assert get_engine().entity_links(memory_id=existing) == 0
-    assert get_engine().history_rows(memory_id=existing) == 0
 
 
 # --- admission on /manage ------------------------------------------------------------------------

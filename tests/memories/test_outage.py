@@ -40,8 +40,7 @@ def swap_engine(monkeypatch) -> Iterator[callable]:
 def unreachable_db_engine(tmp_path, monkeypatch, swap_engine):
     monkeypatch.setattr(adapter_module, "POOL_TIMEOUT_SECONDS", 1.0)
     engine = build_engine(
-        connection_string=f"postgresql://postgres@/postgres?host={tmp_path}&connect_timeout=1",
-        history_db_path=str(tmp_path / "history.db"),
+        connection_string=f"postgresql://postgres@/postgres?host={tmp_path}&connect_timeout=1"
     )
     swap_engine(engine)
     return engine
@@ -59,7 +58,7 @@ class FailingEmbeddings(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def use_failing_embedder(settings, tmp_path, swap_engine):
+def use_failing_embedder(settings, swap_engine):
     """Call it to switch the engine to a remote embedder that answers 500."""
     get_engine()  # the real engine exists before settings change, so it is what gets restored
     server = ThreadingHTTPServer(("127.0.0.1", 0), FailingEmbeddings)
@@ -72,10 +71,7 @@ def use_failing_embedder(settings, tmp_path, swap_engine):
         settings.EMBEDDING_MODEL = "remote-embedder"
         settings.EMBEDDING_DIMS = 512
         engine = build_engine(
-            connection_string=adapter_module.connection_string_for(
-                connection.settings_dict["NAME"]
-            ),
-            history_db_path=str(tmp_path / "history.db"),
+            connection_string=adapter_module.connection_string_for(connection.settings_dict["NAME"])
         )
         embedder = engine._memory.embedding_model
         embedder.client = embedder.client.with_options(max_retries=0)

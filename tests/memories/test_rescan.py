@@ -1,8 +1,8 @@
 """``manage.py memory_rescan [--apply]``: admission re-run over what older rules let in.
 
 Stale data is planted the way it got in before the door existed: straight through the engine,
-with the audit rows the old services wrote. The command must find it in all three stores,
-report counts only, and with ``--apply`` remove it completely.
+with the audit rows the old services wrote. The command must find it in both stores (memories,
+audit text), report counts only, and with ``--apply`` remove it completely.
 """
 
 from __future__ import annotations
@@ -61,9 +61,8 @@ def stale(scope, agent):
 
 
 def stores() -> tuple[object, ...]:
-    history = sorted((h.memory_id, h.old_text, h.new_text) for h in get_engine().history_texts())
     audit_rows = sorted(AuditEvent.objects.values_list("memory_id", "old_text", "new_text"))
-    return sorted(MemoryRow.objects.values_list("id", "payload__data")), history, audit_rows
+    return sorted(MemoryRow.objects.values_list("id", "payload__data")), audit_rows
 
 
 def run(*args: str) -> str:
@@ -78,9 +77,6 @@ def test_dry_run_reports_by_reason_and_changes_nothing(stale):
     output = run()
 
     assert "memories refused: 1 (sensitive_identifier 1)" in output
-    assert "mem0 history rows holding refused text: 3 (credential 2, sensitive_identifier 1)" in (
-        output
-    )
     assert "audit rows holding refused text: 3 (credential 2, sensitive_identifier 1)" in output
     assert "Dry run: nothing changed" in output
     assert not [secret for secret in SECRETS if secret in output]
@@ -93,11 +89,10 @@ def test_apply_deletes_refused_memories_and_blanks_old_secrets(stale, scope):
 
     output = run("--apply")
 
-    assert "deleted 1 memories; blanked 2 history rows and 2 audit rows." in output
+    assert "deleted 1 memories; blanked 2 audit rows." in output
     assert not [secret for secret in SECRETS if secret in output]
     # The refused memory is gone everywhere, through the service's delete.
     assert list(MemoryRow.objects.values_list("payload__data", flat=True)) == [CORRECTED]
-    assert engine.history_rows(memory_id=phone_id) == 0
     assert engine.entity_links(memory_id=phone_id) == 0
     tombstones = AuditEvent.objects.filter(memory_id=phone_id)
     assert {(e.event, e.old_text, e.new_text) for e in tombstones} == {
@@ -105,11 +100,10 @@ def test_apply_deletes_refused_memories_and_blanks_old_secrets(stale, scope):
         ("DELETE", "", ""),
     }
     # The clean memory keeps its rows and its clean text; only the password side is blanked.
-    assert engine.history_rows(memory_id=kept_id) == 3
     leftovers = str(stores())
     assert not [secret for secret in SECRETS if secret in leftovers]
     assert AuditEvent.objects.filter(memory_id=kept_id, old_text=KEPT, new_text="").exists()
     assert AuditEvent.objects.filter(memory_id=kept_id, old_text="", new_text=CORRECTED).exists()
     # Nothing is left to find.
     report = memory_rescan()
-    assert (report.memories, report.history, report.audit) == ({}, {}, {})
+    assert (report.memories, report.audit) == ({}, {})

@@ -104,7 +104,7 @@ def test_adoption_refuses_a_secret_the_llm_reassembled(scope, agent):
 
     assert (outcome.status, outcome.reason) == (WriteStatus.REJECTED, "sensitive_identifier")
     assert not MemoryRow.objects.filter(id=memory_id).exists()
-    assert engine.history_rows(memory_id=memory_id) == 0
+    assert engine.entity_links(memory_id=memory_id) == 0
     assert not AuditEvent.objects.exists()
 
 

@@ -1,7 +1,7 @@
 """``manage.py memory_rescan [--apply]``: re-run admission over everything already stored.
 
 Run it after any admission rule change (README, "Admission"). Without ``--apply`` it only
-reports; with it, refused memories are deleted completely and offending history/audit text is
+reports; with it, refused memories are deleted completely and offending audit text is
 blanked. The report gives counts by reason, never the text.
 """
 
@@ -16,28 +16,26 @@ from memories.rescan import memory_rescan
 
 
 class Command(BaseCommand):
-    help = "Re-run admission over stored memories, Mem0 history and audit text (--apply fixes)."
+    help = "Re-run admission over stored memories and audit text (--apply fixes)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--apply",
             action="store_true",
-            help="delete refused memories completely and blank offending history/audit text",
+            help="delete refused memories completely and blank offending audit text",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         apply = bool(options["apply"])
         report = memory_rescan(apply=apply)
         self.stdout.write(f"memories refused: {_counts(report.memories)}")
-        self.stdout.write(f"mem0 history rows holding refused text: {_counts(report.history)}")
         self.stdout.write(f"audit rows holding refused text: {_counts(report.audit)}")
         if not apply:
-            if report.memories or report.history or report.audit:
+            if report.memories or report.audit:
                 self.stdout.write("Dry run: nothing changed. Run with --apply to clean up.")
             return
         self.stdout.write(
-            f"deleted {report.deleted} memories; blanked {report.scrubbed_history} history "
-            f"rows and {report.scrubbed_audit} audit rows."
+            f"deleted {report.deleted} memories; blanked {report.scrubbed_audit} audit rows."
         )
         if report.not_deleted:
             raise CommandError(f"some memories were not deleted: {_counts(report.not_deleted)}")
