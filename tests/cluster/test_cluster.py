@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -58,7 +59,17 @@ class Cluster:
             return conn.execute(query, params).fetchall()
 
     def kill(self, name: str) -> None:
-        os.killpg(self.members[name]["pid"], signal.SIGKILL)
+        """SIGKILL a member's process group and wait until its port refuses connections: a
+        request caught in the dying node's listen queue is in flight, lost as on any machine."""
+        member = self.members[name]
+        os.killpg(member["pid"], signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while member["port"] is not None and time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", member["port"]), timeout=1).close()
+            except OSError:
+                return
+            time.sleep(0.1)
 
 
 def post(url: str, payload: dict[str, Any], method: str = "POST") -> tuple[int, dict[str, Any]]:
