@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import sqlite3
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -157,9 +158,13 @@ def test_delete_user_reports_partial_cleanup_with_count(v1, scope, monkeypatch):
     for text in ("用户使用“飞书”沟通。", "User prefers Go.", "项目代号“Poco”。"):
         v1.post("manage", body(scope, action="add", text=text))
     engine = get_engine()
-    monkeypatch.setattr(
-        engine._memory, "_remove_memory_from_entity_store", lambda memory_id, filters: None
-    )
+
+    def failing_purge(*, memory_ids):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    # Delete-user is set-based (Mem0Adapter.delete_scope): its Mem0 history purge fails, so
+    # the history rows of the three memories are left.
+    monkeypatch.setattr(engine, "purge_history", failing_purge)
     answer = v1.post("delete-user", body(scope)).json()
     assert answer["success"] is False
     assert answer["status"] == "partial_cleanup"
