@@ -87,7 +87,7 @@ class Agent(HttpUser):
         self.call("list-user", {"page": 1, "page_size": 20})
 
     @task(2)
-    def context(self) -> None:
+    def memory_context(self) -> None:  # not `context`: locust.User has one
         self.call(
             "context", {"input": "请按我的习惯写一份 Atlas 项目的周报。", "run_kind": "interactive"}
         )
