@@ -153,8 +153,7 @@ def scope_of(user: str) -> Any:
 def seed(results: dict[str, Any]) -> dict[str, int]:
     """Every scope through ``engine.add_many`` (the batch import path); returns the sizes."""
     from benchmarks import corpus
-    from memories.engine import get_engine
-    from memories.engine.adapter import NewFact
+    from memories.engine import NewFact, get_engine
     from memories.services import our_metadata
 
     engine = get_engine()

@@ -109,6 +109,9 @@ class Mem0Adapter:
         # this instance, with Mem0's signatures and its "never break the primary write" rule.
         memory._link_entities_for_memory = self._link_entities_for_memory
         memory._remove_memory_from_entity_store = self._remove_memory_from_entity_store
+        # Mem0's batch linking for infer=True adds asks for every entity of the scope by text
+        # once per add; it only ever calls ``.get(name)`` on the answer.
+        memory._existing_entities_by_text = self._existing_entities_by_text
 
     # --- the entity index (replacing Mem0's per-entity helpers) --------------------------------
     def _link_entities_for_memory(self, memory_id: str, text: str, filters: dict[str, Any]) -> None:
@@ -127,6 +130,11 @@ class Mem0Adapter:
                 links=links,
                 embed_batch=lambda texts: embedder.embed_batch(texts, "add"),
             )
+
+    def _existing_entities_by_text(self, filters: dict[str, Any]) -> entities.IndexedEntities:
+        return entities.IndexedEntities(
+            self._memory.entity_store, table=self.entity_collection, filters=filters
+        )
 
     def _remove_memory_from_entity_store(self, memory_id: str, filters: dict[str, Any]) -> None:
         try:

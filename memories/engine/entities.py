@@ -23,6 +23,7 @@ import json
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from psycopg import sql
@@ -167,3 +168,28 @@ def unlink(cur: Any, *, table: str, memory_ids: list[str], scope_key: str | None
             ).format(t=ident),
             (touched,),
         )
+
+
+class IndexedEntities:
+    """What Mem0's ``_existing_entities_by_text(filters)`` returns — entity rows of the scope by
+    normalised text — answered one name at a time through the index when Mem0 asks
+    (``.get(name)``), instead of listing up to 10,000 rows with their payloads per add."""
+
+    def __init__(self, store: Any, *, table: str, filters: dict[str, Any]) -> None:
+        self._store = store
+        self._table = sql.Identifier(table)
+        self._scope = filters.get("user_id")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if not self._scope:
+            return default
+        with self._store._get_cursor() as cur:
+            cur.execute(
+                sql.SQL(
+                    f"SELECT id::text, payload FROM {{t}} WHERE payload->>'user_id' = %s "
+                    f"AND {NAME_KEY_SQL} = %s ORDER BY id LIMIT 1"
+                ).format(t=self._table),
+                (self._scope, name_key(key)),
+            )
+            row = cur.fetchone()
+        return SimpleNamespace(id=row[0], payload=row[1]) if row else default

@@ -11,8 +11,7 @@ from __future__ import annotations
 import pytest
 
 from memories import selectors, services
-from memories.engine import get_engine, nlp
-from memories.engine.adapter import NewFact
+from memories.engine import NewFact, get_engine, nlp
 from memories.engine.recall import ChannelQuery
 from memories.models import AuditEvent, EntityRow, MemoryRow
 from memories.types import Channel, DeleteStatus, SearchFilters
@@ -135,3 +134,38 @@ def test_delete_scope_removes_everything_of_the_scope_only(scope, other_scope, a
     assert events.filter(event="DELETE", status="deleted").count() == 8
     assert MemoryRow.objects.filter(id=kept.memory_id).exists()
     assert _links(other_scope) == {"飞书": [kept.memory_id]}
+
+
+def test_extraction_links_to_the_existing_entity_by_name(scope):
+    """Mem0's infer=True add links its facts' entities itself; our indexed lookup answers its
+    exact-name question, so a known name gains a link instead of a second entity row."""
+    engine = get_engine()
+    first = engine.add_fact(scope_key=scope.key, text="团队使用“飞书”沟通。", metadata={})
+    facts = engine.extract(
+        scope_key=scope.key,
+        messages=[{"role": "user", "content": "以后所有周报都统一发到“飞书”群里。"}],
+        metadata={"category": "preference"},
+    )
+    assert len(facts) == 1 and "飞书" in facts[0].text
+    assert _links(scope)["飞书"] == sorted([first, facts[0].id])
+    names = [r.payload["data"] for r in EntityRow.objects.filter(payload__user_id=scope.key)]
+    assert names.count("飞书") == 1
+
+
+def test_mem0_still_calls_the_helpers_we_replace():
+    """Our entity index works only while Mem0 reaches it through these names (mem0ai 2.2.1):
+    if an upgrade inlines one, the slow path comes back silently."""
+    import inspect
+
+    from mem0.memory.main import Memory
+
+    engine = get_engine()
+    calls = {
+        "_add_to_vector_store": "self._existing_entities_by_text(",
+        "_update_memory": "self._link_entities_for_memory(",
+        "_delete_memory": "self._remove_memory_from_entity_store(",
+    }
+    for method, call in calls.items():
+        assert call in inspect.getsource(getattr(Memory, method)), f"Memory.{method} changed"
+    for name in ("_existing_entities_by_text", "_link_entities_for_memory"):
+        assert getattr(engine._memory, name).__self__ is engine, f"{name} is Mem0's again"
