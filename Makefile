@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # A standalone PostgreSQL (the bundled binaries) for running against a server we did not start.
 EXTERNAL_PG ?= .data/external-pg
 
-.PHONY: install run cluster test test-fast reliability lint bench eval db-start db-stop clean
+.PHONY: install run cluster test test-fast reliability lint bench load eval db-start db-stop clean
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -40,8 +40,14 @@ test-fast: install
 reliability: install
 	$(BIN)/python -m pytest -m reliability
 
+# At a real user's scale (docs/benchmarks.md); BENCH_SCALE=0.1 shrinks everything.
 bench: install
 	$(BIN)/python -m benchmarks.run
+
+# The locust scenario on loopback (docs/benchmarks.md); LOAD_USERS, LOAD_TIME.
+load: install
+	$(BIN)/pip install --quiet -e '.[load]'
+	$(BIN)/python -m benchmarks.load
 
 # `make db-start` prints a DATABASE_URL (and nothing else on stdout); `make db-stop` stops it.
 db-start:

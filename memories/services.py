@@ -46,7 +46,6 @@ from memories.types import (
 logger = logging.getLogger(__name__)
 
 MAX_FACT_LENGTH = 2000
-DELETE_BATCH_SIZE = 100
 
 
 def _audit(
@@ -415,7 +414,7 @@ def _delete_owned(
 def memory_delete_user(
     *, scope: MemoryScope, actor: Actor, source: str = Source.MANAGE
 ) -> DeleteOutcome:
-    """Forget every memory of the scope, in batches.
+    """Forget every memory of the scope in set-based statements.
 
     The deletion mark comes first: a job accepted before it never writes, even one holding the
     scope lock right now. The answer is a fact: ``deleted`` only when nothing of the scope is
@@ -431,56 +430,77 @@ def memory_delete_user(
         if isinstance(error, Exception):
             # Not fatal: a job that was not decided here still obeys the mark when it runs.
             logger.warning("deletion-mark receiver %s failed: %s", receiver, type(error).__name__)
-    deleted = 0
-    residue: list[str] = []
+    deleted: list[str] = []
+    residue = 0
     failure: str | None = None
     try:
         with scope_write_lock(scope):
-            while True:
-                batch = [
-                    str(i)
-                    for i in scope_rows(scope)
-                    .order_by("id")
-                    .values_list("id", flat=True)[:DELETE_BATCH_SIZE]
-                ]
-                batch = [i for i in batch if i not in residue]
-                if not batch:
-                    break
-                for memory_id in batch:
-                    outcome = _delete_owned(
-                        scope=scope, memory_id=memory_id, actor=actor, source=source, run_id=""
-                    )
-                    if outcome.status == DeleteStatus.PARTIAL_CLEANUP:
-                        residue.append(memory_id)
-                    deleted += outcome.deleted_count
+            engine = get_engine()
+            gone = engine.delete_scope(scope_key=scope.key)
+            deleted, residue = gone.memory_ids, gone.residue
+            _forget_scope_audit_text(
+                scope=scope,
+                memory_ids=deleted,
+                actor=actor,
+                source=source,
+                status=DeleteStatus.PARTIAL_CLEANUP if residue else DeleteStatus.DELETED,
+            )
     except BackendError as exc:
         failure = str(exc)
     try:
-        remaining = _scope_remaining(scope=scope, residue=residue)
+        remaining = _scope_remaining(scope=scope) + residue
     except BackendError as exc:
         failure = failure or str(exc)
         remaining = None
     if remaining == 0:
-        return DeleteOutcome(status=DeleteStatus.DELETED, deleted_count=deleted)
+        return DeleteOutcome(status=DeleteStatus.DELETED, deleted_count=len(deleted))
     if not deleted and failure:
         return DeleteOutcome(status=DeleteStatus.BACKEND_ERROR, reason=failure)
     metrics.delete_user_partial_cleanup.inc()
     left = "an unknown number of" if remaining is None else str(remaining)
     return DeleteOutcome(
         status=DeleteStatus.PARTIAL_CLEANUP,
-        deleted_count=deleted,
+        deleted_count=len(deleted),
         remaining_count=remaining or 0,
         reason=f"{left} memories left" + (f" ({failure})" if failure else ""),
     )
 
 
-def _scope_remaining(*, scope: MemoryScope, residue: list[str]) -> int:
-    """Memories of the scope still present anywhere (rows, or entity links of residue)."""
+def _forget_scope_audit_text(
+    *, scope: MemoryScope, memory_ids: list[str], actor: Actor, source: str, status: str
+) -> None:
+    """``_forget_audit_text`` for a whole scope at once: every audit row of the scope loses
+    its text, and each deleted memory gets its content-free tombstone."""
+    now = timezone.now()
+    with transaction.atomic():
+        AuditEvent.objects.filter(tenant_id=scope.tenant_id, user_id=scope.user_id).update(
+            old_text="", new_text=""
+        )
+        AuditEvent.objects.bulk_create(
+            [
+                AuditEvent(
+                    memory_id=memory_id,
+                    tenant_id=scope.tenant_id,
+                    user_id=scope.user_id,
+                    event=AuditEvent.Event.DELETE,
+                    actor_kind=actor.kind.value,
+                    actor_id=actor.id,
+                    source=source,
+                    status=status,
+                    created_at=now,
+                )
+                for memory_id in memory_ids
+            ],
+            batch_size=2000,
+        )
+
+
+def _scope_remaining(*, scope: MemoryScope) -> int:
+    """Memories of the scope still present."""
     try:
-        rows = scope_rows(scope).count()
+        return scope_rows(scope).count()
     except Exception as exc:  # noqa: BLE001 - an outage while counting: unknown, not zero
         raise BackendError(f"count after delete failed: {type(exc).__name__}") from exc
-    return rows + sum(1 for memory_id in residue if _residue(memory_id))
 
 
 def memory_switches_update(

@@ -16,9 +16,17 @@ settings.MEM0_DIR.mkdir(parents=True, exist_ok=True)
 from memories.engine.adapter import (  # noqa: E402 - the environment must be set first
     ExtractedFact,
     Mem0Adapter,
+    NewFact,
     build_engine,
     get_engine,
     reset_engine,
 )
 
-__all__ = ["ExtractedFact", "Mem0Adapter", "build_engine", "get_engine", "reset_engine"]
+__all__ = [
+    "ExtractedFact",
+    "Mem0Adapter",
+    "NewFact",
+    "build_engine",
+    "get_engine",
+    "reset_engine",
+]

@@ -15,18 +15,27 @@ extraction is given its messages explicitly (no implicit context carries over).
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import logging
 import threading
-from collections.abc import Iterator
+import uuid
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
+from psycopg import sql
+
+from memories.engine import entities, nlp
 from memories.engine.recall import ChannelQuery, channel_hits, channel_statement
 from memories.types import BackendError, Channel, ChannelHit, CleanupError
 
 logger = logging.getLogger(__name__)
 
+# Keys Mem0 never takes from caller metadata (``_strip_identity_keys``): the scope is ours.
+IDENTITY_KEYS = {"user_id", "agent_id", "run_id", "actor_id"}
 # How long a call waits for a database connection before it is an outage, not a hang.
 POOL_TIMEOUT_SECONDS = 5.0
 
@@ -36,6 +45,22 @@ class ExtractedFact:
     id: str
     text: str
     event: str
+
+
+@dataclass(frozen=True)
+class NewFact:
+    """One fact for ``Mem0Adapter.add_many``: the admitted text and our metadata."""
+
+    text: str
+    metadata: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ScopeDeletion:
+    """What ``Mem0Adapter.delete_scope`` removed, and what it could not prove gone."""
+
+    memory_ids: list[str]
+    residue: int
 
 
 @contextlib.contextmanager
@@ -90,6 +115,49 @@ class Mem0Adapter:
             pool = getattr(store, "connection_pool", None)
             if pool is not None:
                 pool.timeout = POOL_TIMEOUT_SECONDS
+        # Mem0's entity helpers list the whole scope per entity (memories.engine.entities);
+        # add, update and delete inside Mem0 call these two names, so ours replace them on
+        # this instance, with Mem0's signatures and its "never break the primary write" rule.
+        memory._link_entities_for_memory = self._link_entities_for_memory
+        memory._remove_memory_from_entity_store = self._remove_memory_from_entity_store
+        # Mem0's batch linking for infer=True adds asks for every entity of the scope by text
+        # once per add; it only ever calls ``.get(name)`` on the answer.
+        memory._existing_entities_by_text = self._existing_entities_by_text
+
+    # --- the entity index (replacing Mem0's per-entity helpers) --------------------------------
+    def _link_entities_for_memory(self, memory_id: str, text: str, filters: dict[str, Any]) -> None:
+        try:
+            self._link(filters.get("user_id") or "", [(memory_id, nlp.extract_entities(text))])
+        except Exception as exc:  # noqa: BLE001 - Mem0's contract: linking never fails a write
+            logger.warning("entity linking failed: %s", type(exc).__name__)
+
+    def _link(self, scope_key: str, links: list[tuple[str, list[entities.Entity]]]) -> None:
+        embedder = self._memory.embedding_model
+        with self._memory.entity_store._get_cursor(commit=True) as cur:
+            entities.link(
+                cur,
+                table=self.entity_collection,
+                scope_key=scope_key,
+                links=links,
+                embed_batch=lambda texts: embedder.embed_batch(texts, "add"),
+            )
+
+    def _existing_entities_by_text(self, filters: dict[str, Any]) -> entities.IndexedEntities:
+        return entities.IndexedEntities(
+            self._memory.entity_store, table=self.entity_collection, filters=filters
+        )
+
+    def _remove_memory_from_entity_store(self, memory_id: str, filters: dict[str, Any]) -> None:
+        try:
+            with self._memory.entity_store._get_cursor(commit=True) as cur:
+                entities.unlink(
+                    cur,
+                    table=self.entity_collection,
+                    memory_ids=[memory_id],
+                    scope_key=filters.get("user_id") or None,
+                )
+        except Exception as exc:  # noqa: BLE001 - Mem0's contract; delete_fact checks residue
+            logger.warning("entity clean-up failed: %s", type(exc).__name__)
 
     # --- writes ------------------------------------------------------------------------------
     def add_fact(self, *, scope_key: str, text: str, metadata: dict[str, Any]) -> str:
@@ -108,6 +176,52 @@ class Mem0Adapter:
             # infer=False links no entities; the seed wants explicit adds indexed too.
             self._memory._link_entities_for_memory(memory_id, text, {"user_id": scope_key})
             return memory_id
+
+    def add_many(self, scope_key: str, items: Sequence[NewFact]) -> list[str]:
+        """Store many facts of one scope at once, exactly as ``add_fact`` would store each one
+        (the same payload Mem0's ``add(infer=False)`` writes, the same entity links), with one
+        embedding batch, one INSERT and one entity pass.  No Mem0 history rows: nothing reads
+        them but our purge, and their text would only be residue.  Returns the new ids, in
+        order; the caller holds the scope's write lock and has admitted the texts."""
+        if not items:
+            return []
+        with _backend("add many"):
+            texts = [item.text for item in items]
+            vectors = self._memory.embedding_model.embed_batch(texts, "add")
+            if len(vectors) != len(texts):
+                raise BackendError(f"embedder returned {len(vectors)} vectors for {len(texts)}")
+            found = nlp.extract_entities_batch(texts)
+            now = datetime.now(UTC).isoformat()
+            ids = [str(uuid.uuid4()) for _ in items]
+            payloads = [
+                json.dumps(self._payload(scope_key, item, now), ensure_ascii=False)
+                for item in items
+            ]
+            with self._memory.vector_store._get_cursor(commit=True) as cur:
+                cur.execute(
+                    sql.SQL(
+                        "INSERT INTO {t} (id, vector, payload) SELECT i, v::vector, p::jsonb "
+                        "FROM unnest(%s::uuid[], %s::text[], %s::text[]) AS r(i, v, p)"
+                    ).format(t=sql.Identifier(self._memory.collection_name)),
+                    (ids, [str(list(v)) for v in vectors], payloads),
+                )
+            self._link(scope_key, list(zip(ids, found, strict=True)))
+            return ids
+
+    @staticmethod
+    def _payload(scope_key: str, item: NewFact, now: str) -> dict[str, Any]:
+        """Mem0 2.2.1's payload for ``add(messages, user_id=…, metadata=…, infer=False)``:
+        ``_build_filters_and_metadata`` drops identity keys from our metadata and sets the
+        scope, ``_add_to_vector_store`` adds the role, ``_create_memory`` the rest."""
+        payload = {k: v for k, v in item.metadata.items() if k not in IDENTITY_KEYS}
+        payload["user_id"] = scope_key
+        payload["role"] = "user"
+        payload["data"] = item.text
+        payload["hash"] = hashlib.md5(item.text.encode()).hexdigest()
+        payload.setdefault("created_at", now)
+        payload["updated_at"] = payload["created_at"]
+        payload["text_lemmatized"] = nlp.lemmatize_for_bm25(item.text)
+        return payload
 
     def extract(
         self,
@@ -162,6 +276,58 @@ class Mem0Adapter:
             if self._row_exists(memory_id):
                 raise
         self._cleanup_after_delete(memory_id=memory_id, scope_key=scope_key)
+
+    def delete_scope(self, *, scope_key: str) -> ScopeDeletion:
+        """Delete every memory of the scope and its whole entity index in one transaction
+        (set-based: Mem0's delete is one row, a history write and a scan of the scope's
+        entities per memory). Mem0 keeps no history here (``NoSessionStore``).
+
+        Raises ``BackendError`` when nothing could be deleted; otherwise ``residue`` counts
+        what is provably left (rows or links of the scope). The caller holds the scope's write
+        lock."""
+        tables = {
+            "m": sql.Identifier(self._memory.collection_name),
+            "e": sql.Identifier(self.entity_collection),
+        }
+        with _backend("delete scope"), self._memory.vector_store._get_cursor(commit=True) as cur:
+            cur.execute(
+                sql.SQL("DELETE FROM {m} WHERE payload->>'user_id' = %s RETURNING id::text").format(
+                    **tables
+                ),
+                (scope_key,),
+            )
+            memory_ids = [str(row[0]) for row in cur.fetchall()]
+            # Every entity of the scope links only memories of the scope, all gone now.
+            cur.execute(
+                sql.SQL("DELETE FROM {e} WHERE payload->>'user_id' = %s").format(**tables),
+                (scope_key,),
+            )
+        return ScopeDeletion(
+            memory_ids=memory_ids, residue=self._scope_residue(scope_key, memory_ids)
+        )
+
+    def _scope_residue(self, scope_key: str, memory_ids: list[str]) -> int:
+        """Rows and entity links of the scope still present; an unanswerable
+        check counts as one, since nothing may be reported clean that was not seen clean."""
+        tables = {
+            "m": sql.Identifier(self._memory.collection_name),
+            "e": sql.Identifier(self.entity_collection),
+        }
+        try:
+            with self._memory.vector_store._get_cursor() as cur:
+                cur.execute(
+                    sql.SQL(
+                        "SELECT (SELECT count(*) FROM {m} WHERE payload->>'user_id' = %(s)s)"
+                        " + (SELECT count(*) FROM {e} WHERE payload->>'user_id' = %(s)s"
+                        " OR payload->'linked_memory_ids' ?| %(ids)s::text[])"
+                    ).format(**tables),
+                    {"s": scope_key, "ids": memory_ids},
+                )
+                left = int(cur.fetchone()[0])
+            return left
+        except Exception as exc:  # noqa: BLE001
+            logger.warning("residue check after delete-scope failed: %s", type(exc).__name__)
+            return 1
 
     def _row_exists(self, memory_id: str) -> bool:
         with _backend("get"):
