@@ -247,7 +247,8 @@ def test_detail_shows_text_metadata_related_and_history(alice_client, alice_scop
     assert memory_id in page
     assert "偏好" in page and "任务沉淀" in page
     assert reverse("console:memory_detail", args=[related_id]) in page  # related memories
-    assert "变更轨迹" in page and ">ADD<" in page and "Agent agent-test" in page
+    assert "变更轨迹" in page and "你的助手在任务中记下" in page
+    assert ">ADD<" not in page and "agent-test" not in page  # codes and ids stay in the admin
 
 
 def test_detail_of_another_users_memory_is_404_without_content(alice_client, bob_scope, remember):
@@ -306,7 +307,7 @@ def test_correction_keeps_the_id_and_adds_history(alice_client, alice_scope, rem
     ].new_text == normalize_quotes(corrected)
     assert history[-1].actor_kind == "user" and history[-1].actor_id == "alice"
     assert history[-1].source == "console"
-    assert "<del>" in page and ">UPDATE<" in page  # the trail shows old → new
+    assert "<del>" in page and "你在管理页纠正" in page  # the trail shows old → new
 
 
 def test_correction_without_javascript_redirects_with_message(alice_client, alice_scope, remember):

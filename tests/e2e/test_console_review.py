@@ -1,0 +1,163 @@
+"""Issue 12 §1: what a real-browser review of the console found, each fixed and held here."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from memories.models import AuditEvent, MemoryRow
+from memories.scope import scope_for_user
+from memories.services import memory_add, memory_delete_user
+from memories.types import Actor, ActorKind, Source, WriteStatus
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+AGENT = Actor(kind=ActorKind.AGENT, id="poco-agent")
+WEEKLY = "周报使用飞书文档撰写，结论先行。"
+TEAM = "团队日常沟通使用飞书。"
+TS = "Prefers TypeScript for new front-end modules."
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return django_user_model.objects.create_user(username="alice", password="alice-pass-1")
+
+
+@pytest.fixture
+def ids(alice) -> dict[str, str]:
+    scope = scope_for_user(alice)
+    result = {}
+    for text, category, source in (
+        (WEEKLY, "preference", Source.INGEST),
+        (TEAM, "fact", Source.MANAGE),
+        (TS, "preference", Source.MANAGE),
+    ):
+        outcome = memory_add(
+            scope=scope, text=text, actor=AGENT, category=category, source=source, run_id="run-42"
+        )
+        assert outcome.status == WriteStatus.ADDED and outcome.memory_id
+        result[text] = outcome.memory_id
+    return result
+
+
+def items(page: Page):
+    return page.locator("#results .memory-item")
+
+
+def test_a_correction_shows_what_admission_removes_before_saving(signed_in, alice, ids):
+    memory_id = ids[WEEKLY]
+    page = signed_in(alice)
+    page.goto(f"/memories/{memory_id}/edit/")
+    page.get_by_label("记忆内容").fill(
+        "周报参考 https://wiki.example.com/weekly?id=7 和 /home/alice/docs/report.md，表格放最后。"
+    )
+    page.get_by_role("button", name="保存纠正").click()
+
+    cleaning = page.locator("[data-cleaning]")
+    expect(cleaning).to_contain_text("还没有保存")
+    expect(cleaning.locator(".removed-parts li")).to_have_count(2)
+    expect(cleaning).to_contain_text("https://wiki.example.com/weekly?id=7")
+    expect(cleaning).to_contain_text("/home/alice/docs/report.md")
+    expect(page.get_by_text("已纠正")).to_have_count(0)
+    assert MemoryRow.objects.get(id=memory_id).content == WEEKLY  # nothing saved yet
+
+    # the person can revise: the text is still in the editor, and saving what is shown works
+    expect(page.get_by_label("记忆内容")).to_have_value(re.compile("https://wiki"))
+    cleaned = cleaning.locator("[data-cleaned-text]").inner_text()
+    page.get_by_role("button", name="按上面的内容保存").click()
+    expect(page.get_by_role("status").filter(has_text="已纠正")).to_contain_text(
+        "/home/alice/docs/report.md"
+    )
+    assert MemoryRow.objects.get(id=memory_id).content == cleaned
+    assert "https://" not in cleaned and "周报参考" in cleaned
+
+
+def test_back_restores_the_search_box_filters_and_chip(signed_in, alice, ids):
+    page = signed_in(alice)
+    page.goto("/memories/")
+    page.get_by_label("搜索记忆").fill("飞书")
+    expect(items(page)).to_have_count(2)
+    page.get_by_label("类别").select_option("preference")
+    expect(items(page)).to_have_count(1)
+    items(page).first.locator("a.memory-link").click()
+    expect(page.get_by_role("heading", name="记忆内容")).to_be_visible()
+
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"q=%E9%A3%9E%E4%B9%A6.*category=preference"))
+    expect(page.get_by_label("搜索记忆")).to_have_value("飞书")
+    expect(page.get_by_label("类别")).to_have_value("preference")
+    expect(items(page)).to_have_count(1)
+
+    page.go_back()  # the step before the category filter: the search alone
+    expect(page.get_by_label("类别")).to_have_value("")
+    expect(page.get_by_label("搜索记忆")).to_have_value("飞书")
+    expect(items(page)).to_have_count(2)
+
+    # a topic filter shows a chip; Back from a memory brings search box and chip back
+    page.get_by_text("按主题筛选").click()
+    page.locator('.heat-cell[data-topic="周报"]').click()
+    expect(page.locator("#results .chip").first).to_contain_text("主题：周报")
+    expect(items(page)).to_have_count(1)
+    items(page).first.locator("a.memory-link").click()
+    expect(page.get_by_role("heading", name="记忆内容")).to_be_visible()
+    page.go_back()
+    expect(page.locator("#results .chip").first).to_contain_text("主题：周报")
+    expect(page.get_by_label("搜索记忆")).to_have_value("飞书")
+    expect(items(page)).to_have_count(1)
+    page.go_back()
+    expect(page.locator("#results .chip")).to_have_count(0)
+    expect(page.get_by_label("搜索记忆")).to_have_value("飞书")
+
+
+def test_history_shows_what_changed_and_nothing_for_unchanged_saves(signed_in, alice, ids):
+    memory_id = ids[TEAM]
+    page = signed_in(alice)
+    page.goto(f"/memories/{memory_id}/edit/")
+    page.get_by_label("类别", exact=True).select_option("preference")  # category only
+    page.get_by_role("button", name="保存纠正").click()
+    expect(page.get_by_role("status").filter(has_text="已纠正")).to_be_visible()
+
+    events = page.locator(".timeline .event")
+    expect(events).to_have_count(2)
+    expect(events.first).to_contain_text("类别")
+    expect(events.first).to_contain_text("事实")
+    expect(events.first).to_contain_text("偏好")
+    expect(events.first.locator(".diff")).to_have_count(0)  # the text did not change
+
+    page.goto(f"/memories/{memory_id}/edit/")
+    page.get_by_role("button", name="保存纠正").click()  # nothing changed
+    expect(page.get_by_role("status").filter(has_text="没有变化")).to_be_visible()
+    expect(page.locator(".timeline .event")).to_have_count(2)
+    expect(page.locator(".timeline")).not_to_contain_text("无变化")
+
+
+def test_end_users_see_words_not_codes_ids_or_model_internals(signed_in, alice, ids):
+    page = signed_in(alice)
+    page.goto(f"/memories/{ids[WEEKLY]}/")
+    body = page.locator("main")
+    expect(body).to_contain_text("你的助手在任务中记下")
+    for internal in ("ADD", "poco-agent", "置信度", "向量模型", "事实归属", "embedding"):
+        expect(body).not_to_contain_text(internal)
+
+    page.goto(f"/memories/{ids[TEAM]}/edit/")
+    page.get_by_label("记忆内容").fill("团队日常沟通改用钉钉。")
+    page.get_by_role("button", name="保存纠正").click()
+    expect(page.locator(".timeline .event").first).to_contain_text("你在管理页纠正")
+    expect(page.locator(".timeline")).not_to_contain_text("UPDATE")
+    expect(page.locator(".timeline")).not_to_contain_text("alice")
+
+
+def test_overview_counts_agree_after_delete_all(signed_in, alice, ids):
+    memory_delete_user(scope=scope_for_user(alice), actor=AGENT)
+    assert AuditEvent.objects.filter(user_id="alice", event="DELETE").count() == 3
+    page = signed_in(alice)
+    page.goto("/")
+    expect(page.locator('[data-stat="total"]')).to_have_text("0")
+    expect(page.locator('[data-stat="added_30d"]')).to_have_text("0")
+    expect(page.locator('[data-stat="updated_30d"]')).to_have_text("0")
+    empty = page.locator(".card [data-empty]")
+    expect(empty).to_have_count(3)  # sources, categories, topics: one empty state each
+    for index in range(3):
+        expect(empty.nth(index)).to_have_text("还没有记忆。")
