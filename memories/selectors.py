@@ -364,6 +364,25 @@ def topic_heatmap(*, scope: MemoryScope, limit: int = 40) -> tuple[Topic, ...]:
         )
 
 
+def topic_count(*, scope: MemoryScope) -> int:
+    """How many topics link at least one of the scope's memories (the heat map shows a few)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT count(DISTINCT e.id)
+            FROM poco_memories_entities e
+            JOIN LATERAL jsonb_array_elements_text(e.payload->'linked_memory_ids') AS link(mid)
+              ON true
+            JOIN poco_memories m
+              ON m.id::text = link.mid AND m.payload->>'user_id' = %s
+            WHERE e.payload->>'user_id' = %s
+            """,
+            [scope.key, scope.key],
+        )
+        row = cursor.fetchone()
+        return int(row[0]) if row else 0
+
+
 def topic_memory_ids(*, scope: MemoryScope, topic: str) -> list[str]:
     """Ids of the scope's memories linked to the topic (entity id or its exact text)."""
     entities = EntityRow.objects.alias(

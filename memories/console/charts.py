@@ -6,6 +6,7 @@ The templates only place what these functions computed: bars, ticks, slices and 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -289,6 +290,15 @@ class HeatCell:
     kind: str
     count: int
     level: int
+
+
+_GENERIC_PHRASE = re.compile(r"[a-z]+(?: [a-z]+)+")
+
+
+def is_noise_topic(topic: Topic) -> bool:
+    """A lower-case English phrase linked to one memory ("third party models") is a noun chunk
+    of that sentence, not a subject of the person's memory; names and Chinese terms stay."""
+    return topic.memory_count < 2 and bool(_GENERIC_PHRASE.fullmatch(topic.text))
 
 
 def heat_cells(topics: Sequence[Topic]) -> tuple[HeatCell, ...]:

@@ -55,6 +55,10 @@ class ListFilters:
         )
 
     @property
+    def by_update(self) -> bool:
+        return self.sort == "updated"
+
+    @property
     def semantic(self) -> bool:
         return self.mode == SearchMode.SEMANTIC and bool(self.q)
 

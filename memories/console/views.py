@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -60,7 +61,7 @@ from memories.types import (
     WriteStatus,
 )
 
-TOPIC_LIMIT = 40
+TOPIC_LIMIT = 30
 RELATED_LIMIT = 5
 
 
@@ -119,20 +120,32 @@ def _notice(level: str, text: str) -> dict[str, str]:
     return {"level": level, "text": text}
 
 
+def _heat(scope: MemoryScope) -> tuple[tuple[charts.HeatCell, ...], int]:
+    """The most linked topics without noise phrases, and how many topics are not shown."""
+    topics = [
+        t
+        for t in selectors.topic_heatmap(scope=scope, limit=TOPIC_LIMIT)
+        if not charts.is_noise_topic(t)
+    ]
+    return charts.heat_cells(topics), max(0, selectors.topic_count(scope=scope) - len(topics))
+
+
 # --- overview ---------------------------------------------------------------------------------
 @console_login_required
 @require_GET
 def overview(request: HtmxHttpRequest) -> HttpResponse:
     scope = _scope(request)
     data = selectors.memory_overview(scope=scope)
+    heat, more_topics = _heat(scope)
     context = {
         "overview": data,
+        "heat": heat,
+        "more_topics": more_topics,
         "trend": charts.trend_chart(data.daily),
         "sources": charts.donut(data.sources, source_label),
         "categories": charts.bar_chart(
             data.categories, [c.value for c in Category], category_label
         ),
-        "heat": charts.heat_cells(selectors.topic_heatmap(scope=scope, limit=TOPIC_LIMIT)),
         "switches": selectors.memory_switches(scope=scope),
     }
     return render(request, "console/overview.html", context)
@@ -146,11 +159,12 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
     scope = _scope(request)
     form = MemoryFilterForm(request.GET)
     filters = form.filters()
-    heat = charts.heat_cells(selectors.topic_heatmap(scope=scope, limit=TOPIC_LIMIT))
+    heat, more_topics = _heat(scope)
     context: dict[str, Any] = {
         "form": form,
         "filters": filters,
         "heat": heat,
+        "more_topics": more_topics,
         "topic_label": next((c.text for c in heat if c.id == filters.topic), filters.topic),
     }
     status = 200
@@ -161,7 +175,10 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
             top_k=SEMANTIC_TOP_K,
             filters=SearchFilters(category=filters.category, source=filters.source),
         )
-        context |= {"search": result, "items": [search_item(h) for h in result.items]}
+        # Only hits at or above the configured floor are shown: a 0.05 "similarity" is noise
+        # (issue 12 §1.9).
+        shown = [h for h in result.items if h.score >= settings.SEARCH_MIN_SCORE]
+        context |= {"search": result, "items": [search_item(h) for h in shown]}
         if not result.available:
             status = 503
     else:

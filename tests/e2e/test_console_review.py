@@ -161,3 +161,115 @@ def test_overview_counts_agree_after_delete_all(signed_in, alice, ids):
     expect(empty).to_have_count(3)  # sources, categories, topics: one empty state each
     for index in range(3):
         expect(empty.nth(index)).to_have_text("还没有记忆。")
+
+
+LONG = "长期项目背景：" + "“Poco”助手的周报流程需要先汇总本周的任务，再按项目分组写出结论和风险。" * 12
+
+
+def test_add_a_memory_by_hand_through_admission(signed_in, alice, ids):
+    page = signed_in(alice)
+    page.goto("/memories/")
+    page.get_by_role("link", name="添加记忆").click()
+    page.get_by_label("记忆内容").fill("下季度目标：把周报模板迁到飞书多维表格。")
+    page.get_by_label("类别").select_option("goal")
+    page.get_by_role("button", name="保存", exact=True).click()
+    expect(page.get_by_role("heading", name="记忆内容")).to_be_visible()
+    expect(page.locator(".messages")).to_contain_text("已添加这条记忆")
+    expect(page.locator(".fact-text")).to_have_text("下季度目标：把周报模板迁到飞书多维表格。")
+    expect(page.locator(".timeline .event").first).to_contain_text("你在管理页添加")
+    stored = MemoryRow.objects.get(id=page.locator('[data-field="memory-id"]').inner_text())
+    assert stored.payload["category"] == "goal" and stored.payload["source"] == "console"
+
+    page.goto("/memories/new/")  # a credential is refused with words, nothing stored
+    page.get_by_label("记忆内容").fill("我的 OpenAI key 是 sk-proj-a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6")
+    page.get_by_role("button", name="保存", exact=True).click()
+    expect(page.locator("#text-error")).to_contain_text("凭据")
+    assert MemoryRow.objects.filter(payload__user_id="default:alice").count() == 4
+
+
+def test_rows_can_be_corrected_deleted_and_several_deleted_at_once(signed_in, alice, ids):
+    page = signed_in(alice)
+    page.goto("/memories/")
+    row = page.locator(f'.memory-item[data-memory-id="{ids[TS]}"]')
+    row.locator(".row-actions a").first.click()
+    expect(page.get_by_label("记忆内容")).to_have_value(TS)
+    page.go_back()
+
+    page.get_by_label(re.compile("选择：周报使用飞书")).check()
+    page.get_by_label(re.compile("选择：团队日常沟通")).check()
+    page.get_by_role("button", name="删除所选").click()
+    expect(page.get_by_role("heading", name="确定删除这 2 条记忆？")).to_be_visible()
+    page.get_by_role("button", name="确认删除").click()
+    expect(page.locator(".messages")).to_contain_text("已删除所选的 2 条记忆")
+    expect(items(page)).to_have_count(1)
+    assert set(MemoryRow.objects.values_list("id", flat=True)) == {__import__("uuid").UUID(ids[TS])}
+
+
+def test_sort_date_range_and_highlighted_words(signed_in, alice, ids):
+    page = signed_in(alice)
+    page.goto(f"/memories/{ids[WEEKLY]}/edit/")  # the oldest memory changes last
+    page.get_by_label("记忆内容").fill("周报使用飞书文档撰写，结论先行，风险单列。")
+    page.get_by_role("button", name="保存纠正").click()
+    expect(page.get_by_role("status").filter(has_text="已纠正")).to_be_visible()
+
+    page.goto("/memories/")
+    expect(items(page).first).to_contain_text("TypeScript")  # newest created first
+    page.get_by_label("排序").select_option("updated")
+    expect(items(page).first).to_contain_text("风险单列")
+    expect(page).to_have_url(re.compile("sort=updated"))
+
+    page.get_by_label("创建日期从").fill("2099-01-01")
+    page.get_by_label("创建日期从").dispatch_event("change")
+    expect(page.locator("#results")).to_contain_text("没有匹配的记忆")
+    page.goto("/memories/?q=飞书+周报")
+    marks = page.locator("#results mark")
+    expect(marks.first).to_be_visible()
+    assert {m.inner_text() for m in marks.all()} == {"飞书", "周报"}
+
+
+def test_long_text_is_clamped_with_expand_and_the_trend_reads_on_a_phone(signed_in, alice, ids):
+    memory_add(scope=scope_for_user(alice), text=LONG, actor=AGENT, category="project")
+    page = signed_in(alice)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/memories/")
+    text = page.locator(".memory-text.is-clamped")
+    expect(text).to_have_count(1)
+    clamped = text.bounding_box()
+    assert clamped is not None and clamped["height"] < 120  # three lines, not a screen
+    page.get_by_role("button", name="展开").click()
+    expanded = text.bounding_box()
+    assert expanded is not None and expanded["height"] > 3 * clamped["height"]
+    expect(page.get_by_role("button", name="收起")).to_have_attribute("aria-expanded", "true")
+
+    page.goto("/")
+    chart = page.locator(".chart-trend")
+    box = chart.bounding_box()
+    assert box is not None and box["width"] <= 390 and box["height"] > 120
+    tick = page.locator(".chart-trend text.tick").first
+    font = tick.evaluate("t => t.getBoundingClientRect().height")
+    assert font >= 9  # labels readable at phone width, not 5 px
+    bar = page.locator(".chart-trend rect.seg-adds").last
+    bar_box = bar.bounding_box()
+    assert bar_box is not None and bar_box["width"] >= 10  # a week is a real bar, not a sliver
+
+
+def test_an_expected_4xx_is_no_console_error_and_topics_say_when_more_exist(
+    signed_in, alice, ids, monkeypatch
+):
+    from memories.console import views
+
+    monkeypatch.setattr(views, "TOPIC_LIMIT", 2)
+    page = signed_in(alice)
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"/memories/{ids[TEAM]}/edit/")
+    editor = page.get_by_label("记忆内容")
+    editor.fill("   ")
+    editor.evaluate("element => element.removeAttribute('required')")
+    page.get_by_role("button", name="保存纠正").click()
+    expect(page.locator("#text-error")).to_have_text("记忆内容不能为空。")
+    assert [e for e in errors if "htmx" in e.lower() or "responseError" in e] == []
+
+    page.goto("/")
+    expect(page.locator(".heat-cell")).to_have_count(2)
+    expect(page.locator("[data-more-topics]")).to_contain_text("还有")
