@@ -401,7 +401,8 @@ def memory_add(request: HtmxHttpRequest) -> HttpResponse:
     if outcome.status == WriteStatus.NO_EFFECT:
         messages.info(request, _("这条记忆已经存在，没有重复保存。"))
     else:
-        messages.success(request, f"{_('已添加这条记忆。')}{_removed_note(form)}")
+        added = _("已添加这条记忆。")
+        messages.success(request, f"{added}{_removed_note(form)}")
     return redirect("console:memory_detail", memory_id=outcome.memory_id)
 
 
