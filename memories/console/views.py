@@ -15,7 +15,6 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -175,10 +174,7 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
             top_k=SEMANTIC_TOP_K,
             filters=SearchFilters(category=filters.category, source=filters.source),
         )
-        # Only hits at or above the configured floor are shown: a 0.05 "similarity" is noise
-        # (issue 12 §1.9).
-        shown = [h for h in result.items if h.score >= settings.SEARCH_MIN_SCORE]
-        context |= {"search": result, "items": [search_item(h) for h in shown]}
+        context |= {"search": result, "items": [search_item(h) for h in result.items]}
         if not result.available:
             status = 503
     else:
