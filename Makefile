@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # A standalone PostgreSQL (the bundled binaries) for running against a server we did not start.
 EXTERNAL_PG ?= .data/external-pg
 
-.PHONY: install run cluster test test-fast reliability lint bench load eval db-start db-stop clean
+.PHONY: install run cluster test test-fast reliability lint bench load eval screenshots db-start db-stop clean
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,10 @@ bench: install
 load: install
 	$(BIN)/pip install --quiet -e '.[load]'
 	$(BIN)/python -m benchmarks.load
+
+# Desktop and phone PNGs of every console page (Chinese, demo memory) into docs/screenshots/.
+screenshots: install
+	POCO_SCREENSHOTS=1 $(BIN)/python -m pytest tests/e2e/test_screenshots.py -q
 
 # `make db-start` prints a DATABASE_URL (and nothing else on stdout); `make db-stop` stops it.
 db-start:

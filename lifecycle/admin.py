@@ -6,9 +6,12 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from lifecycle.models import IngestJob, RunLedger
+from lifecycle.models import IngestJob, IngestRejection, RunLedger
+from memories.admin import ScopeUserFilter, local_time, memory_link, support_link
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -25,28 +28,84 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 @admin.register(IngestJob)
 class IngestJobAdmin(ReadOnlyAdmin):
     list_display = (
-        "id",
+        "short_id",
         "scope",
-        "run_id",
-        "source",
+        "run",
+        "source_name",
         "status",
-        "attempts",
-        "inserted_count",
-        "reason",
-        "created_at",
+        "attempts_count",
+        "memories",
+        "failure",
+        "when",
     )
-    list_filter = ("status", "source")
+    list_filter = ("status", "source", ScopeUserFilter)
     search_fields = ("tenant_id", "user_id", "run_id", "id")
     date_hierarchy = "created_at"
     # The candidate text is only kept while a job waits; staff see how much, not what.
     exclude = ("messages",)
 
-    @admin.display(description=_("作用域"))
-    def scope(self, job: IngestJob) -> str:
-        return f"{job.tenant_id}:{job.user_id}"
+    @admin.display(description=_("编号"), ordering="id")
+    def short_id(self, job: IngestJob) -> SafeString:
+        return format_html('<span class="mono" title="{}">{}…</span>', job.id, str(job.id)[:8])
+
+    @admin.display(description=_("用户"))
+    def scope(self, job: IngestJob) -> SafeString:
+        return support_link(job.tenant_id, job.user_id)
+
+    @admin.display(description=_("任务"), ordering="run_id")
+    def run(self, job: IngestJob) -> str:
+        return job.run_id
+
+    @admin.display(description=_("来源"), ordering="source")
+    def source_name(self, job: IngestJob) -> str:
+        return job.source
+
+    @admin.display(description=_("尝试次数"), ordering="attempts")
+    def attempts_count(self, job: IngestJob) -> int:
+        return job.attempts
+
+    @admin.display(description=_("写入的记忆"))
+    def memories(self, job: IngestJob) -> SafeString:
+        return format_html_join(" ", "{}", ((memory_link(i),) for i in job.memory_ids))
+
+    @admin.display(description=_("原因"), ordering="reason")
+    def failure(self, job: IngestJob) -> str:
+        return job.reason
+
+    @admin.display(description=_("时间"), ordering="created_at")
+    def when(self, job: IngestJob) -> str:
+        return local_time(job.created_at)
+
+
+@admin.register(IngestRejection)
+class IngestRejectionAdmin(ReadOnlyAdmin):
+    """What admission turned away, by reason: a count staff can see, never the content."""
+
+    list_display = ("when", "scope", "run_id", "source", "reason")
+    list_filter = ("reason", "source", ScopeUserFilter)
+    search_fields = ("tenant_id", "user_id", "run_id")
+    date_hierarchy = "created_at"
+
+    @admin.display(description=_("时间"), ordering="created_at")
+    def when(self, row: IngestRejection) -> str:
+        return local_time(row.created_at)
+
+    @admin.display(description=_("用户"))
+    def scope(self, row: IngestRejection) -> SafeString:
+        return support_link(row.tenant_id, row.user_id)
 
 
 @admin.register(RunLedger)
 class RunLedgerAdmin(ReadOnlyAdmin):
-    list_display = ("run_id", "tenant_id", "user_id", "explicit_action", "created_at")
+    list_display = ("run_id", "scope", "explicit_action", "when")
+    list_filter = ("explicit_action", ScopeUserFilter)
     search_fields = ("tenant_id", "user_id", "run_id")
+    date_hierarchy = "created_at"
+
+    @admin.display(description=_("用户"))
+    def scope(self, run: RunLedger) -> SafeString:
+        return support_link(run.tenant_id, run.user_id)
+
+    @admin.display(description=_("时间"), ordering="created_at")
+    def when(self, run: RunLedger) -> str:
+        return local_time(run.created_at)

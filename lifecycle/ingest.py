@@ -21,7 +21,7 @@ from django.db.models.functions import Now
 
 from lifecycle import guards, metrics, policy
 from lifecycle.categories import categorize
-from lifecycle.models import IngestJob
+from lifecycle.models import IngestJob, IngestRejection
 from lifecycle.selectors import (
     deleted_fact_digests_since,
     ingest_leftover_ids,
@@ -77,6 +77,13 @@ def ingest_submit(
         memory_metrics.admission_rejected.labels(admission.reason or "unknown").inc()
         logger.info(
             "ingest rejected: scope=%s run=%s reason=%s", scope.key, run_id, admission.reason
+        )
+        IngestRejection.objects.create(  # a counted trace for staff, without the content
+            tenant_id=scope.tenant_id,
+            user_id=scope.user_id,
+            run_id=run_id[:128],
+            source=source[:32],
+            reason=(admission.reason or "unknown")[:64],
         )
         return IngestSubmission(accepted=False, status="rejected", reason=admission.reason)
     from lifecycle.tasks import run_ingest

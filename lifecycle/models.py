@@ -72,3 +72,24 @@ class IngestJob(models.Model):
 
     def __str__(self) -> str:
         return f"ingest {self.id} ({self.status})"
+
+
+class IngestRejection(models.Model):
+    """A candidate admission refused: who, which run, why and when — never its content, so
+    staff can count what was turned away without seeing secrets (issue 12 §3)."""
+
+    tenant_id = models.CharField(_("租户"), max_length=64)
+    user_id = models.CharField(_("用户"), max_length=64)
+    run_id = models.CharField(_("任务"), max_length=128, blank=True, default="")
+    source = models.CharField(_("来源"), max_length=32)
+    reason = models.CharField(_("原因"), max_length=64)
+    created_at = models.DateTimeField(_("时间"), db_default=Now(), db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["tenant_id", "user_id"], name="rejection_scope")]
+        verbose_name = _("被拒绝的沉淀")
+        verbose_name_plural = _("被拒绝的沉淀")
+
+    def __str__(self) -> str:
+        return f"{self.tenant_id}:{self.user_id} {self.reason}"

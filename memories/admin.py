@@ -8,25 +8,32 @@ exactly as when the user does it, and failures are reported as failures.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected as django_delete_selected
 from django.contrib.admin.models import LogEntry
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Count, DateTimeField, QuerySet
 from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from memories.console.labels import (
+    ACTOR_LABELS,
+    SOURCE_LABELS,
     actor_label,
     category_choices,
     category_label,
@@ -67,6 +74,34 @@ HISTORY_COLUMNS = (
 )
 
 
+def local_time(value: datetime | str | None) -> str:
+    """A stored instant (datetime or the payload's ISO string) in the server's time zone
+    (``TIME_ZONE``, Asia/Shanghai by default), the same clock the console shows."""
+    moment = parse_datetime(value) if isinstance(value, str) else value
+    if moment is None:
+        return ""
+    if timezone.is_naive(moment):
+        moment = timezone.make_aware(moment, UTC)
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def memory_link(memory_id: Any) -> SafeString:
+    """A memory id that links to the memory (or says it is gone), never wrapping."""
+    url = reverse("admin:memories_memoryrow_change", args=[memory_id])
+    if not MemoryRow.objects.filter(pk=memory_id).exists():
+        return format_html(
+            '<span class="mono" title="{}">{}…</span>', gettext("已删除"), str(memory_id)[:8]
+        )
+    return format_html(
+        '<a class="mono" href="{}" title="{}">{}…</a>', url, memory_id, str(memory_id)[:8]
+    )
+
+
+def support_link(tenant_id: str, user_id: str) -> SafeString:
+    url = reverse("admin:memories_support") + "?" + urlencode({"scope": f"{tenant_id}:{user_id}"})
+    return format_html('<a href="{}">{}:{}</a>', url, tenant_id, user_id)
+
+
 def staff_actor(request: HttpRequest) -> Actor:
     return Actor(kind=ActorKind.STAFF, id=request.user.get_username())
 
@@ -102,6 +137,92 @@ class SourceFilter(PayloadKeyFilter):
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
         return list(source_choices())
+
+
+class MemoryUserFilter(admin.SimpleListFilter):
+    """The memories of one user (scope ``tenant:user``), the users with most memories first."""
+
+    title = _("用户")
+    parameter_name = "scope"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        users = (
+            MemoryRow.objects.annotate(owner=KT("payload__user_id"))
+            .values_list("owner")
+            .annotate(n=Count("id"))
+            .order_by("-n")[:30]
+        )
+        return [(owner, owner) for owner, _n in users if owner]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        if not value:
+            return queryset
+        return queryset.alias(_owner=KT("payload__user_id")).filter(_owner=value)
+
+
+class CreatedWithinFilter(admin.SimpleListFilter):
+    title = _("创建时间")
+    parameter_name = "created_within"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("1", _("今天起 24 小时内")), ("7", _("最近 7 天")), ("30", _("最近 30 天"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        if value not in {"1", "7", "30"}:
+            return queryset
+        since = timezone.now() - timedelta(days=int(value))
+        return queryset.alias(_created=Cast(KT("payload__created_at"), DateTimeField())).filter(
+            _created__gte=since
+        )
+
+
+class WordsFilter(admin.SimpleListFilter):
+    """A filter on a code column whose values are shown as words."""
+
+    labels: dict[str, Any] = {}
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [(code, label) for code, label in self.labels.items()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        return queryset.filter(**{str(self.parameter_name): value}) if value else queryset
+
+
+class AuditSourceFilter(WordsFilter):
+    title = _("来源")
+    parameter_name = "source"
+    labels = SOURCE_LABELS
+
+
+class AuditActorFilter(WordsFilter):
+    title = _("操作者类型")
+    parameter_name = "actor_kind"
+    labels = ACTOR_LABELS
+
+
+class ScopeUserFilter(admin.SimpleListFilter):
+    """One user's rows of a Django table with ``tenant_id``/``user_id`` columns."""
+
+    title = _("用户")
+    parameter_name = "scope"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        rows = (
+            model_admin.model.objects.values_list("tenant_id", "user_id")
+            .annotate(n=Count("id"))
+            .order_by("-n")[:30]
+        )
+        return [(f"{t}:{u}", f"{t}:{u}") for t, u, _n in rows]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        if not value or ":" not in value:
+            return queryset
+        tenant_id, user_id = value.split(":", 1)
+        return queryset.filter(tenant_id=tenant_id, user_id=user_id)
 
 
 class CorrectionForm(forms.Form):
@@ -144,7 +265,7 @@ def delete_selected(
 @admin.register(MemoryRow)
 class MemoryRowAdmin(admin.ModelAdmin):
     list_display = ("short_content", "scope", "category_name", "source_name", "created")
-    list_filter = (CategoryFilter, SourceFilter)
+    list_filter = (MemoryUserFilter, CreatedWithinFilter, CategoryFilter, SourceFilter)
     search_fields = ("payload__data", "payload__user_id", "payload__category", "payload__source")
     search_help_text = _("按内容、作用域（tenant:user）、类别或来源搜索")
     actions = [delete_selected]
@@ -188,9 +309,10 @@ class MemoryRowAdmin(admin.ModelAdmin):
         text = obj.content
         return text if len(text) <= 80 else text[:79] + "…"
 
-    @admin.display(description=_("作用域"))
-    def scope(self, obj: MemoryRow) -> str:
-        return obj.scope_key
+    @admin.display(description=_("用户"))
+    def scope(self, obj: MemoryRow) -> SafeString:
+        tenant_id, _sep, user_id = obj.scope_key.partition(":")
+        return support_link(tenant_id, user_id)
 
     @admin.display(description=_("内容"))
     def content(self, obj: MemoryRow) -> str:
@@ -206,11 +328,11 @@ class MemoryRowAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("创建时间"))
     def created(self, obj: MemoryRow) -> str:
-        return str(obj.payload.get("created_at", ""))
+        return local_time(obj.payload.get("created_at"))
 
     @admin.display(description=_("更新时间"))
     def updated(self, obj: MemoryRow) -> str:
-        return str(obj.payload.get("updated_at", ""))
+        return local_time(obj.payload.get("updated_at"))
 
     @admin.display(description=_("元数据"))
     def metadata_table(self, obj: MemoryRow) -> SafeString:
@@ -231,7 +353,7 @@ class MemoryRowAdmin(admin.ModelAdmin):
         events = AuditEvent.objects.filter(memory_id=obj.pk).order_by("created_at", "id")
         rows = [
             (
-                e.created_at.strftime("%Y-%m-%d %H:%M"),
+                local_time(e.created_at),
                 f"{event_label(e.event)} ({e.event})",
                 actor_label(e.actor_kind, e.actor_id),
                 source_label(e.source) if e.source else "",
@@ -303,10 +425,15 @@ class MemoryRowAdmin(admin.ModelAdmin):
     def get_urls(self) -> list[URLPattern]:
         extra = [
             path(
+                "support/",
+                self.admin_site.admin_view(self.support_view),
+                name="memories_support",
+            ),
+            path(
                 "<path:object_id>/correct/",
                 self.admin_site.admin_view(self.correct_view),
                 name="memories_memoryrow_correct",
-            )
+            ),
         ]
         return extra + super().get_urls()
 
@@ -351,24 +478,180 @@ class MemoryRowAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/memories/memoryrow/correct.html", context)
 
+    # --- one user, everything support needs (issue 12 §3) --------------------------------------
+    def support_view(self, request: HttpRequest) -> HttpResponse:
+        """A user's memories, ingest jobs, rejected ingests by reason (counts, no content),
+        explicit-writer runs, switches and audit trail on one page."""
+        from lifecycle.models import IngestJob, IngestRejection, RunLedger
+
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        raw = (request.GET.get("scope") or "").strip()
+        context: dict[str, Any] = {
+            **self.admin_site.each_context(request),
+            "title": gettext("用户支持视图"),
+            "opts": self.opts,
+            "raw_scope": raw,
+        }
+        if raw:
+            try:
+                scope = MemoryScope.from_key(raw if ":" in raw else f"default:{raw}")
+            except ScopeError:
+                context["error"] = gettext("无法识别这个用户（格式：tenant:user）。")
+                return TemplateResponse(request, "admin/memories/support.html", context)
+            owned = {"tenant_id": scope.tenant_id, "user_id": scope.user_id}
+            memories = (
+                MemoryRow.objects.defer("vector")
+                .alias(owner=KT("payload__user_id"), created_key=KT("payload__created_at"))
+                .filter(owner=scope.key)
+                .order_by("-created_key")
+            )
+            settings_row = MemorySettings.objects.filter(**owned).first()
+            context |= {
+                "scope": scope,
+                "memory_total": memories.count(),
+                "memories": [
+                    {
+                        "link": memory_link(m.pk),
+                        "text": m.content[:120],
+                        "category": category_label(m.category),
+                        "source": source_label(m.source),
+                        "created": local_time(m.payload.get("created_at")),
+                    }
+                    for m in memories[:50]
+                ],
+                "jobs": [
+                    {
+                        "job": job,
+                        "created": local_time(job.created_at),
+                        "links": format_html_join(
+                            " ", "{}", ((memory_link(i),) for i in job.memory_ids)
+                        ),
+                    }
+                    for job in IngestJob.objects.filter(**owned).order_by("-created_at")[:30]
+                ],
+                "job_counts": list(
+                    IngestJob.objects.filter(**owned)
+                    .values_list("status")
+                    .annotate(n=Count("id"))
+                    .order_by("-n")
+                ),
+                "rejections": list(
+                    IngestRejection.objects.filter(**owned)
+                    .values_list("reason")
+                    .annotate(n=Count("id"))
+                    .order_by("-n")
+                ),
+                "runs": [
+                    (r.run_id, r.explicit_action, local_time(r.created_at))
+                    for r in RunLedger.objects.filter(**owned).order_by("-created_at")[:30]
+                ],
+                "switches": settings_row,
+                "audit": [
+                    {
+                        "when": local_time(e.created_at),
+                        "event": f"{event_label(e.event)} ({e.event})",
+                        "actor": actor_label(e.actor_kind, e.actor_id),
+                        "source": source_label(e.source) if e.source else "",
+                        "memory": memory_link(e.memory_id),
+                        "run_id": e.run_id,
+                        "status": e.status,
+                    }
+                    for e in AuditEvent.objects.filter(**owned).order_by("-created_at", "-id")[:50]
+                ],
+            }
+        return TemplateResponse(request, "admin/memories/support.html", context)
+
+
+@admin.register(EntityRow)
+class EntityRowAdmin(admin.ModelAdmin):
+    """Mem0's entity index: what the topic heat map and recall boost read (derived data)."""
+
+    list_display = ("text", "kind", "scope", "linked_count")
+    search_fields = ("payload__data", "payload__user_id")
+    search_help_text = _("按实体文字或作用域（tenant:user）搜索")
+    fields = ("text", "kind", "scope", "linked_memories")
+    readonly_fields = fields
+    list_per_page = 100
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[EntityRow]:
+        return super().get_queryset(request).defer("vector").order_by("id")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # derived from the memories: rebuilt, never edited by hand
+
+    @admin.display(description=_("实体"))
+    def text(self, obj: EntityRow) -> str:
+        return str(obj.payload.get("data", ""))
+
+    @admin.display(description=_("类型"))
+    def kind(self, obj: EntityRow) -> str:
+        return str(obj.payload.get("entity_type", ""))
+
+    @admin.display(description=_("用户"))
+    def scope(self, obj: EntityRow) -> SafeString:
+        tenant_id, _sep, user_id = str(obj.payload.get("user_id", "")).partition(":")
+        return support_link(tenant_id, user_id)
+
+    @admin.display(description=_("关联记忆数"))
+    def linked_count(self, obj: EntityRow) -> int:
+        return len(obj.linked_memory_ids)
+
+    @admin.display(description=_("关联的记忆"))
+    def linked_memories(self, obj: EntityRow) -> SafeString:
+        rows = MemoryRow.objects.defer("vector").filter(pk__in=obj.linked_memory_ids)
+        items = [(memory_link(r.pk), r.content[:120]) for r in rows]
+        if not items:
+            return format_html("<p>{}</p>", gettext("没有关联的记忆。"))
+        return format_html("<ul>{}</ul>", format_html_join("", "<li>{} {}</li>", items))
+
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(admin.ModelAdmin):
     list_display = (
-        "created_at",
-        "event",
-        "memory_id",
-        "tenant_id",
-        "user_id",
-        "actor_kind",
-        "actor_id",
-        "source",
+        "when",
+        "event_name",
+        "memory",
+        "scope",
+        "actor",
+        "source_name",
+        "run_id",
         "status",
     )
-    list_filter = ("event", "actor_kind", "source", "status")
+    list_filter = ("event", AuditActorFilter, AuditSourceFilter, ScopeUserFilter)
     search_fields = ("memory_id", "tenant_id", "user_id", "actor_id", "run_id")
     date_hierarchy = "created_at"
     list_per_page = 100
+
+    @admin.display(description=_("时间"), ordering="created_at")
+    def when(self, obj: AuditEvent) -> str:
+        return local_time(obj.created_at)
+
+    @admin.display(description=_("事件"), ordering="event")
+    def event_name(self, obj: AuditEvent) -> str:
+        return f"{event_label(obj.event)} ({obj.event})"
+
+    @admin.display(description=_("记忆"))
+    def memory(self, obj: AuditEvent) -> SafeString:
+        return memory_link(obj.memory_id)
+
+    @admin.display(description=_("用户"))
+    def scope(self, obj: AuditEvent) -> SafeString:
+        return support_link(obj.tenant_id, obj.user_id)
+
+    @admin.display(description=_("操作者"))
+    def actor(self, obj: AuditEvent) -> str:
+        return actor_label(obj.actor_kind, obj.actor_id)
+
+    @admin.display(description=_("来源"))
+    def source_name(self, obj: AuditEvent) -> str:
+        return source_label(obj.source) if obj.source else ""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -107,6 +107,9 @@ class AuditEvent(models.Model):
     old_text = models.TextField(blank=True, default="")
     new_text = models.TextField(blank=True, default="")
     status = models.CharField(max_length=32, blank=True, default="")
+    # What else an UPDATE changed, as {"field": [old, new]} (e.g. the category), so the history
+    # can say what changed when the text did not (issue 12 §1.4). Never holds memory text.
+    changes = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:

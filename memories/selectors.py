@@ -5,15 +5,15 @@ from __future__ import annotations
 import math
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, DateTimeField, F, Max, QuerySet
 from django.db.models.fields.json import KT
-from django.db.models.functions import TruncDate
+from django.db.models.functions import Cast, Coalesce, TruncDate
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -107,11 +107,15 @@ def memory_list(
     category: str = "",
     source: str = "",
     topic: str = "",
+    order: str = "created",
+    created_from: datetime | None = None,
+    created_before: datetime | None = None,
     page: int = 1,
     page_size: int = 20,
 ) -> MemoryPage:
     """Newest first, straight from the table (works while the SDK is down). ``query`` keeps
-    memories that contain every one of its words."""
+    memories that contain every one of its words. ``order`` is ``created`` or ``updated``
+    (last change first; a memory never updated counts from its creation)."""
     rows = scope_rows(scope).defer("vector")
     terms = query.split()
     if terms:
@@ -125,7 +129,17 @@ def memory_list(
         rows = rows.alias(src=KT("payload__source")).filter(src=source)
     if topic:
         rows = rows.filter(id__in=topic_memory_ids(scope=scope, topic=topic))
-    rows = rows.alias(created=KT("payload__created_at")).order_by("-created", "-id")
+    rows = rows.alias(created=Cast(KT("payload__created_at"), DateTimeField()))
+    if created_from is not None:
+        rows = rows.filter(created__gte=created_from)
+    if created_before is not None:
+        rows = rows.filter(created__lt=created_before)
+    if order == "updated":
+        rows = rows.alias(
+            changed=Coalesce(Cast(KT("payload__updated_at"), DateTimeField()), F("created"))
+        ).order_by("-changed", "-id")
+    else:
+        rows = rows.order_by("-created", "-id")
     total = rows.count()
     page = max(1, page)
     start = (page - 1) * page_size
@@ -218,6 +232,7 @@ class HistoryEntry:
     run_id: str
     status: str
     created_at: datetime
+    changes: dict[str, list[Any]] = field(default_factory=dict)
 
 
 def memory_history(*, scope: MemoryScope, memory_id: str) -> tuple[HistoryEntry, ...]:
@@ -238,6 +253,7 @@ def memory_history(*, scope: MemoryScope, memory_id: str) -> tuple[HistoryEntry,
             run_id=e.run_id,
             status=e.status,
             created_at=e.created_at,
+            changes=e.changes,
         )
         for e in events
     )
@@ -298,10 +314,16 @@ def memory_overview(*, scope: MemoryScope, now: datetime | None = None) -> Overv
                 deletes=counts.get((day, "DELETE"), 0),
             )
         )
+    # The cards count memories that exist now, so they agree with the total (after a
+    # delete-all: 0 beside 0, never "0 memories, 17 added"); the trend counts changes. Both
+    # read the audit trail, the same clock as the history the person sees.
+    current = recent.filter(memory_id__in=rows.values("id"))
     return Overview(
         total=total,
-        added_30d=recent.filter(event=AuditEvent.Event.ADD).count(),
-        updated_30d=recent.filter(event=AuditEvent.Event.UPDATE).count(),
+        added_30d=current.filter(event=AuditEvent.Event.ADD).values("memory_id").distinct().count(),
+        updated_30d=(
+            current.filter(event=AuditEvent.Event.UPDATE).values("memory_id").distinct().count()
+        ),
         last_changed_at=last,
         sources=sources,
         categories=categories,
@@ -340,6 +362,25 @@ def topic_heatmap(*, scope: MemoryScope, limit: int = 40) -> tuple[Topic, ...]:
             Topic(id=str(r[0]), text=str(r[1]), kind=str(r[2]), memory_count=int(r[3]))
             for r in cursor.fetchall()
         )
+
+
+def topic_count(*, scope: MemoryScope) -> int:
+    """How many topics link at least one of the scope's memories (the heat map shows a few)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT count(DISTINCT e.id)
+            FROM poco_memories_entities e
+            JOIN LATERAL jsonb_array_elements_text(e.payload->'linked_memory_ids') AS link(mid)
+              ON true
+            JOIN poco_memories m
+              ON m.id::text = link.mid AND m.payload->>'user_id' = %s
+            WHERE e.payload->>'user_id' = %s
+            """,
+            [scope.key, scope.key],
+        )
+        row = cursor.fetchone()
+        return int(row[0]) if row else 0
 
 
 def topic_memory_ids(*, scope: MemoryScope, topic: str) -> list[str]:

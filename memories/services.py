@@ -59,6 +59,7 @@ def _audit(
     old_text: str = "",
     new_text: str = "",
     status: str = "",
+    changes: dict[str, list[Any]] | None = None,
     at: datetime | None = None,
 ) -> None:
     AuditEvent.objects.create(
@@ -73,6 +74,7 @@ def _audit(
         old_text=old_text,
         new_text=new_text,
         status=status,
+        changes=changes or {},
         created_at=at or timezone.now(),
     )
 
@@ -283,6 +285,11 @@ def memory_update(
                     run_id=run_id,
                     old_text=old_text,
                     new_text=text,
+                    changes=(
+                        {"category": [row.category, new_category]}
+                        if new_category != row.category
+                        else None
+                    ),
                     at=occurred_at,
                 )
             except Exception:

@@ -6,20 +6,25 @@ The templates only place what these functions computed: bars, ticks, slices and 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
 from memories.selectors import DailyActivity, Topic
 
-# --- 90-day trend: stacked bars (adds, updates, deletes) per day ----------------------------
-TREND_WIDTH = 720
-TREND_HEIGHT = 220
-TREND_LEFT = 40
-TREND_RIGHT = 8
-TREND_TOP = 12
-TREND_BOTTOM = 34  # room for x labels hanging below the axis, also when phones enlarge them
-TREND_LABEL_EVERY = 15  # days between x-axis labels
+# --- 90-day trend: stacked bars (adds, updates, deletes) per week --------------------------
+# Weekly buckets and a small viewBox: 13 wide bars stay readable at 390 px, where 90 one-day
+# bars were slivers (issue 12 §1.6). The viewBox is drawn about 1:1 on a phone; on a desktop
+# the CSS caps the chart's width so labels do not grow huge.
+TREND_WIDTH = 400
+TREND_HEIGHT = 190
+TREND_LEFT = 30
+TREND_RIGHT = 4
+TREND_TOP = 10
+TREND_BOTTOM = 26  # room for the week labels hanging below the axis
+TREND_BUCKET_DAYS = 7
+TREND_LABEL_EVERY = 3  # weeks between x-axis labels
 NICE_STEPS = (1, 2, 5)
 
 
@@ -31,8 +36,9 @@ class Segment:
 
 
 @dataclass(frozen=True)
-class DayBar:
-    day: str
+class WeekBar:
+    first_day: str
+    last_day: str
     x: float
     width: float
     adds: int
@@ -43,6 +49,10 @@ class DayBar:
     @property
     def total(self) -> int:
         return self.adds + self.updates + self.deletes
+
+    @property
+    def span(self) -> str:
+        return f"{_short_day(self.first_day)} – {_short_day(self.last_day)}"
 
 
 @dataclass(frozen=True)
@@ -55,7 +65,7 @@ class YTick:
 class XLabel:
     x: float
     text: str
-    anchor: str = "middle"  # the first and last labels align to the plot's edges
+    anchor: str = "middle"
 
 
 @dataclass(frozen=True)
@@ -66,7 +76,7 @@ class TrendChart:
     right: float
     top: int
     bottom: float
-    bars: tuple[DayBar, ...]
+    bars: tuple[WeekBar, ...]
     y_ticks: tuple[YTick, ...]
     x_labels: tuple[XLabel, ...]
     adds: int
@@ -80,7 +90,7 @@ class TrendChart:
         return self.adds + self.updates + self.deletes == 0
 
     @property
-    def active_bars(self) -> tuple[DayBar, ...]:
+    def active_bars(self) -> tuple[WeekBar, ...]:
         return tuple(b for b in self.bars if b.total)
 
 
@@ -95,52 +105,66 @@ def nice_step(peak: int, max_ticks: int = 4) -> int:
         magnitude *= 10
 
 
+def weekly(daily: Sequence[DailyActivity]) -> list[tuple[str, str, int, int, int]]:
+    """``(first_day, last_day, adds, updates, deletes)`` per 7 days, the last ending today; the
+    oldest bucket may be shorter."""
+    buckets: list[tuple[str, str, int, int, int]] = []
+    end = len(daily)
+    while end > 0:
+        days = daily[max(0, end - TREND_BUCKET_DAYS) : end]
+        buckets.append(
+            (
+                days[0].day,
+                days[-1].day,
+                sum(d.adds for d in days),
+                sum(d.updates for d in days),
+                sum(d.deletes for d in days),
+            )
+        )
+        end -= TREND_BUCKET_DAYS
+    return buckets[::-1]
+
+
 def trend_chart(daily: Sequence[DailyActivity]) -> TrendChart:
     plot_right = TREND_WIDTH - TREND_RIGHT
     plot_bottom = TREND_HEIGHT - TREND_BOTTOM
     plot_height = plot_bottom - TREND_TOP
-    peak = max((d.adds + d.updates + d.deletes for d in daily), default=0)
+    weeks = weekly(daily)
+    peak = max((a + u + d for _f, _l, a, u, d in weeks), default=0)
     step = nice_step(peak)
     y_max = step * max(1, math.ceil(peak / step))
 
     def y_of(value: float) -> float:
         return round(plot_bottom - plot_height * value / y_max, 2)
 
-    slot = (plot_right - TREND_LEFT) / max(1, len(daily))
-    bar_width = round(max(1.0, slot * 0.72), 2)
-    bars: list[DayBar] = []
+    slot = (plot_right - TREND_LEFT) / max(1, len(weeks))
+    bar_width = round(slot * 0.7, 2)
+    bars: list[WeekBar] = []
     labels: list[XLabel] = []
-    for index, day in enumerate(daily):
+    for index, (first, last, adds, updates, deletes) in enumerate(weeks):
         x = round(TREND_LEFT + index * slot + (slot - bar_width) / 2, 2)
         segments: list[Segment] = []
         base = 0
-        for kind, value in (("adds", day.adds), ("updates", day.updates), ("deletes", day.deletes)):
+        for kind, value in (("adds", adds), ("updates", updates), ("deletes", deletes)):
             if value:
                 top = y_of(base + value)
                 segments.append(Segment(kind=kind, y=top, height=round(y_of(base) - top, 2)))
                 base += value
         bars.append(
-            DayBar(
-                day=day.day,
+            WeekBar(
+                first_day=first,
+                last_day=last,
                 x=x,
                 width=bar_width,
-                adds=day.adds,
-                updates=day.updates,
-                deletes=day.deletes,
+                adds=adds,
+                updates=updates,
+                deletes=deletes,
                 segments=tuple(segments),
             )
         )
-        is_last = index == len(daily) - 1
-        if index % TREND_LABEL_EVERY == 0 or is_last:
-            if is_last and labels and index - TREND_LABEL_EVERY * (len(labels) - 1) < 8:
-                labels.pop()  # keep the last day's label, drop a crowded neighbour
-            if index == 0:
-                label = XLabel(x=x, text=_short_day(day.day), anchor="start")
-            elif is_last:
-                label = XLabel(x=round(x + bar_width, 2), text=_short_day(day.day), anchor="end")
-            else:
-                label = XLabel(x=round(x + bar_width / 2, 2), text=_short_day(day.day))
-            labels.append(label)
+        # Count label positions from the newest week, so "this week" is always labelled.
+        if (len(weeks) - 1 - index) % TREND_LABEL_EVERY == 0:
+            labels.append(XLabel(x=round(x + bar_width / 2, 2), text=_short_day(first)))
     ticks = tuple(YTick(value=v, y=y_of(v)) for v in range(0, y_max + 1, step))
     return TrendChart(
         width=TREND_WIDTH,
@@ -266,6 +290,15 @@ class HeatCell:
     kind: str
     count: int
     level: int
+
+
+_GENERIC_PHRASE = re.compile(r"[a-z]+(?: [a-z]+)+")
+
+
+def is_noise_topic(topic: Topic) -> bool:
+    """A lower-case English phrase linked to one memory ("third party models") is a noun chunk
+    of that sentence, not a subject of the person's memory; names and Chinese terms stay."""
+    return topic.memory_count < 2 and bool(_GENERIC_PHRASE.fullmatch(topic.text))
 
 
 def heat_cells(topics: Sequence[Topic]) -> tuple[HeatCell, ...]:

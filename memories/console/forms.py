@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -29,11 +31,32 @@ class ListFilters:
     category: str = ""
     source: str = ""
     topic: str = ""
+    sort: str = "created"
+    date_from: date | None = None
+    date_to: date | None = None
     page: int = 1
 
     @property
     def active(self) -> bool:
-        return bool(self.q or self.category or self.source or self.topic)
+        return bool(
+            self.q or self.category or self.source or self.topic or self.date_from or self.date_to
+        )
+
+    def created_range(self) -> tuple[datetime | None, datetime | None]:
+        """The dates as instants in the console's time zone; ``date_to`` includes its day."""
+        tz = timezone.get_current_timezone()
+
+        def start_of(day: date) -> datetime:
+            return datetime.combine(day, time.min, tzinfo=tz)
+
+        return (
+            start_of(self.date_from) if self.date_from else None,
+            start_of(self.date_to + timedelta(days=1)) if self.date_to else None,
+        )
+
+    @property
+    def by_update(self) -> bool:
+        return self.sort == "updated"
 
     @property
     def semantic(self) -> bool:
@@ -64,6 +87,17 @@ class MemoryFilterForm(forms.Form):
     source = forms.ChoiceField(
         label=_("来源"), required=False, choices=[("", _("全部来源")), *source_choices()]
     )
+    sort = forms.ChoiceField(
+        label=_("排序"),
+        required=False,
+        choices=[("created", _("最近创建")), ("updated", _("最近更新"))],
+    )
+    date_from = forms.DateField(
+        label=_("创建日期从"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    date_to = forms.DateField(
+        label=_("到"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
     topic = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
     page = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
@@ -75,6 +109,8 @@ class MemoryFilterForm(forms.Form):
 
 
 class MemoryEditForm(forms.Form):
+    """Correct a memory, or add one by hand: the same fields and the same admission."""
+
     text = forms.CharField(
         label=_("记忆内容"),
         max_length=MAX_FACT_LENGTH,
@@ -82,6 +118,9 @@ class MemoryEditForm(forms.Form):
         error_messages={"required": _("记忆内容不能为空。")},
     )
     category = forms.ChoiceField(label=_("类别"), choices=category_choices())
+    # The cleaned text the person was shown and accepted: admission cuts links, paths and log
+    # lines out, and the console saves such a text only once it was shown (issue 12 §1.1).
+    accept_cleaned = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
 
 
 def delete_all_phrase() -> str:

@@ -52,6 +52,28 @@ def event_label(code: str) -> str:
         return code
 
 
+# What happened, said the way the person would say it (issue 12 §1.7): who wrote is told by
+# the write path (source), never by an actor id or an event code; those stay in the admin.
+HISTORY_LABELS: dict[tuple[str, str], Promise] = {
+    ("ADD", Source.INGEST): _("你的助手在任务中记下"),
+    ("ADD", Source.MANAGE): _("你的助手按你的要求记下"),
+    ("ADD", Source.CONSOLE): _("你在管理页添加"),
+    ("ADD", Source.IMPORT): _("从导入的数据中添加"),
+    ("ADD", Source.ADMIN): _("管理员添加"),
+    ("UPDATE", Source.INGEST): _("你的助手在任务中更新"),
+    ("UPDATE", Source.MANAGE): _("你的助手按你的要求修改"),
+    ("UPDATE", Source.CONSOLE): _("你在管理页纠正"),
+    ("UPDATE", Source.IMPORT): _("导入时更新"),
+    ("UPDATE", Source.ADMIN): _("管理员修改"),
+}
+HISTORY_FALLBACK: dict[str, Promise] = {"ADD": _("记下"), "UPDATE": _("修改")}
+
+
+def history_label(event: str, source: str) -> str:
+    label = HISTORY_LABELS.get((event, source)) or HISTORY_FALLBACK.get(event)
+    return str(label) if label is not None else event_label(event)
+
+
 def category_choices() -> list[tuple[str, Promise]]:
     return [(c.value, CATEGORY_LABELS[c]) for c in Category]
 

@@ -9,18 +9,17 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from memories.console.labels import actor_label, category_label, event_label, source_label
+from memories.console.labels import category_label, history_label, source_label
 from memories.selectors import HistoryEntry, RelatedMemory
 from memories.types import MemoryRecord, SearchHit
 
 # Metadata shown on the detail page, in this order; the rest stays in the admin.
+# Confidence, attribution and the embedding model are internals: staff see them in the admin
+# (issue 12 §1.7).
 DETAIL_METADATA: dict[str, Promise] = {
-    "confidence": _("置信度"),
-    "attributed_to": _("事实归属"),
     "status": _("状态"),
     "valid_until": _("有效期至"),
     "memory_key": _("记忆键"),
-    "embedding_model": _("向量模型"),
 }
 
 
@@ -95,29 +94,57 @@ def related_item(related: RelatedMemory) -> RelatedItem:
 
 
 @dataclass(frozen=True)
+class FieldChange:
+    label: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
 class HistoryItem:
     event: str
-    event_label: str
+    label: str
     old_text: str
     new_text: str
-    actor: str
-    source_label: str
-    status: str
+    text_changed: bool
+    changes: tuple[FieldChange, ...]
+    run_id: str
     created_at: datetime
 
 
+CHANGE_LABELS: dict[str, Promise] = {
+    "category": _("类别"),
+    "valid_until": _("有效期"),
+    "memory_key": _("记忆键"),
+}
+
+
+def _field_changes(changes: dict[str, list[Any]]) -> tuple[FieldChange, ...]:
+    shown = []
+    for key, label in CHANGE_LABELS.items():
+        if key not in changes:
+            continue
+        old, new = (changes[key] + [None, None])[:2]
+        if key == "category":
+            old, new = category_label(old or ""), category_label(new or "")
+        shown.append(FieldChange(label=str(label), old=str(old or "—"), new=str(new or "—")))
+    return tuple(shown)
+
+
 def history_items(entries: tuple[HistoryEntry, ...]) -> list[HistoryItem]:
-    """Newest first: the latest correction is what the user came to check."""
+    """Newest first: the latest correction is what the user came to check. A save that changed
+    nothing (NOOP) is no event for the person; the admin keeps it (issue 12 §1.4)."""
     return [
         HistoryItem(
             event=e.event,
-            event_label=event_label(e.event),
+            label=history_label(e.event, e.source),
             old_text=e.old_text,
             new_text=e.new_text,
-            actor=actor_label(e.actor_kind, e.actor_id),
-            source_label=source_label(e.source) if e.source else "",
-            status=e.status,
+            text_changed=e.event == "UPDATE" and e.old_text != e.new_text,
+            changes=_field_changes(e.changes),
+            run_id=e.run_id,
             created_at=e.created_at,
         )
         for e in reversed(entries)
+        if e.event != "NOOP"
     ]

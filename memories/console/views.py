@@ -28,6 +28,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from memories import selectors, services
+from memories.admission.preview import AdmissionPreview, preview_text
 from memories.api.outcomes import Edge, http_status
 from memories.console import charts
 from memories.console.forms import (
@@ -59,7 +60,7 @@ from memories.types import (
     WriteStatus,
 )
 
-TOPIC_LIMIT = 40
+TOPIC_LIMIT = 30
 RELATED_LIMIT = 5
 
 
@@ -118,20 +119,32 @@ def _notice(level: str, text: str) -> dict[str, str]:
     return {"level": level, "text": text}
 
 
+def _heat(scope: MemoryScope) -> tuple[tuple[charts.HeatCell, ...], int]:
+    """The most linked topics without noise phrases, and how many topics are not shown."""
+    topics = [
+        t
+        for t in selectors.topic_heatmap(scope=scope, limit=TOPIC_LIMIT)
+        if not charts.is_noise_topic(t)
+    ]
+    return charts.heat_cells(topics), max(0, selectors.topic_count(scope=scope) - len(topics))
+
+
 # --- overview ---------------------------------------------------------------------------------
 @console_login_required
 @require_GET
 def overview(request: HtmxHttpRequest) -> HttpResponse:
     scope = _scope(request)
     data = selectors.memory_overview(scope=scope)
+    heat, more_topics = _heat(scope)
     context = {
         "overview": data,
+        "heat": heat,
+        "more_topics": more_topics,
         "trend": charts.trend_chart(data.daily),
         "sources": charts.donut(data.sources, source_label),
         "categories": charts.bar_chart(
             data.categories, [c.value for c in Category], category_label
         ),
-        "heat": charts.heat_cells(selectors.topic_heatmap(scope=scope, limit=TOPIC_LIMIT)),
         "switches": selectors.memory_switches(scope=scope),
     }
     return render(request, "console/overview.html", context)
@@ -145,11 +158,12 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
     scope = _scope(request)
     form = MemoryFilterForm(request.GET)
     filters = form.filters()
-    heat = charts.heat_cells(selectors.topic_heatmap(scope=scope, limit=TOPIC_LIMIT))
+    heat, more_topics = _heat(scope)
     context: dict[str, Any] = {
         "form": form,
         "filters": filters,
         "heat": heat,
+        "more_topics": more_topics,
         "topic_label": next((c.text for c in heat if c.id == filters.topic), filters.topic),
     }
     status = 200
@@ -174,6 +188,8 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _list_page(scope: MemoryScope, filters: ListFilters) -> selectors.MemoryPage:
+    created_from, created_before = filters.created_range()
+
     def fetch(page: int) -> selectors.MemoryPage:
         return selectors.memory_list(
             scope=scope,
@@ -181,6 +197,9 @@ def _list_page(scope: MemoryScope, filters: ListFilters) -> selectors.MemoryPage
             category=filters.category,
             source=filters.source,
             topic=filters.topic,
+            order=filters.sort,
+            created_from=created_from,
+            created_before=created_before,
             page=page,
             page_size=PAGE_SIZE,
         )
@@ -193,9 +212,13 @@ def _list_page(scope: MemoryScope, filters: ListFilters) -> selectors.MemoryPage
 
 # --- detail and correction --------------------------------------------------------------------
 def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
+    history = history_items(selectors.memory_history(scope=scope, memory_id=record.id))
     return {
         "memory": memory_item(record),
-        "history": history_items(selectors.memory_history(scope=scope, memory_id=record.id)),
+        "history": history,
+        # "最近更新" is the newest entry of the history shown beside it, so the two agree
+        # (issue 12 §1.8); the payload's clock only when there is no history.
+        "last_changed_at": history[0].created_at if history else record.updated_at,
         "related": [
             related_item(r)
             for r in selectors.memory_related(scope=scope, memory_id=record.id, limit=RELATED_LIMIT)
@@ -231,6 +254,9 @@ def memory_edit(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
     form = MemoryEditForm(request.POST)
     if not form.is_valid():
         return _edit_response(request, scope, record, form, status=422)
+    cleaning = _unaccepted_cleaning(form)
+    if cleaning is not None:
+        return _edit_response(request, scope, record, form, cleaning=cleaning)
     outcome = services.memory_update(
         scope=scope,
         memory_id=record.id,
@@ -250,10 +276,35 @@ def _edit_response(
     *,
     status: int = 200,
     notice: dict[str, str] | None = None,
+    cleaning: AdmissionPreview | None = None,
 ) -> HttpResponse:
-    context = {**_detail_context(scope, record), "form": form, "notice": notice}
+    context = {
+        **_detail_context(scope, record),
+        "form": form,
+        "notice": notice,
+        "cleaning": cleaning,
+    }
     template = _partial(request, "console/memory_detail.html", "fact-card")
     return render(request, template, context, status=status)
+
+
+def _unaccepted_cleaning(form: MemoryEditForm) -> AdmissionPreview | None:
+    """What admission would cut out of the typed text, unless the person already saw and
+    accepted exactly that result. ``None``: save as typed (a refusal is the service's to say)."""
+    preview = preview_text(source=Source.CONSOLE, text=form.cleaned_data["text"])
+    if not preview.changes_text or form.cleaned_data.get("accept_cleaned") == preview.text:
+        return None
+    return preview
+
+
+def _removed_note(form: MemoryEditForm) -> str:
+    """ " Removed: …" for the success message when the saved text was cleaned, else ""."""
+    preview = preview_text(source=Source.CONSOLE, text=form.cleaned_data["text"])
+    if not preview.changes_text:
+        return ""
+    return _("已按你的确认去掉：%(parts)s。") % {
+        "parts": "、".join(f"“{p}”" for p in preview.removed)
+    }
 
 
 REJECTED_DEFAULT = gettext_lazy("这段内容不能保存为记忆，请检查后重试。")
@@ -291,7 +342,8 @@ def _after_update(
             notice=_notice("error", failure),
         )
     if outcome.status == WriteStatus.UPDATED:
-        notice = _notice("success", _("已纠正。记忆 ID 保持不变，这次修改已记入变更轨迹。"))
+        saved = _("已纠正。记忆 ID 保持不变，这次修改已记入变更轨迹。")
+        notice = _notice("success", f"{saved}{_removed_note(form)}")
     else:
         notice = _notice("info", _("内容没有变化，无需保存。"))
     if not request.htmx:
@@ -307,6 +359,47 @@ def _after_update(
     context = {**_detail_context(scope, updated), "notice": notice}
     response = render(request, "console/memory_detail.html#detail-body", context)
     return reswap(retarget(response, "#detail-body"), "innerHTML")
+
+
+# --- adding by hand ---------------------------------------------------------------------------
+ADD_FAILED = gettext_lazy("添加失败：记忆服务暂时不可用，没有保存任何内容。请稍后重试。")
+
+
+@console_login_required
+@require_http_methods(["GET", "POST"])
+def memory_add(request: HtmxHttpRequest) -> HttpResponse:
+    """Add a fact by hand: the same admission as every write, the same preview of what it
+    removes (issue 12 §2). Expiry: gov-core's ``valid_until`` is wired here at merge."""
+    scope = _scope(request)
+    if request.method != "POST":
+        form = MemoryEditForm(initial={"category": Category.FACT})
+        return render(request, "console/memory_add.html", {"form": form})
+    form = MemoryEditForm(request.POST)
+    if not form.is_valid():
+        return render(request, "console/memory_add.html", {"form": form}, status=422)
+    cleaning = _unaccepted_cleaning(form)
+    if cleaning is not None:
+        return render(request, "console/memory_add.html", {"form": form, "cleaning": cleaning})
+    outcome = services.memory_add(
+        scope=scope,
+        text=form.cleaned_data["text"],
+        actor=_actor(request),
+        category=form.cleaned_data["category"],
+        source=Source.CONSOLE,
+    )
+    if outcome.status == WriteStatus.REJECTED:
+        form.add_error("text", REJECTION_MESSAGES.get(outcome.reason or "", REJECTED_DEFAULT))
+        return render(request, "console/memory_add.html", {"form": form}, status=422)
+    if not outcome.success or not outcome.memory_id:
+        context = {"form": form, "notice": _notice("error", str(ADD_FAILED))}
+        status = http_status(outcome.status, Edge.CONSOLE)
+        return render(request, "console/memory_add.html", context, status=status)
+    if outcome.status == WriteStatus.NO_EFFECT:
+        messages.info(request, _("这条记忆已经存在，没有重复保存。"))
+    else:
+        added = _("已添加这条记忆。")
+        messages.success(request, f"{added}{_removed_note(form)}")
+    return redirect("console:memory_detail", memory_id=outcome.memory_id)
 
 
 # --- deletion ---------------------------------------------------------------------------------
@@ -391,6 +484,54 @@ def memory_delete_all(request: HtmxHttpRequest) -> HttpResponse:
         "total": selectors.memory_list(scope=scope, page_size=1).total,
     }
     return render(request, template, context, status=http_status(outcome.status, Edge.CONSOLE))
+
+
+MAX_SELECTED = 100
+
+
+@console_login_required
+@require_http_methods(["POST"])
+def memory_delete_selected(request: HtmxHttpRequest) -> HttpResponse:
+    """Delete the rows ticked in the list: a confirmation page naming them, then one
+    ``memory_delete`` each (typed confirmation is only for delete-all, issue 12 §2)."""
+    scope = _scope(request)
+    records = []
+    for raw in request.POST.getlist("ids")[:MAX_SELECTED]:
+        try:
+            memory_id = uuid.UUID(raw)
+        except ValueError:
+            continue
+        record = _owned_record(scope, memory_id)
+        if record is not None:
+            records.append(record)
+    if not records:
+        messages.info(request, _("没有选中记忆。先勾选要删除的记忆，再点“删除所选”。"))
+        return redirect("console:memories")
+    if request.POST.get("confirmed") != "1":
+        context = {"items": [memory_item(r) for r in records]}
+        return render(request, "console/memory_delete_selected.html", context)
+    deleted, failed = 0, 0
+    for record in records:
+        outcome = services.memory_delete(
+            scope=scope, memory_id=record.id, actor=_actor(request), source=Source.CONSOLE
+        )
+        if outcome.success:
+            deleted += 1
+        elif outcome.status != DeleteStatus.NOT_FOUND:
+            failed += 1
+    if failed:
+        messages.error(
+            request,
+            _("已删除 %(deleted)s 条；%(failed)s 条没有删除干净或删除失败，请稍后重试。")
+            % {"deleted": deleted, "failed": failed},
+        )
+    else:
+        messages.success(
+            request,
+            _("已删除所选的 %(count)s 条记忆，相关实体关联和变更轨迹已一并清理。")
+            % {"count": deleted},
+        )
+    return redirect("console:memories")
 
 
 # --- the two switches -------------------------------------------------------------------------

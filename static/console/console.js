@@ -37,4 +37,23 @@
     var target = event.detail.target;
     if (target) target.removeAttribute("aria-busy");
   });
+
+  // "展开" on a clamped list row (issue 12 §1.8). The button is hidden until this script runs:
+  // without it the row links to the full text.
+  function armExpanders(root) {
+    root.querySelectorAll("[data-expand][hidden]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { armExpanders(document); });
+  document.addEventListener("htmx:afterSettle", function (event) { armExpanders(event.detail.elt || document); });
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-expand]");
+    if (!button) return;
+    var text = document.getElementById(button.getAttribute("data-expand"));
+    if (!text) return;
+    var open = text.classList.toggle("is-expanded");
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    button.textContent = button.getAttribute(open ? "data-label-less" : "data-label-more");
+  });
 })();

@@ -216,7 +216,7 @@ def test_semantic_search_finds_by_meaning(alice_client, alice_scope, remember):
     )
     page = html(response)
     assert response.status_code == 200
-    assert "结论先行" in page and "相似度" in page
+    assert "结论先行" in page and "高度相关" in page  # a word, not a fused score read as cosine
 
 
 def test_search_outage_is_unavailable_not_zero_results(
@@ -247,7 +247,8 @@ def test_detail_shows_text_metadata_related_and_history(alice_client, alice_scop
     assert memory_id in page
     assert "偏好" in page and "任务沉淀" in page
     assert reverse("console:memory_detail", args=[related_id]) in page  # related memories
-    assert "变更轨迹" in page and ">ADD<" in page and "Agent agent-test" in page
+    assert "变更轨迹" in page and "你的助手在任务中记下" in page
+    assert ">ADD<" not in page and "agent-test" not in page  # codes and ids stay in the admin
 
 
 def test_detail_of_another_users_memory_is_404_without_content(alice_client, bob_scope, remember):
@@ -306,7 +307,7 @@ def test_correction_keeps_the_id_and_adds_history(alice_client, alice_scope, rem
     ].new_text == normalize_quotes(corrected)
     assert history[-1].actor_kind == "user" and history[-1].actor_id == "alice"
     assert history[-1].source == "console"
-    assert "<del>" in page and ">UPDATE<" in page  # the trail shows old → new
+    assert "<del>" in page and "你在管理页纠正" in page  # the trail shows old → new
 
 
 def test_correction_without_javascript_redirects_with_message(alice_client, alice_scope, remember):
@@ -473,8 +474,9 @@ def test_delete_all_partial_cleanup_is_a_failure(alice_client, alice_scope, reme
 def test_switches_page_explains_both_switches(alice_client):
     page = html(alice_client.get(reverse("console:switches")))
     assert "保存记忆" in page and "参考记忆" in page
-    assert "这次对话是否允许 Agent 改变长期记忆" in page
-    assert "这次是否自动查以前记住的东西" in page
+    # account-wide switches, never worded as "this conversation" (issue 12 §1.9)
+    assert "决定 Agent 能否改变你的长期记忆" in page and "这次对话" not in page
+    assert "对你账号下的所有对话生效" in page
     assert page.count('role="switch"') == 2 and checked_switches(page) == 2
 
 

@@ -147,8 +147,7 @@ def test_memory_detail_shows_history_and_related(signed_in, alice, alice_memorie
     expect(page.locator('[data-field="memory-id"]')).to_have_text(memory_id)
     timeline = page.locator(".timeline .event")
     expect(timeline).to_have_count(1)
-    expect(timeline.first).to_contain_text("ADD")
-    expect(timeline.first).to_contain_text("Agent agent-e2e")
+    expect(timeline.first).to_contain_text("你的助手按你的要求记下")
     related = page.locator(".related li a")
     expect(related).to_have_count(4)
     related.first.click()
@@ -176,10 +175,9 @@ def test_correcting_a_fact_keeps_its_id_and_adds_history(signed_in, alice, alice
     events = page.locator(".timeline .event")
     expect(events).to_have_count(2)
     newest = events.first
-    expect(newest).to_contain_text("UPDATE")
+    expect(newest).to_contain_text("你在管理页纠正")
     expect(newest.locator("del")).to_contain_text(normalize_quotes(original))
     expect(newest.locator("ins")).to_contain_text(corrected)
-    expect(newest).to_contain_text("用户 alice")
 
     page.reload()  # it is stored, not just drawn
     expect(page.locator(".fact-text")).to_have_text(corrected)

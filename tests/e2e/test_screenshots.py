@@ -1,0 +1,55 @@
+"""`make screenshots`: desktop (1440×900) and phone (390×844) PNGs of every console page, in
+Chinese, from the demo memory, into docs/screenshots/ (issue 12 §4). Skipped in `make test`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from memories.scope import scope_for_user
+from memories.selectors import memory_list
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not os.environ.get("POCO_SCREENSHOTS"), reason="run by `make screenshots` only"
+    ),
+]
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def test_screenshots_of_every_console_page(signed_in, settings, tmp_path):
+    settings.DATA_DIR = tmp_path
+    call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    demo = get_user_model().objects.get(username="demo")
+    page_of = memory_list(scope=scope_for_user(demo), query="周报", page_size=1)
+    memory_id = page_of.items[0].id
+    pages = {
+        "overview": "/",
+        "memories": "/memories/",
+        "search": "/memories/?q=周报+飞书",
+        "memory-detail": f"/memories/{memory_id}/",
+        "memory-edit": f"/memories/{memory_id}/edit/",
+        "memory-add": "/memories/new/",
+        "delete-all": "/memories/delete-all/",
+        "settings": "/settings/",
+    }
+    OUT.mkdir(parents=True, exist_ok=True)
+    page = signed_in(demo)
+    written = []
+    for device, viewport in VIEWPORTS.items():
+        page.set_viewport_size(viewport)
+        for name, path in pages.items():
+            response = page.goto(path)
+            assert response is not None and response.status == 200, path
+            target = OUT / f"{name}-{device}.png"
+            page.screenshot(path=str(target), full_page=True)
+            written.append(target)
+    assert all(p.stat().st_size > 10_000 for p in written)
