@@ -31,6 +31,10 @@ def _setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poco_memory.settings")
     import django
 
+    from poco_memory import embedded_db
+
+    # Like `make run`: the embedded server unless DATABASE_URL is set (stopped at exit).
+    embedded_db.start_if_configured()
     django.setup()
     from django.core.management import call_command
 
