@@ -69,6 +69,7 @@ def test_add_update_noop_delete_leaves_no_residue(v1, scope):
         "memory_id": memory_id,
         "inserted_count": 0,
         "reason": "duplicate",
+        "superseded_id": None,
     }
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM poco_memories")
