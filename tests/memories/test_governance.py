@@ -4,15 +4,18 @@ key, semantic duplicates, expiry. Real PostgreSQL, Mem0 and the bundled embedder
 from __future__ import annotations
 
 from datetime import timedelta
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from memories import selectors, services
+from memories.calibration import DEDUP_PAIRS, DedupCalibration, calibrate_dedup
 from memories.context import memory_context
 from memories.engine import get_engine
-from memories.governance import INFERRED_CONFIDENCE, default_valid_until
+from memories.governance import INFERRED_CONFIDENCE, default_valid_until, is_duplicate
 from memories.models import AuditEvent, MemoryRow
 from memories.types import (
     SCHEMA_VERSION,
@@ -322,3 +325,57 @@ def test_valid_until_through_v1_add_and_update(v1, scope):
 def test_ingested_facts_are_inferences(scope, agent):
     metadata = services.our_metadata(category="fact", source=Source.INGEST)
     assert metadata["confidence"] == INFERRED_CONFIDENCE
+
+
+# --- calibration of the duplicate floor -------------------------------------------------------
+@pytest.fixture(scope="module")
+def dedup_calibration() -> DedupCalibration:
+    from memories.engine import bootstrap
+
+    bootstrap.prepare()
+    from memories.engine.embedder import encode
+
+    return calibrate_dedup(
+        embed=encode,
+        is_duplicate=lambda existing, candidate, similarity, floor: is_duplicate(
+            existing=existing, candidate=candidate, similarity=similarity, min_score=floor
+        ),
+    )
+
+
+@pytest.fixture
+def bundled_embedder(settings):
+    if settings.EMBEDDING_BASE_URL:
+        pytest.skip("calibration numbers are for the bundled embedder only")
+
+
+def test_the_shipped_set_holds_the_seed_sandbox_and_its_contradiction():
+    assert (EN, EN_AGAIN, True) in DEDUP_PAIRS
+    assert (EN, ZH, False) in DEDUP_PAIRS
+    assert {d for _, _, d in DEDUP_PAIRS} == {True, False}
+
+
+def test_default_dedup_floor_is_what_calibration_recommends(
+    bundled_embedder, dedup_calibration, settings
+):
+    assert dedup_calibration.recommended == settings.DEDUP_MIN_SCORE
+
+
+def test_at_the_default_floor_duplicates_are_found_and_nothing_different_is_merged(
+    bundled_embedder, dedup_calibration, settings
+):
+    row = dedup_calibration.row(settings.DEDUP_MIN_SCORE)
+    assert row.recall == 1.0 and row.false_merge_rate == 0.0
+    # cosine alone cannot do it: at any floor that keeps every duplicate it merges
+    # contradictions such as 中文/英文 (measured 0.88 vs the sandbox restatement's 0.77)
+    for cosine in dedup_calibration.cosine_only:
+        if cosine.recall == 1.0:
+            assert cosine.false_merge_rate > 0.3
+
+
+def test_calibrate_dedup_command_prints_the_table_and_recommendation(bundled_embedder, settings):
+    out = StringIO()
+    call_command("calibrate_dedup", stdout=out)
+    text = out.getvalue()
+    assert "false-merge" in text and "cosine alone" in text
+    assert f"recommended floor: {settings.DEDUP_MIN_SCORE:.2f}" in text
