@@ -17,9 +17,6 @@ from memories.types import MemoryRecord, SearchHit
 DETAIL_METADATA: dict[str, Promise] = {
     "confidence": _("置信度"),
     "attributed_to": _("事实归属"),
-    "status": _("状态"),
-    "valid_until": _("有效期至"),
-    "memory_key": _("记忆键"),
     "embedding_model": _("向量模型"),
 }
 
