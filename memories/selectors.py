@@ -75,7 +75,9 @@ def scope_rows(scope: MemoryScope) -> QuerySet[MemoryRow]:
     return MemoryRow.objects.alias(owner=KT("payload__user_id")).filter(owner=scope.key)
 
 
-def _with_status(rows: QuerySet[MemoryRow], status: str, *, now: datetime) -> QuerySet[MemoryRow]:
+def rows_with_status(
+    rows: QuerySet[MemoryRow], status: str, *, now: datetime
+) -> QuerySet[MemoryRow]:
     """Rows in ``status`` as readers see it (``governance.payload_status``): a row past its
     ``valid_until`` is expired even before the periodic sweep marks it. Rows written before
     governance (no status, no valid_until) are active."""
@@ -97,7 +99,7 @@ def _with_status(rows: QuerySet[MemoryRow], status: str, *, now: datetime) -> Qu
 
 def live_rows(scope: MemoryScope) -> QuerySet[MemoryRow]:
     """The scope's memories that may be recalled, related, injected or deduplicated against."""
-    return _with_status(scope_rows(scope), StatusFilter.ACTIVE, now=timezone.now())
+    return rows_with_status(scope_rows(scope), StatusFilter.ACTIVE, now=timezone.now())
 
 
 def memory_active_by_key(*, scope: MemoryScope, memory_key: str) -> MemoryRow | None:
@@ -210,7 +212,7 @@ def memory_list(
     """Newest first, straight from the table (works while the SDK is down). ``query`` keeps
     memories that contain every one of its words; ``status`` is ``active`` (the default),
     ``superseded``, ``expired`` or ``all``."""
-    rows = _with_status(scope_rows(scope), status, now=timezone.now()).defer("vector")
+    rows = rows_with_status(scope_rows(scope), status, now=timezone.now()).defer("vector")
     if memory_key:
         rows = rows.alias(key=KT("payload__memory_key")).filter(key=memory_key)
     terms = query.split()
