@@ -126,6 +126,11 @@ def _valid_key(memory_key: str) -> bool:
     return not memory_key or bool(MEMORY_KEY.match(memory_key))
 
 
+def _past(valid_until: datetime | None | Unset) -> bool:
+    """A new expiry already over: the write would be expired the moment it lands."""
+    return isinstance(valid_until, datetime) and valid_until <= timezone.now()
+
+
 def _noop(
     *, scope: MemoryScope, memory_id: str, actor: Actor, source: str, run_id: str, reason: str
 ) -> WriteOutcome:
@@ -261,6 +266,8 @@ def memory_add(
         return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_text")
     if not _valid_key(memory_key):
         return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_memory_key")
+    if _past(valid_until):
+        return WriteOutcome(status=WriteStatus.REJECTED, reason="valid_until_past")
     confidence = governance.default_confidence(source) if confidence is None else confidence
     if confidence < settings.MIN_CONFIDENCE:
         metrics.admission_rejected.labels("low_confidence").inc()
@@ -477,6 +484,10 @@ def memory_update(
     if memory_key is not None and not _valid_key(memory_key):
         return WriteOutcome(
             status=WriteStatus.REJECTED, memory_id=memory_id, reason="invalid_memory_key"
+        )
+    if _past(valid_until):
+        return WriteOutcome(
+            status=WriteStatus.REJECTED, memory_id=memory_id, reason="valid_until_past"
         )
     admission = admit_text(source=source, text=text)
     if _admission_refused(admission):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
 from rest_framework import serializers
 
 from memories.api.fields import (
@@ -52,7 +51,8 @@ def memory_key_field(**kwargs: Any) -> StrictRegexField:
 
 
 class ValidUntilField(serializers.DateTimeField):
-    """An ISO 8601 instant in the future, or null: never expires."""
+    """An ISO 8601 instant, or null: never expires. One in the past is a decided ``rejected``
+    (``valid_until_past``) of the service, not a schema violation: no schema can say "future"."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(required=False, allow_null=True, **kwargs)
@@ -60,10 +60,7 @@ class ValidUntilField(serializers.DateTimeField):
     def to_internal_value(self, value: Any) -> Any:
         if not isinstance(value, str):
             self.fail("invalid", format="ISO 8601")
-        instant = super().to_internal_value(value)
-        if instant <= timezone.now():
-            raise serializers.ValidationError("must be in the future (or null: never expires)")
-        return instant
+        return super().to_internal_value(value)
 
 
 class ScopeInput(StrictSerializer):

@@ -317,8 +317,12 @@ def test_valid_until_through_v1_add_and_update(v1, scope):
     ).json()
     assert updated["status"] == "updated" and payload(added["memory_id"])["valid_until"] is None
     past = (timezone.now() - timedelta(days=1)).isoformat()
+    refused = v1.post("manage", body(scope, action="add", text=ZH, valid_until=past)).json()
+    assert (refused["status"], refused["reason"]) == ("rejected", "valid_until_past")
+    assert MemoryRow.objects.count() == 1
     assert_invalid(
-        v1.post("manage", body(scope, action="add", text=ZH, valid_until=past)), "valid_until"
+        v1.post("manage", body(scope, action="add", text=ZH, valid_until=1700000000)),
+        "valid_until",
     )
 
 
