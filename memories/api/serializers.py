@@ -5,6 +5,7 @@ Output shapes live in :mod:`memories.api.shapes`.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rest_framework import serializers
@@ -43,10 +44,19 @@ STATUS_FILTERS = [s.value for s in StatusFilter]
 MAX_MEMORY_KEY = 96
 
 
-def memory_key_field(**kwargs: Any) -> StrictRegexField:
-    """``namespace.attribute`` in lower-case ASCII, e.g. ``preference.answer_language``."""
+def memory_key_field(*, allow_blank: bool = False, **kwargs: Any) -> StrictRegexField:
+    """``namespace.attribute`` in lower-case ASCII, e.g. ``preference.answer_language``; with
+    ``allow_blank`` also ``""`` (removes the key), and the published pattern says so."""
+    pattern = MEMORY_KEY
+    if allow_blank:
+        pattern = re.compile(r"^(?:" + MEMORY_KEY.pattern.strip("^").removesuffix(r"\Z") + r")?\Z")
     return StrictRegexField(
-        MEMORY_KEY, max_length=MAX_MEMORY_KEY, trim_whitespace=False, required=False, **kwargs
+        pattern,
+        max_length=MAX_MEMORY_KEY,
+        trim_whitespace=False,
+        required=False,
+        allow_blank=allow_blank,
+        **kwargs,
     )
 
 
