@@ -172,6 +172,7 @@ def test_update_keeps_the_id_and_records_history(alice_client, alice_scope, reme
         "status": "updated",
         "memory_id": memory_id,
         "reason": None,
+        "superseded_id": None,
     }
     record = memory_get(scope=alice_scope, memory_id=memory_id)
     assert record.content == normalize_quotes(corrected)  # admission stores “x” as "x"
