@@ -31,7 +31,7 @@ from lifecycle.selectors import (
 from memories import metrics as memory_metrics
 from memories.admission import Message, admit
 from memories.engine import ExtractedFact
-from memories.engine.extractor import EXTRACTION_RULES
+from memories.engine.extractor import EXTRACTION_RULES, propose_key
 from memories.locks import scope_write_lock
 from memories.models import DeletionMark
 from memories.selectors import memory_attribution
@@ -212,7 +212,7 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJ
     language = guards.dominant_language(m["content"] for m in messages if m["role"] == "user")
     attempt = _Attempt(scope=scope)
     base_metadata = {
-        **our_metadata(category="fact", source=Source.INGEST),
+        **our_metadata(category="fact", source=Source.INGEST, source_ref=job.run_id),
         "origin_run_id": job.run_id,  # Mem0 strips identity keys such as run_id
         # Lets a later attempt find what a worker that died mid-job stored but never adopted.
         "ingest_job_id": str(job.id),
@@ -284,6 +284,7 @@ def _adopt(*, scope: MemoryScope, job: IngestJob, facts: list[ExtractedFact]) ->
                 text=fact.text,
                 actor=SYSTEM_ACTOR,
                 category=categorize(fact.text),
+                memory_key=propose_key(fact.text),
                 run_id=job.run_id,
             ).status
             == WriteStatus.ADDED

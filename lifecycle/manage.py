@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from lifecycle import metrics, policy
 from memories import services
+from memories.governance import UNSET, Unset
 from memories.types import (
     Actor,
     Category,
@@ -24,6 +26,7 @@ class ManageOutcome:
     memory_id: str | None
     inserted_count: int = 0
     reason: str | None = None
+    superseded_id: str | None = None
 
     @classmethod
     def from_write(cls, action: str, outcome: WriteOutcome) -> ManageOutcome:
@@ -34,6 +37,7 @@ class ManageOutcome:
             memory_id=outcome.memory_id,
             inserted_count=outcome.inserted_count,
             reason=outcome.reason,
+            superseded_id=outcome.superseded_id,
         )
 
     @classmethod
@@ -61,6 +65,8 @@ def manage_memory(
     text: str = "",
     category: str | None = None,
     confidence: float | None = None,
+    memory_key: str | None = None,
+    valid_until: datetime | None | Unset = UNSET,
     run_id: str = "",
     run_kind: str = "",
 ) -> ManageOutcome:
@@ -85,6 +91,8 @@ def manage_memory(
             source=Source.MANAGE,
             run_id=run_id,
             confidence=confidence,
+            memory_key=memory_key or "",
+            valid_until=valid_until,
         )
         return ManageOutcome.from_write(action, added)
     assert memory_id is not None, "update and delete need a memory id (validated at the edge)"
@@ -95,6 +103,8 @@ def manage_memory(
             text=text,
             actor=actor,
             category=category,
+            memory_key=memory_key,
+            valid_until=valid_until,
             source=Source.MANAGE,
             run_id=run_id,
         )

@@ -83,3 +83,21 @@ async def ingest_upkeep(context: JobContext, timestamp: int) -> str:
             await manager.retry_job(stalled)  # attempts + 1, due now
     reconciled = await sync_to_async(reconcile_ingest_jobs)()
     return f"stalled {len(stalled_jobs)}, reconciled {reconciled}"
+
+
+@app.periodic(cron="*/10 * * * *", periodic_id="memory-expiry")  # every 10 minutes
+@app.task(
+    name="lifecycle.expire_memories",
+    queue=INGEST_QUEUE,
+    queueing_lock="lifecycle.expire_memories",
+)
+def expire_memories(timestamp: int) -> str:
+    """Mark memories past their ``valid_until`` expired (seed 003 §4: time-sensitive facts need
+    a valid_until or a periodic check). Recall already ignores them; the mark is what lists,
+    admin and exports show."""
+    from memories.services import memories_expire
+
+    try:
+        return f"expired {memories_expire()}"
+    except DatabaseError as exc:
+        raise BackendError(f"database unavailable: {type(exc).__name__}") from exc

@@ -31,6 +31,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from memories.console.governance import STATUS_LABELS
 from memories.console.labels import (
     ACTOR_LABELS,
     SOURCE_LABELS,
@@ -41,7 +42,9 @@ from memories.console.labels import (
     source_choices,
     source_label,
 )
+from memories.governance import payload_status
 from memories.models import AuditEvent, EntityRow, MemoryRow, MemorySettings
+from memories.selectors import rows_with_status
 from memories.services import (
     MAX_FACT_LENGTH,
     memory_delete,
@@ -225,6 +228,22 @@ class ScopeUserFilter(admin.SimpleListFilter):
         return queryset.filter(tenant_id=tenant_id, user_id=user_id)
 
 
+class GovernanceStatusFilter(admin.SimpleListFilter):
+    """Status as readers see it: past its valid_until a memory is expired before the sweep."""
+
+    title = _("状态")
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return list(STATUS_LABELS.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        if value not in STATUS_LABELS:
+            return queryset
+        return rows_with_status(queryset, str(value), now=timezone.now())
+
+
 class CorrectionForm(forms.Form):
     text = forms.CharField(
         label=_("记忆内容"), max_length=MAX_FACT_LENGTH, widget=forms.Textarea(attrs={"rows": 5})
@@ -264,10 +283,31 @@ def delete_selected(
 
 @admin.register(MemoryRow)
 class MemoryRowAdmin(admin.ModelAdmin):
-    list_display = ("short_content", "scope", "category_name", "source_name", "created")
-    list_filter = (MemoryUserFilter, CreatedWithinFilter, CategoryFilter, SourceFilter)
-    search_fields = ("payload__data", "payload__user_id", "payload__category", "payload__source")
-    search_help_text = _("按内容、作用域（tenant:user）、类别或来源搜索")
+    list_display = (
+        "short_content",
+        "scope",
+        "category_name",
+        "source_name",
+        "memory_key",
+        "status_name",
+        "valid_until",
+        "created",
+    )
+    list_filter = (
+        MemoryUserFilter,
+        CreatedWithinFilter,
+        CategoryFilter,
+        SourceFilter,
+        GovernanceStatusFilter,
+    )
+    search_fields = (
+        "payload__data",
+        "payload__user_id",
+        "payload__category",
+        "payload__source",
+        "payload__memory_key",
+    )
+    search_help_text = _("按内容、作用域（tenant:user）、类别、来源或记忆键搜索")
     actions = [delete_selected]
     list_per_page = 50
     fields = (
@@ -276,6 +316,11 @@ class MemoryRowAdmin(admin.ModelAdmin):
         "content",
         "category_name",
         "source_name",
+        "memory_key",
+        "status_name",
+        "superseded_by",
+        "valid_until",
+        "confidence",
         "created",
         "updated",
         "metadata_table",
@@ -325,6 +370,31 @@ class MemoryRowAdmin(admin.ModelAdmin):
     @admin.display(description=_("来源"))
     def source_name(self, obj: MemoryRow) -> str:
         return source_label(obj.source)
+
+    @admin.display(description=_("记忆键"))
+    def memory_key(self, obj: MemoryRow) -> str:
+        return str(obj.payload.get("memory_key") or "—")
+
+    @admin.display(description=_("状态"))
+    def status_name(self, obj: MemoryRow) -> str:
+        status = payload_status(obj.payload)
+        return str(STATUS_LABELS.get(status, status))
+
+    @admin.display(description=_("替代它的记忆"))
+    def superseded_by(self, obj: MemoryRow) -> SafeString | str:
+        successor = obj.payload.get("superseded_by")
+        if not successor:
+            return "—"
+        url = reverse("admin:memories_memoryrow_change", args=[successor])
+        return format_html('<a href="{}">{}</a>', url, successor)
+
+    @admin.display(description=_("有效期至"))
+    def valid_until(self, obj: MemoryRow) -> str:
+        return str(obj.payload.get("valid_until") or gettext("长期有效"))
+
+    @admin.display(description=_("置信度"))
+    def confidence(self, obj: MemoryRow) -> str:
+        return str(obj.payload.get("confidence", "—"))
 
     @admin.display(description=_("创建时间"))
     def created(self, obj: MemoryRow) -> str:

@@ -11,15 +11,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, DateTimeField, F, Max, QuerySet
+from django.db.models import Count, DateTimeField, F, Max, Q, QuerySet, TextField, Value
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce, TruncDate
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from memories import metrics
+from memories import governance, metrics
 from memories.engine import get_engine, nlp
-from memories.engine.recall import ChannelQuery
+from memories.engine.recall import ChannelQuery, live_condition
 from memories.fusion import fuse
 from memories.models import AuditEvent, EntityRow, MemoryRow, MemorySettings
 from memories.types import (
@@ -30,8 +30,10 @@ from memories.types import (
     MemoryNotFound,
     MemoryRecord,
     MemoryScope,
+    MemoryStatus,
     SearchFilters,
     SearchResult,
+    StatusFilter,
 )
 
 OVERVIEW_TREND_DAYS = 90
@@ -61,12 +63,71 @@ def to_record(row: MemoryRow) -> MemoryRecord:
         created_at=_parse_time(payload.get("created_at")),
         updated_at=_parse_time(payload.get("updated_at")),
         metadata={k: v for k, v in payload.items() if k not in hidden},
+        memory_key=str(payload.get("memory_key") or ""),
+        status=governance.payload_status(payload),
+        valid_until=_parse_time(payload.get("valid_until")),
+        superseded_by=str(payload.get("superseded_by") or ""),
     )
 
 
 def scope_rows(scope: MemoryScope) -> QuerySet[MemoryRow]:
     # payload->>'user_id' matches the expression index from the first migration.
     return MemoryRow.objects.alias(owner=KT("payload__user_id")).filter(owner=scope.key)
+
+
+def rows_with_status(
+    rows: QuerySet[MemoryRow], status: str, *, now: datetime
+) -> QuerySet[MemoryRow]:
+    """Rows in ``status`` as readers see it (``governance.payload_status``): a row past its
+    ``valid_until`` is expired even before the periodic sweep marks it. Rows written before
+    governance (no status, no valid_until) are active."""
+    if status == StatusFilter.ALL:
+        return rows
+    rows = rows.alias(
+        st=Coalesce(
+            KT("payload__status"), Value(MemoryStatus.ACTIVE.value), output_field=TextField()
+        ),
+        until=Cast(KT("payload__valid_until"), DateTimeField()),
+    )
+    due = Q(until__isnull=False, until__lte=now)
+    if status == StatusFilter.ACTIVE:
+        return rows.filter(st=MemoryStatus.ACTIVE).exclude(due)
+    if status == StatusFilter.EXPIRED:
+        return rows.filter(Q(st=MemoryStatus.EXPIRED) | (Q(st=MemoryStatus.ACTIVE) & due))
+    return rows.filter(st=status)
+
+
+def live_rows(scope: MemoryScope) -> QuerySet[MemoryRow]:
+    """The scope's memories that may be recalled, related, injected or deduplicated against."""
+    return rows_with_status(scope_rows(scope), StatusFilter.ACTIVE, now=timezone.now())
+
+
+def memory_active_by_key(*, scope: MemoryScope, memory_key: str) -> MemoryRow | None:
+    """The one current memory of ``memory_key`` in the scope, if any."""
+    return (
+        live_rows(scope)
+        .alias(key=KT("payload__memory_key"))
+        .filter(key=memory_key)
+        .defer("vector")
+        .first()
+    )
+
+
+def memories_due_to_expire(*, now: datetime) -> list[tuple[str, str]]:
+    """(scope key, memory id) of every memory still marked active past its ``valid_until``."""
+    rows = (
+        MemoryRow.objects.alias(
+            st=Coalesce(
+                KT("payload__status"), Value(MemoryStatus.ACTIVE.value), output_field=TextField()
+            ),
+            until=Cast(KT("payload__valid_until"), DateTimeField()),
+        )
+        .annotate(owner=KT("payload__user_id"))
+        .filter(st=MemoryStatus.ACTIVE, until__isnull=False, until__lte=now)
+        .order_by("owner", "id")
+        .values_list("owner", "id")
+    )
+    return [(str(owner), str(memory_id)) for owner, memory_id in rows]
 
 
 def memory_owned_row(*, scope: MemoryScope, memory_id: str) -> MemoryRow:
@@ -84,8 +145,44 @@ def memory_get(*, scope: MemoryScope, memory_id: str) -> MemoryRecord:
 
 
 def memory_find_by_text(*, scope: MemoryScope, text: str) -> MemoryRecord | None:
-    row = scope_rows(scope).filter(payload__data=text).defer("vector").first()
+    """A live memory of the scope with exactly this text (a superseded or expired one is
+    history, not a duplicate)."""
+    row = live_rows(scope).filter(payload__data=text).defer("vector").first()
     return to_record(row) if row else None
+
+
+# How many nearest live memories a new fact is compared with for a semantic duplicate.
+DEDUP_CANDIDATES = 5
+
+
+def memory_near_duplicate(
+    *, scope: MemoryScope, text: str, exclude_ids: tuple[str, ...] = ()
+) -> MemoryRecord | None:
+    """The live memory of the scope that ``text`` repeats (``governance.is_duplicate``: close in
+    meaning and no new content word), or None. Raises ``BackendError``."""
+    vector = get_engine().embed_query(text)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT m.id, m.payload->>'data', 1 - (m.vector <=> %s::vector) AS score
+            FROM poco_memories m
+            WHERE m.payload->>'user_id' = %s AND {live_condition("m")}
+              AND NOT (m.id::text = ANY(%s::text[]))
+            ORDER BY m.vector <=> %s::vector
+            LIMIT %s
+            """,
+            [str(vector), scope.key, list(exclude_ids), str(vector), DEDUP_CANDIDATES],
+        )
+        candidates = cursor.fetchall()
+    for memory_id, content, score in candidates:
+        if governance.is_duplicate(
+            existing=str(content or ""),
+            candidate=text,
+            similarity=float(score),
+            min_score=settings.DEDUP_MIN_SCORE,
+        ):
+            return memory_get(scope=scope, memory_id=str(memory_id))
+    return None
 
 
 @dataclass(frozen=True)
@@ -110,13 +207,18 @@ def memory_list(
     order: str = "created",
     created_from: datetime | None = None,
     created_before: datetime | None = None,
+    status: str = StatusFilter.ACTIVE,
+    memory_key: str = "",
     page: int = 1,
     page_size: int = 20,
 ) -> MemoryPage:
     """Newest first, straight from the table (works while the SDK is down). ``query`` keeps
-    memories that contain every one of its words. ``order`` is ``created`` or ``updated``
-    (last change first; a memory never updated counts from its creation)."""
-    rows = scope_rows(scope).defer("vector")
+    memories that contain every one of its words; ``status`` is ``active`` (the default),
+    ``superseded``, ``expired`` or ``all``. ``order`` is ``created`` or ``updated`` (last change
+    first; a memory never updated counts from its creation)."""
+    rows = rows_with_status(scope_rows(scope), status, now=timezone.now()).defer("vector")
+    if memory_key:
+        rows = rows.alias(key=KT("payload__memory_key")).filter(key=memory_key)
     terms = query.split()
     if terms:
         # Every whitespace-separated word must occur ("Poco 飞书" = Poco and 飞书).
@@ -418,11 +520,12 @@ def memory_related(
     memory_owned_row(scope=scope, memory_id=memory_id)
     with connection.cursor() as cursor:
         cursor.execute(
-            """
+            f"""
             SELECT m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'),
                    1 - (m.vector <=> src.vector) AS score
             FROM poco_memories m, poco_memories src
             WHERE src.id = %s AND m.id <> src.id AND m.payload->>'user_id' = %s
+              AND {live_condition("m")}
             ORDER BY m.vector <=> src.vector
             LIMIT %s
             """,

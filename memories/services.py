@@ -11,16 +11,21 @@ import logging
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from memories import metrics
+from memories import governance, metrics
 from memories.admission import AdmissionResult, admit_extracted, admit_text
 from memories.engine import ExtractedFact, get_engine
+from memories.governance import UNSET, Unset
 from memories.locks import scope_write_lock
-from memories.models import AuditEvent, DeletionMark, MemorySettings
+from memories.models import AuditEvent, DeletionMark, MemoryRow, MemorySettings
 from memories.selectors import (
+    memories_due_to_expire,
+    memory_active_by_key,
     memory_find_by_text,
+    memory_near_duplicate,
     memory_owned_row,
     memory_switches,
     scope_rows,
@@ -28,8 +33,10 @@ from memories.selectors import (
 from memories.signals import scope_deletion_marked
 from memories.text import normalize_quotes
 from memories.types import (
+    MEMORY_KEY,
     SCHEMA_VERSION,
     Actor,
+    ActorKind,
     BackendError,
     Category,
     CleanupError,
@@ -38,6 +45,7 @@ from memories.types import (
     MemoryForbidden,
     MemoryNotFound,
     MemoryScope,
+    MemoryStatus,
     Source,
     WriteOutcome,
     WriteStatus,
@@ -87,16 +95,148 @@ def _admission_refused(admission: AdmissionResult) -> bool:
     return True
 
 
-def our_metadata(*, category: str, source: str, confidence: float | None = None) -> dict[str, Any]:
-    metadata: dict[str, Any] = {
+def our_metadata(
+    *,
+    category: str,
+    source: str,
+    confidence: float | None = None,
+    memory_key: str = "",
+    valid_until: datetime | None | Unset = UNSET,
+    source_ref: str = "",
+) -> dict[str, Any]:
+    """Every field we keep beside Mem0's own on a new memory (README "Governance")."""
+    until = governance.default_valid_until() if valid_until is UNSET else valid_until
+    return {
         "category": Category(category).value,
         "source": Source(source).value,
+        # The run (or page) that wrote it: an agent's run_id, "console", "admin"…
+        "source_ref": source_ref,
+        "confidence": round(
+            float(governance.default_confidence(source) if confidence is None else confidence), 3
+        ),
+        "memory_key": memory_key or None,
+        "status": MemoryStatus.ACTIVE.value,
+        "superseded_by": None,
+        "valid_until": governance.iso(until),
         "embedding_model": get_engine().embedding_model,
         "schema_version": SCHEMA_VERSION,
     }
-    if confidence is not None:
-        metadata["confidence"] = round(float(confidence), 3)
-    return metadata
+
+
+def _valid_key(memory_key: str) -> bool:
+    return not memory_key or bool(MEMORY_KEY.match(memory_key))
+
+
+def _past(valid_until: datetime | None | Unset) -> bool:
+    """A new expiry already over: the write would be expired the moment it lands."""
+    return isinstance(valid_until, datetime) and valid_until <= timezone.now()
+
+
+def _noop(
+    *, scope: MemoryScope, memory_id: str, actor: Actor, source: str, run_id: str, reason: str
+) -> WriteOutcome:
+    """A write that changes nothing, recorded in the audit trail with its reason."""
+    _audit(
+        scope=scope,
+        memory_id=memory_id,
+        event=AuditEvent.Event.NOOP,
+        actor=actor,
+        source=source,
+        run_id=run_id,
+        status=reason,
+    )
+    return WriteOutcome(status=WriteStatus.NO_EFFECT, memory_id=memory_id, reason=reason)
+
+
+def _supersede(
+    *, scope: MemoryScope, old: MemoryRow, new_id: str, actor: Actor, source: str, run_id: str
+) -> None:
+    """Retire ``old`` in favour of ``new_id``: it stays for history and admin, never recalled."""
+    get_engine().patch_payload(
+        memory_id=str(old.id),
+        fields={"status": MemoryStatus.SUPERSEDED.value, "superseded_by": new_id},
+    )
+    _audit(
+        scope=scope,
+        memory_id=str(old.id),
+        event=AuditEvent.Event.UPDATE,
+        actor=actor,
+        source=source,
+        run_id=run_id,
+        status=MemoryStatus.SUPERSEDED,
+    )
+
+
+def _unsupersede(old: MemoryRow) -> None:
+    """Undo ``_supersede`` (its write failed half-way): the old memory is current again."""
+    get_engine().patch_payload(
+        memory_id=str(old.id),
+        fields={
+            "status": old.payload.get("status") or MemoryStatus.ACTIVE.value,
+            "superseded_by": old.payload.get("superseded_by"),
+        },
+    )
+
+
+def _record_write(
+    *,
+    scope: MemoryScope,
+    memory_id: str,
+    event: str,
+    actor: Actor,
+    source: str,
+    run_id: str,
+    old_text: str = "",
+    new_text: str = "",
+    at: datetime | None = None,
+    replaces: MemoryRow | None = None,
+    changes: dict[str, list[Any]] | None = None,
+) -> None:
+    """The audit row of a stored write and, when it takes over a key, the supersede of the
+    key's old holder — both or neither: on failure the old holder is current again and the
+    caller takes its own write back."""
+    try:
+        with transaction.atomic():
+            _audit(
+                scope=scope,
+                memory_id=memory_id,
+                event=event,
+                actor=actor,
+                source=source,
+                run_id=run_id,
+                old_text=old_text,
+                new_text=new_text,
+                at=at,
+                changes=changes,
+            )
+            if replaces is not None:
+                _supersede(
+                    scope=scope,
+                    old=replaces,
+                    new_id=memory_id,
+                    actor=actor,
+                    source=source,
+                    run_id=run_id,
+                )
+    except Exception:
+        if replaces is not None:
+            with contextlib.suppress(Exception):
+                _unsupersede(replaces)
+        raise
+
+
+def _key_conflict(
+    *, scope: MemoryScope, memory_key: str, confidence: float, exclude_id: str = ""
+) -> tuple[MemoryRow | None, bool]:
+    """The active memory holding ``memory_key`` (if any) and whether a write of
+    ``confidence`` may replace it: an inference never replaces an explicit statement."""
+    if not memory_key:
+        return None, True
+    current = memory_active_by_key(scope=scope, memory_key=memory_key)
+    if current is None or str(current.id) == exclude_id:
+        return None, True
+    inference = confidence < governance.EXPLICIT_MIN
+    return current, not (inference and governance.is_explicit(current.payload))
 
 
 def memory_add(
@@ -108,42 +248,78 @@ def memory_add(
     source: str = Source.MANAGE,
     run_id: str = "",
     confidence: float | None = None,
+    memory_key: str = "",
+    valid_until: datetime | None | Unset = UNSET,
+    source_ref: str = "",
     created_at: datetime | None = None,
 ) -> WriteOutcome:
-    """Store exactly one confirmed fact. The same text again stores nothing (NOOP).
+    """Store exactly one confirmed fact, under the scope's write lock:
+
+    * the same text, or a semantic near-duplicate, of an active memory stores nothing
+      (``no_effect``, reason ``duplicate``, ``memory_id`` of the memory it repeats);
+    * with a ``memory_key`` that an active memory holds, the new fact supersedes it
+      (``superseded_id``) — unless the new one is an inference and the old one an explicit
+      statement (``no_effect``, reason ``explicit_statement_kept``);
+    * below ``settings.MIN_CONFIDENCE`` nothing is stored (``rejected``, ``low_confidence``).
 
     The text passes admission here, so no caller can store what admission refuses; what is
     stored is the admitted text (noise, paths and URLs cut out, ASCII quotes)."""
     text = text.strip()
     if not text or len(text) > MAX_FACT_LENGTH:
         return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_text")
+    if not _valid_key(memory_key):
+        return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_memory_key")
+    if _past(valid_until):
+        return WriteOutcome(status=WriteStatus.REJECTED, reason="valid_until_past")
+    confidence = governance.default_confidence(source) if confidence is None else confidence
+    if confidence < settings.MIN_CONFIDENCE:
+        metrics.admission_rejected.labels("low_confidence").inc()
+        return WriteOutcome(status=WriteStatus.REJECTED, reason="low_confidence")
     admission = admit_text(source=source, text=text)
     if _admission_refused(admission):
         return WriteOutcome(status=WriteStatus.REJECTED, reason=admission.reason)
     text = admission.text
     try:
         with scope_write_lock(scope):
-            existing = memory_find_by_text(scope=scope, text=text)
+            existing = memory_find_by_text(scope=scope, text=text) or memory_near_duplicate(
+                scope=scope, text=text
+            )
             if existing is not None:
-                _audit(
+                metrics.writes.labels("add", "no_effect").inc()
+                return _noop(
                     scope=scope,
                     memory_id=existing.id,
-                    event=AuditEvent.Event.NOOP,
                     actor=actor,
                     source=source,
                     run_id=run_id,
-                    status="duplicate",
+                    reason="duplicate",
                 )
+            current, may_replace = _key_conflict(
+                scope=scope, memory_key=memory_key, confidence=confidence
+            )
+            if current is not None and not may_replace:
                 metrics.writes.labels("add", "no_effect").inc()
-                return WriteOutcome(
-                    status=WriteStatus.NO_EFFECT, memory_id=existing.id, reason="duplicate"
+                return _noop(
+                    scope=scope,
+                    memory_id=str(current.id),
+                    actor=actor,
+                    source=source,
+                    run_id=run_id,
+                    reason="explicit_statement_kept",
                 )
-            metadata = our_metadata(category=category, source=source, confidence=confidence)
+            metadata = our_metadata(
+                category=category,
+                source=source,
+                confidence=confidence,
+                memory_key=memory_key,
+                valid_until=valid_until,
+                source_ref=source_ref or run_id,
+            )
             if created_at is not None:
                 metadata["created_at"] = created_at.isoformat()
             memory_id = get_engine().add_fact(scope_key=scope.key, text=text, metadata=metadata)
             try:
-                _audit(
+                _record_write(
                     scope=scope,
                     memory_id=memory_id,
                     event=AuditEvent.Event.ADD,
@@ -152,6 +328,7 @@ def memory_add(
                     run_id=run_id,
                     new_text=text,
                     at=created_at,
+                    replaces=current,
                 )
             except Exception:
                 # No memory without its audit trail: take the row back out.
@@ -161,7 +338,12 @@ def memory_add(
         metrics.writes.labels("add", "backend_error").inc()
         return WriteOutcome(status=WriteStatus.BACKEND_ERROR, reason=str(exc))
     metrics.writes.labels("add", "added").inc()
-    return WriteOutcome(status=WriteStatus.ADDED, memory_id=memory_id, inserted_count=1)
+    return WriteOutcome(
+        status=WriteStatus.ADDED,
+        memory_id=memory_id,
+        inserted_count=1,
+        superseded_id=str(current.id) if current is not None else None,
+    )
 
 
 def memory_extract(
@@ -195,32 +377,83 @@ def memory_record_extracted(
     text: str,
     actor: Actor,
     category: str,
+    memory_key: str = "",
     run_id: str = "",
 ) -> WriteOutcome:
-    """Adopt a fact Mem0 extracted (infer=True): its category and its audit trail.
+    """Adopt a fact Mem0 extracted (infer=True): its category, key and audit trail.
 
     The fact passes admission again (an LLM can reassemble a secret from pieces that were
-    harmless one by one); a refused fact is physically removed and never audited."""
+    harmless one by one); a refused fact is physically removed and never audited. The same
+    governance as ``memory_add`` holds: a fact repeating an active memory is removed and
+    answers ``no_effect`` (``duplicate``), one whose key holds an explicit statement is removed
+    (``explicit_statement_kept``), otherwise it supersedes the key's current memory. The caller
+    holds the scope's write lock (the ingest worker, from extraction to adoption)."""
     admission = admit_extracted(text=text)
     if _admission_refused(admission):
         memory_discard(scope=scope, memory_ids=[memory_id])
         return WriteOutcome(
             status=WriteStatus.REJECTED, memory_id=memory_id, reason=admission.reason
         )
-    if category != Category.FACT:
-        metadata = our_metadata(category=category, source=Source.INGEST)
-        get_engine().set_metadata(memory_id=memory_id, metadata=metadata)
-    _audit(
-        scope=scope,
-        memory_id=memory_id,
-        event=AuditEvent.Event.ADD,
-        actor=actor,
-        source=Source.INGEST,
-        run_id=run_id,
-        new_text=text,
-    )
+    if not _valid_key(memory_key):
+        memory_key = ""
+    with scope_write_lock(scope):
+        row = memory_owned_row(scope=scope, memory_id=memory_id)
+        job = row.payload.get("ingest_job_id")
+        # Other facts of the same extraction are not adopted yet: never a duplicate of them.
+        provisional = (
+            tuple(
+                str(i)
+                for i in scope_rows(scope)
+                .filter(payload__ingest_job_id=job)
+                .values_list("id", flat=True)
+            )
+            if job
+            else (memory_id,)
+        )
+        repeated = memory_find_by_text(scope=scope, text=text)
+        if repeated is not None and repeated.id in provisional:
+            repeated = None
+        repeated = repeated or memory_near_duplicate(
+            scope=scope, text=text, exclude_ids=provisional
+        )
+        confidence = float(row.payload.get("confidence") or governance.INFERRED_CONFIDENCE)
+        current, may_replace = _key_conflict(
+            scope=scope, memory_key=memory_key, confidence=confidence, exclude_id=memory_id
+        )
+        if repeated is not None or (current is not None and not may_replace):
+            memory_discard(scope=scope, memory_ids=[memory_id])
+            kept = repeated.id if repeated is not None else str(current.id)  # type: ignore[union-attr]
+            reason = "duplicate" if repeated is not None else "explicit_statement_kept"
+            metrics.writes.labels("ingest", "no_effect").inc()
+            return _noop(
+                scope=scope,
+                memory_id=kept,
+                actor=actor,
+                source=Source.INGEST,
+                run_id=run_id,
+                reason=reason,
+            )
+        fields: dict[str, Any] = {"category": Category(category).value}
+        if memory_key:
+            fields["memory_key"] = memory_key
+        get_engine().patch_payload(memory_id=memory_id, fields=fields)
+        _record_write(
+            scope=scope,
+            memory_id=memory_id,
+            event=AuditEvent.Event.ADD,
+            actor=actor,
+            source=Source.INGEST,
+            run_id=run_id,
+            new_text=text,
+            replaces=current,
+        )
     metrics.writes.labels("ingest", "added").inc()
-    return WriteOutcome(status=WriteStatus.ADDED, memory_id=memory_id, inserted_count=1)
+    return WriteOutcome(
+        status=WriteStatus.ADDED,
+        memory_id=memory_id,
+        inserted_count=1,
+        superseded_id=str(current.id) if current is not None else None,
+    )
 
 
 def memory_update(
@@ -230,16 +463,30 @@ def memory_update(
     text: str,
     actor: Actor,
     category: str | None = None,
+    memory_key: str | None = None,
+    valid_until: datetime | None | Unset = UNSET,
     source: str = Source.MANAGE,
     run_id: str = "",
     occurred_at: datetime | None = None,
 ) -> WriteOutcome:
     """Correct a fact in place: the id stays, the text is re-embedded, entities relinked.
 
-    A correction is new text: it passes the same admission as a new fact (seed 000 §7)."""
+    A correction is new text: it passes the same admission as a new fact (seed 000 §7).
+    ``memory_key`` (``""`` removes it) and ``valid_until`` (``None``: never expires) change
+    only when given; taking a key that another active memory holds supersedes that memory
+    (``superseded_id``). A correction is the user's (or their agent's) explicit word: the
+    memory becomes an explicit statement, current again if it was superseded or expired."""
     text = text.strip()
     if not text or len(text) > MAX_FACT_LENGTH:
         return WriteOutcome(status=WriteStatus.REJECTED, memory_id=memory_id, reason="invalid_text")
+    if memory_key is not None and not _valid_key(memory_key):
+        return WriteOutcome(
+            status=WriteStatus.REJECTED, memory_id=memory_id, reason="invalid_memory_key"
+        )
+    if _past(valid_until):
+        return WriteOutcome(
+            status=WriteStatus.REJECTED, memory_id=memory_id, reason="valid_until_past"
+        )
     admission = admit_text(source=source, text=text)
     if _admission_refused(admission):
         return WriteOutcome(
@@ -255,28 +502,47 @@ def memory_update(
             except MemoryForbidden:
                 return WriteOutcome(status=WriteStatus.FORBIDDEN, memory_id=memory_id)
             old_text = row.content
-            new_category = category or row.category
+            changes: dict[str, Any] = {}
+            if category and category != row.category:
+                changes["category"] = Category(category).value
+            if memory_key is not None and memory_key != (row.payload.get("memory_key") or ""):
+                changes["memory_key"] = memory_key or None
+            if valid_until is not UNSET and governance.iso(valid_until) != row.payload.get(
+                "valid_until"
+            ):
+                changes["valid_until"] = governance.iso(valid_until)
             # Quote style alone is no change: admission stores “x” as "x" (seed 000 §4.1).
             same_text = normalize_quotes(old_text) == normalize_quotes(text)
-            if same_text and new_category == row.category:
-                _audit(
+            if same_text and not changes:
+                return _noop(
                     scope=scope,
                     memory_id=memory_id,
-                    event=AuditEvent.Event.NOOP,
                     actor=actor,
                     source=source,
                     run_id=run_id,
-                    status="unchanged",
+                    reason="unchanged",
                 )
-                return WriteOutcome(
-                    status=WriteStatus.NO_EFFECT, memory_id=memory_id, reason="unchanged"
-                )
-            metadata = our_metadata(category=new_category, source=row.source)
-            metadata["confidence"] = row.payload.get("confidence")
-            metadata = {k: v for k, v in metadata.items() if v is not None}
+            key = changes.get("memory_key", row.payload.get("memory_key")) or ""
+            current, _ = _key_conflict(
+                scope=scope,
+                memory_key=key,
+                confidence=governance.EXPLICIT_CONFIDENCE,
+                exclude_id=memory_id,
+            )
+            until = governance.parse_instant(
+                changes.get("valid_until", row.payload.get("valid_until"))
+            )
+            metadata = {
+                **changes,
+                "confidence": governance.EXPLICIT_CONFIDENCE,
+                "embedding_model": get_engine().embedding_model,
+                "schema_version": SCHEMA_VERSION,
+            }
+            if until is None or until > timezone.now():
+                metadata |= {"status": MemoryStatus.ACTIVE.value, "superseded_by": None}
             get_engine().update_fact(memory_id=memory_id, text=text, metadata=metadata)
             try:
-                _audit(
+                _record_write(
                     scope=scope,
                     memory_id=memory_id,
                     event=AuditEvent.Event.UPDATE,
@@ -285,23 +551,125 @@ def memory_update(
                     run_id=run_id,
                     old_text=old_text,
                     new_text=text,
-                    changes=(
-                        {"category": [row.category, new_category]}
-                        if new_category != row.category
-                        else None
-                    ),
+                    # What changed besides the text, old → new, for the history (issue 12 §1.4).
+                    changes={
+                        field: [
+                            row.category if field == "category" else row.payload.get(field),
+                            value,
+                        ]
+                        for field, value in changes.items()
+                    }
+                    or None,
                     at=occurred_at,
+                    replaces=current,
                 )
             except Exception:
                 # No change without its audit trail: put the old text and metadata back.
-                previous = {key: row.payload[key] for key in metadata if key in row.payload}
+                previous = {key: row.payload.get(key) for key in metadata}
                 get_engine().update_fact(memory_id=memory_id, text=old_text, metadata=previous)
                 raise
     except BackendError as exc:
         metrics.writes.labels("update", "backend_error").inc()
         return WriteOutcome(status=WriteStatus.BACKEND_ERROR, memory_id=memory_id, reason=str(exc))
     metrics.writes.labels("update", "updated").inc()
+    return WriteOutcome(
+        status=WriteStatus.UPDATED,
+        memory_id=memory_id,
+        superseded_id=str(current.id) if current is not None else None,
+    )
+
+
+def memory_set_validity(
+    *,
+    scope: MemoryScope,
+    memory_id: str,
+    valid_until: datetime | None,
+    actor: Actor,
+    source: str = Source.CONSOLE,
+) -> WriteOutcome:
+    """Extend, shorten or clear (``None``) a memory's expiry. An expired memory given a future
+    (or no) expiry is current again, unless another active memory holds its key now."""
+    try:
+        with scope_write_lock(scope):
+            try:
+                row = memory_owned_row(scope=scope, memory_id=memory_id)
+            except MemoryNotFound:
+                return WriteOutcome(status=WriteStatus.NOT_FOUND, memory_id=memory_id)
+            except MemoryForbidden:
+                return WriteOutcome(status=WriteStatus.FORBIDDEN, memory_id=memory_id)
+            if row.payload.get("status") == MemoryStatus.SUPERSEDED:
+                return WriteOutcome(
+                    status=WriteStatus.REJECTED, memory_id=memory_id, reason="superseded"
+                )
+            fields: dict[str, Any] = {"valid_until": governance.iso(valid_until)}
+            live = valid_until is None or valid_until > timezone.now()
+            key = str(row.payload.get("memory_key") or "")
+            if live and row.payload.get("status") == MemoryStatus.EXPIRED:
+                holder, _ = _key_conflict(
+                    scope=scope, memory_key=key, confidence=1.0, exclude_id=memory_id
+                )
+                if holder is not None:
+                    return WriteOutcome(
+                        status=WriteStatus.REJECTED, memory_id=memory_id, reason="key_in_use"
+                    )
+                fields["status"] = MemoryStatus.ACTIVE.value
+            if fields == {k: row.payload.get(k) for k in fields}:
+                return _noop(
+                    scope=scope,
+                    memory_id=memory_id,
+                    actor=actor,
+                    source=source,
+                    run_id="",
+                    reason="unchanged",
+                )
+            get_engine().patch_payload(memory_id=memory_id, fields=fields)
+            _audit(
+                scope=scope,
+                memory_id=memory_id,
+                event=AuditEvent.Event.UPDATE,
+                actor=actor,
+                source=source,
+                status="valid_until",
+            )
+    except BackendError as exc:
+        return WriteOutcome(status=WriteStatus.BACKEND_ERROR, memory_id=memory_id, reason=str(exc))
     return WriteOutcome(status=WriteStatus.UPDATED, memory_id=memory_id)
+
+
+EXPIRY_ACTOR = Actor(kind=ActorKind.SYSTEM, id="expiry")
+
+
+def memories_expire(*, now: datetime | None = None) -> int:
+    """Mark every active memory past its ``valid_until`` ``expired`` (the periodic sweep),
+    scope by scope under its write lock. Readers already treat them as expired; the mark makes
+    the list, the admin and exports say so. Returns how many were marked."""
+    now = now or timezone.now()
+    due: dict[str, list[str]] = {}
+    for scope_key, memory_id in memories_due_to_expire(now=now):
+        due.setdefault(scope_key, []).append(memory_id)
+    marked = 0
+    for scope_key, memory_ids in due.items():
+        scope = MemoryScope.from_key(scope_key)
+        with scope_write_lock(scope):
+            for memory_id in memory_ids:
+                try:
+                    get_engine().patch_payload(
+                        memory_id=memory_id, fields={"status": MemoryStatus.EXPIRED.value}
+                    )
+                except LookupError:
+                    continue  # deleted meanwhile
+                _audit(
+                    scope=scope,
+                    memory_id=memory_id,
+                    event=AuditEvent.Event.UPDATE,
+                    actor=EXPIRY_ACTOR,
+                    source="expiry",
+                    status=MemoryStatus.EXPIRED,
+                )
+                marked += 1
+    if marked:
+        logger.info("expired %s memories", marked)
+    return marked
 
 
 def _forget_audit_text(

@@ -69,7 +69,30 @@ class Actor:
     id: str = ""
 
 
-SCHEMA_VERSION = 1
+# 2: governance fields (memory_key, confidence, status, superseded_by, valid_until,
+# source_ref) on every write. Rows of version 1 lack them and read as active, never expiring.
+SCHEMA_VERSION = 2
+
+# ``namespace.attribute`` (seed 003 §4: one current value per namespace and attribute key),
+# e.g. ``preference.answer_language``. Lower-case ASCII so two spellings are never two keys.
+MEMORY_KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}\.[a-z][a-z0-9_]{0,63}\Z")
+
+
+class MemoryStatus(StrEnum):
+    """A memory's place in its life: only ``active`` memories are recalled or injected."""
+
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    EXPIRED = "expired"
+
+
+class StatusFilter(StrEnum):
+    """What a list shows: ``active`` (the default), one other status, or ``all``."""
+
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    EXPIRED = "expired"
+    ALL = "all"
 
 
 @dataclass(frozen=True)
@@ -82,6 +105,10 @@ class MemoryRecord:
     created_at: datetime | None
     updated_at: datetime | None
     metadata: dict[str, Any] = field(default_factory=dict)
+    memory_key: str = ""
+    status: str = MemoryStatus.ACTIVE
+    valid_until: datetime | None = None
+    superseded_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -110,6 +137,7 @@ class SearchFilters:
     created_before: datetime | None = None
     updated_after: datetime | None = None
     updated_before: datetime | None = None
+    memory_key: str = ""
 
 
 @dataclass(frozen=True)
@@ -156,6 +184,8 @@ class WriteOutcome:
     memory_id: str | None = None
     inserted_count: int = 0
     reason: str | None = None
+    # The active memory of the same key this write replaced (status=superseded now).
+    superseded_id: str | None = None
 
     @property
     def success(self) -> bool:

@@ -283,6 +283,17 @@ SEARCH_MIN_SCORE = float(
 )
 SEARCH_TOP_K = 5
 
+# --- governance (README "Governance") --------------------------------------------------------
+# A memory lives this many days unless its valid_until is set otherwise (seed 002: TTL).
+MEMORY_LIFETIME_DAYS = int(_env("POCO_MEMORY_LIFETIME_DAYS", "730"))
+# Below this confidence a fact (a model inference) is not stored as a long-term memory.
+MIN_CONFIDENCE = float(_env("POCO_MIN_CONFIDENCE", "0.5"))
+# Cosine from which a new fact repeats an active memory (NOOP, reason "duplicate"), when it
+# also brings no new content word. The bundled embedder's default is what
+# `manage.py calibrate_dedup` recommends on its shipped labelled pairs; remote embedders: run it
+# and set POCO_DEDUP_MIN_SCORE (seed 002's 0.82/0.90 were for another model).
+DEDUP_MIN_SCORE = float(_env("POCO_DEDUP_MIN_SCORE") or ("0.85" if EMBEDDING_BASE_URL else "0.53"))
+
 MEM0_COLLECTION = "poco_memories"
 MEM0_DIR = DATA_DIR / "mem0"
 

@@ -5,6 +5,7 @@ Output shapes live in :mod:`memories.api.shapes`.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rest_framework import serializers
@@ -19,7 +20,15 @@ from memories.api.fields import (
     StrictUUIDField,
     StringMapField,
 )
-from memories.types import SCOPE_PART, Category, MemoryScope, SearchFilters, Source
+from memories.types import (
+    MEMORY_KEY,
+    SCOPE_PART,
+    Category,
+    MemoryScope,
+    SearchFilters,
+    Source,
+    StatusFilter,
+)
 
 MAX_QUERY = 2000
 MAX_TEXT = 2000
@@ -31,6 +40,37 @@ MAX_METADATA_KEY = 64
 CATEGORIES = [c.value for c in Category]
 SOURCES = [s.value for s in Source]
 MESSAGE_ROLES = ["user", "assistant", "system", "tool"]
+STATUS_FILTERS = [s.value for s in StatusFilter]
+MAX_MEMORY_KEY = 96
+
+
+def memory_key_field(*, allow_blank: bool = False, **kwargs: Any) -> StrictRegexField:
+    """``namespace.attribute`` in lower-case ASCII, e.g. ``preference.answer_language``; with
+    ``allow_blank`` also ``""`` (removes the key), and the published pattern says so."""
+    pattern = MEMORY_KEY
+    if allow_blank:
+        pattern = re.compile(r"^(?:" + MEMORY_KEY.pattern.strip("^").removesuffix(r"\Z") + r")?\Z")
+    return StrictRegexField(
+        pattern,
+        max_length=MAX_MEMORY_KEY,
+        trim_whitespace=False,
+        required=False,
+        allow_blank=allow_blank,
+        **kwargs,
+    )
+
+
+class ValidUntilField(serializers.DateTimeField):
+    """An ISO 8601 instant, or null: never expires. One in the past is a decided ``rejected``
+    (``valid_until_past``) of the service, not a schema violation: no schema can say "future"."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, allow_null=True, **kwargs)
+
+    def to_internal_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            self.fail("invalid", format="ISO 8601")
+        return super().to_internal_value(value)
 
 
 class ScopeInput(StrictSerializer):
@@ -57,10 +97,12 @@ class SearchInput(ScopeInput):
     created_before = serializers.DateTimeField(required=False)
     updated_after = serializers.DateTimeField(required=False)
     updated_before = serializers.DateTimeField(required=False)
+    memory_key = memory_key_field()
 
     def filters(self) -> SearchFilters:
         data: dict[str, Any] = self.validated_data
         return SearchFilters(
+            memory_key=data.get("memory_key", ""),
             category=data.get("category", ""),
             source=data.get("source", ""),
             created_after=data.get("created_after"),
@@ -84,6 +126,10 @@ class ManageInput(ScopeInput):
     text = StrictCharField(max_length=MAX_TEXT, required=False, trim_whitespace=True)
     category = StrictChoiceField(choices=CATEGORIES, required=False)
     confidence = StrictFloatField(min_value=0.0, max_value=1.0, required=False)
+    # add: the key this fact is the current value of; update: "" removes the key.
+    memory_key = memory_key_field(allow_blank=True)
+    # Absent: add uses the default lifetime, update keeps it; null: never expires.
+    valid_until = ValidUntilField()
     run_id = StrictCharField(max_length=128, required=False, default="", allow_blank=True)
     run_kind = StrictCharField(max_length=32, required=False, default="", allow_blank=True)
     reason = StrictCharField(max_length=500, required=False, default="", allow_blank=True)
@@ -107,6 +153,10 @@ class ListInput(ScopeInput):
     category = StrictChoiceField(choices=CATEGORIES, required=False, default="", allow_blank=True)
     source = StrictCharField(max_length=16, required=False, default="", allow_blank=True)  # type: ignore[assignment]
     topic = StrictCharField(max_length=200, required=False, default="", allow_blank=True)
+    status = StrictChoiceField(
+        choices=STATUS_FILTERS, required=False, default=StatusFilter.ACTIVE.value
+    )
+    memory_key = memory_key_field(default="")
 
 
 class TopicsInput(ScopeInput):
@@ -120,6 +170,8 @@ class RelatedInput(MemoryIdInput):
 class UpdateItemInput(MemoryIdInput):
     text = StrictCharField(max_length=MAX_TEXT, trim_whitespace=True)
     category = StrictChoiceField(choices=CATEGORIES, required=False)
+    memory_key = memory_key_field(allow_blank=True)
+    valid_until = ValidUntilField()
 
 
 class IngestMessageInput(StrictSerializer):

@@ -53,6 +53,11 @@ class WriteOutput(serializers.Serializer):
     memory_id = serializers.CharField(allow_null=True)
     inserted_count = serializers.IntegerField()
     reason = serializers.CharField(allow_null=True)
+    superseded_id = serializers.CharField(
+        allow_null=True,
+        default=None,
+        help_text="The memory of the same memory_key this write replaced (now superseded).",
+    )
 
 
 class UserWriteOutput(WriteOutput):

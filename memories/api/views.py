@@ -27,6 +27,7 @@ from memories.api.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthen
 from memories.api.outcomes import Edge, http_status
 from memories.api.schema import REFUSALS, outcome_or_error, v1_operation
 from memories.context import memory_context
+from memories.governance import UNSET
 from memories.types import Actor
 
 SCOPE = {"tenant_id": "acme", "user_id": "alice"}
@@ -134,6 +135,8 @@ class ListUserView(ServiceAPIView):
             category=data["category"],
             source=data["source"],
             topic=data["topic"],
+            status=data["status"],
+            memory_key=data["memory_key"],
             page=data["page"],
             page_size=data["page_size"],
         )
@@ -219,6 +222,8 @@ class UpdateItemView(ServiceAPIView):
             memory_id=data["memory_id"],
             text=data["text"],
             category=data.get("category"),
+            memory_key=data.get("memory_key"),
+            valid_until=data.get("valid_until", UNSET),
             actor=service_actor(request),
         )
         return outcome_response(shapes.WriteOutput, {"action": "update", **_write(outcome)})
@@ -281,6 +286,8 @@ class ManageView(ServiceAPIView):
             text=data.get("text", ""),
             category=data.get("category"),
             confidence=data.get("confidence"),
+            memory_key=data.get("memory_key"),
+            valid_until=data.get("valid_until", UNSET),
             run_id=data["run_id"],
             run_kind=data["run_kind"],
         )
@@ -357,4 +364,5 @@ def _write(outcome: Any) -> dict[str, Any]:
         "memory_id": outcome.memory_id,
         "inserted_count": outcome.inserted_count,
         "reason": outcome.reason,
+        "superseded_id": outcome.superseded_id,
     }

@@ -16,11 +16,7 @@ from memories.types import MemoryRecord, SearchHit
 # Metadata shown on the detail page, in this order; the rest stays in the admin.
 # Confidence, attribution and the embedding model are internals: staff see them in the admin
 # (issue 12 §1.7).
-DETAIL_METADATA: dict[str, Promise] = {
-    "status": _("状态"),
-    "valid_until": _("有效期至"),
-    "memory_key": _("记忆键"),
-}
+DETAIL_METADATA: dict[str, Promise] = {}
 
 
 @dataclass(frozen=True)

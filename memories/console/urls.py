@@ -15,5 +15,6 @@ urlpatterns = [
     path("memories/<uuid:memory_id>/", views.memory_detail, name="memory_detail"),
     path("memories/<uuid:memory_id>/edit/", views.memory_edit, name="memory_edit"),
     path("memories/<uuid:memory_id>/delete/", views.memory_delete, name="memory_delete"),
+    path("memories/<uuid:memory_id>/validity/", views.memory_validity, name="memory_validity"),
     path("settings/", views.switches, name="switches"),
 ]

@@ -41,6 +41,7 @@ from memories.console.forms import (
     SwitchesForm,
     delete_all_phrase,
 )
+from memories.console.governance import ValidityForm, governance_item
 from memories.console.labels import category_label, source_label
 from memories.console.presenters import history_items, memory_item, related_item, search_item
 from memories.scope import scope_for_user
@@ -215,6 +216,7 @@ def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
     history = history_items(selectors.memory_history(scope=scope, memory_id=record.id))
     return {
         "memory": memory_item(record),
+        "governance": governance_item(record),
         "history": history,
         # "最近更新" is the newest entry of the history shown beside it, so the two agree
         # (issue 12 §1.8); the payload's clock only when there is no history.
@@ -400,6 +402,62 @@ def memory_add(request: HtmxHttpRequest) -> HttpResponse:
         added = _("已添加这条记忆。")
         messages.success(request, f"{added}{_removed_note(form)}")
     return redirect("console:memory_detail", memory_id=outcome.memory_id)
+
+
+VALIDITY_MESSAGES = {
+    "key_in_use": gettext_lazy("另一条有效记忆已经占用了同一个记忆键，这条过期记忆不能恢复。"),
+    "superseded": gettext_lazy("这条记忆已被新记忆替代，不能再修改有效期。"),
+}
+
+
+@console_login_required
+@require_http_methods(["POST"])
+@vary_on_headers("HX-Request")
+def memory_validity(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    """Extend (one year or to a chosen day) or clear a memory's expiry (issue 10 §3)."""
+    scope = _scope(request)
+    record = _owned_record(scope, memory_id)
+    if record is None:
+        return _not_found(request)
+    form = ValidityForm(request.POST)
+    status = 200
+    if not form.is_valid():
+        notice, status = None, 422
+    else:
+        outcome = services.memory_set_validity(
+            scope=scope,
+            memory_id=record.id,
+            valid_until=form.valid_until(record.valid_until),
+            actor=_actor(request),
+            source=Source.CONSOLE,
+        )
+        if outcome.status in (WriteStatus.NOT_FOUND, WriteStatus.FORBIDDEN):
+            return _not_found(request)
+        status = http_status(outcome.status, Edge.CONSOLE)
+        if outcome.status == WriteStatus.UPDATED:
+            notice = _notice("success", _("有效期已更新，这次修改已记入变更轨迹。"))
+        elif outcome.status == WriteStatus.NO_EFFECT:
+            notice = _notice("info", _("有效期没有变化。"))
+        elif outcome.status == WriteStatus.REJECTED:
+            notice = _notice("error", str(VALIDITY_MESSAGES.get(outcome.reason or "", "")))
+        else:
+            failure = _("修改失败：记忆服务暂时不可用，有效期没有改变。请稍后重试。")
+            notice = _notice("error", failure)
+    if not request.htmx:
+        if notice:
+            messages.add_message(
+                request,
+                messages.SUCCESS if notice["level"] == "success" else messages.INFO,
+                notice["text"],
+            )
+        return redirect("console:memory_detail", memory_id=record.id)
+    current = _owned_record(scope, memory_id) or record
+    context = {
+        "governance": governance_item(current),
+        "governance_notice": notice,
+        "validity_form": form,
+    }
+    return render(request, "console/_governance.html", context, status=status)
 
 
 # --- deletion ---------------------------------------------------------------------------------

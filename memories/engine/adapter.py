@@ -259,6 +259,20 @@ class Mem0Adapter:
         with _backend("update metadata"):
             self._memory.update(memory_id, metadata=metadata)
 
+    def patch_payload(self, *, memory_id: str, fields: dict[str, Any]) -> None:
+        """Merge governance fields (status, superseded_by, valid_until…) into one row's payload.
+
+        Not through ``Memory.update``: that re-embeds the text and writes a history row holding
+        it, for a change that touches neither the text nor the vector."""
+        with _backend("update metadata"), self._memory.vector_store._get_cursor(commit=True) as cur:
+            cur.execute(
+                f'UPDATE "{self._memory.collection_name}" '
+                "SET payload = payload || %s::jsonb WHERE id = %s",
+                (json.dumps(fields, ensure_ascii=False), memory_id),
+            )
+            if cur.rowcount != 1:
+                raise LookupError(memory_id)
+
     def delete_fact(self, *, memory_id: str, scope_key: str) -> None:
         """Delete a memory and everything derived from it.
 

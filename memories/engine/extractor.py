@@ -128,3 +128,30 @@ class RulesExtractorLLM(LLMBase):
     ) -> str:
         prompt = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
         return json.dumps({"memory": extract_facts(_new_messages(prompt))}, ensure_ascii=False)
+
+
+# Attributes a fact can be recognised as the current value of (issue 10 §1: the extractor may
+# propose a memory_key). Only unambiguous ones: a wrong key would supersede an unrelated fact.
+KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "preference.answer_language",
+        re.compile(
+            r"(用|使用|以)(简体中文|繁体中文|中文|英文|英语|日文|日语)(来)?(回答|回复|答复|交流)|"
+            r"(回答|回复|答复).{0,4}(用|使用)(简体中文|繁体中文|中文|英文|英语|日文|日语)|"
+            r"\b(answer|answers|respond|reply|replies)\b.{0,24}\bin (english|chinese|japanese)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "profile.home_city",
+        re.compile(r"^(用户|我)(现在|目前)?住在|^user (now |currently )?lives in\b", re.IGNORECASE),
+    ),
+)
+
+
+def propose_key(fact: str) -> str:
+    """The ``memory_key`` a stored fact is the value of, or "" when none is recognised."""
+    for key, pattern in KEY_RULES:
+        if pattern.search(fact.strip()):
+            return key
+    return ""

@@ -15,7 +15,9 @@
 
 Every row carries the memory's cosine similarity to the query: fusion breaks ties with it.
 
-Filters and the scope apply inside every channel, before its ``LIMIT``.
+Filters and the scope apply inside every channel, before its ``LIMIT``; so does liveness: a
+superseded or expired memory (or one past its ``valid_until`` that the sweep has not marked
+yet) is never recalled.
 """
 
 from __future__ import annotations
@@ -66,10 +68,23 @@ _TIME_FILTERS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+def live_condition(alias: str) -> str:
+    """SQL: the memory ``alias`` is active and not past its ``valid_until``. Rows written before
+    governance have neither field and are live."""
+    return (
+        f"coalesce({alias}.payload->>'status', 'active') = 'active' "
+        f"AND ({alias}.payload->>'valid_until' IS NULL "
+        f"OR ({alias}.payload->>'valid_until')::timestamptz > now())"
+    )
+
+
 def _filters(filters: SearchFilters) -> tuple[str, dict[str, Any]]:
     """SQL conditions on ``m.payload`` (named parameters, shared by every channel)."""
-    clauses: list[str] = []
+    clauses: list[str] = [live_condition("m")]
     params: dict[str, Any] = {}
+    if filters.memory_key:
+        clauses.append("m.payload->>'memory_key' = %(f_memory_key)s")
+        params["f_memory_key"] = filters.memory_key
     if filters.category:
         clauses.append("coalesce(m.payload->>'category', 'fact') = %(f_category)s")
         params["f_category"] = filters.category

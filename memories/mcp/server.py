@@ -24,9 +24,9 @@ from pydantic import BaseModel, Field, StringConstraints
 from lifecycle import policy
 from lifecycle.manage import ManageOutcome, manage_memory
 from memories import metrics, selectors
-from memories.api.serializers import MAX_QUERY, MAX_TEXT
+from memories.api.serializers import MAX_MEMORY_KEY, MAX_QUERY, MAX_TEXT
 from memories.mcp.connection import Connection
-from memories.types import Category
+from memories.types import MEMORY_KEY, Category
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +87,7 @@ class ManageOutput(BaseModel):
     memory_id: str | None
     inserted_count: int
     reason: str | None
+    superseded_id: str | None = None
 
 
 Resolve = Callable[[ServerRequestContext[Any, Any]], Connection]
@@ -130,6 +131,7 @@ def manage(
     memory_id: str | None,
     text: str,
     category: str | None,
+    memory_key: str | None = None,
 ) -> ManageOutcome:
     try:
         return manage_memory(
@@ -139,6 +141,7 @@ def manage(
             memory_id=memory_id,
             text=text,
             category=category,
+            memory_key=memory_key,
             run_id=connection.run_id,
             run_kind=connection.run_kind,
         )
@@ -185,6 +188,8 @@ def render_manage(output: ManageOutput) -> str:
         line += f" (memory_id {output.memory_id})"
     if output.inserted_count:
         line += f", inserted {output.inserted_count}"
+    if output.superseded_id:
+        line += f", superseded {output.superseded_id}"
     if output.reason:
         line += f"; reason: {output.reason}"
     return line
@@ -265,6 +270,18 @@ Text = Annotated[
     Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT)] | None,
     Field(description="For add and update: the fact, one sentence."),
 ]
+MemoryKey = Annotated[
+    str | None,
+    Field(
+        pattern=MEMORY_KEY.pattern.replace("\\Z", "$"),
+        max_length=MAX_MEMORY_KEY,
+        description=(
+            "Optional, for add and update: the attribute this fact is the current value of, "
+            "namespace.attribute, e.g. preference.answer_language. An add with a key that holds "
+            "a value already replaces it (superseded_id in the answer)."
+        ),
+    ),
+]
 Reason = Annotated[
     str | None, Field(max_length=500, description="Why, in a few words (not stored).")
 ]
@@ -300,6 +317,7 @@ def build_server(resolve: Resolve) -> MCPServer:
         memory_id: MemoryId = None,
         text: Text = None,
         category: Category | None = None,
+        memory_key: MemoryKey = None,
         reason: Reason = None,
     ) -> Annotated[CallToolResult, ManageOutput]:
         text = text or ""
@@ -317,6 +335,7 @@ def build_server(resolve: Resolve) -> MCPServer:
                 str(memory_id) if memory_id else None,
                 text,
                 category.value if category else None,
+                memory_key,
             )
         )
         output = ManageOutput.model_validate(outcome, from_attributes=True)

@@ -32,7 +32,14 @@ from memories.api.fields import (
     StrictSerializer,
 )
 from memories.api.outcomes import Edge, http_status
-from memories.api.serializers import CATEGORIES, MAX_PAGE
+from memories.api.serializers import (
+    CATEGORIES,
+    MAX_PAGE,
+    STATUS_FILTERS,
+    ValidUntilField,
+    memory_key_field,
+)
+from memories.governance import UNSET
 from memories.scope import scope_for_user
 from memories.services import MAX_FACT_LENGTH
 from memories.types import (
@@ -43,6 +50,7 @@ from memories.types import (
     MemoryNotFound,
     MemoryScope,
     Source,
+    StatusFilter,
     WriteOutcome,
     WriteStatus,
 )
@@ -97,6 +105,10 @@ class MemoryListApi(UserApi):
             choices=SOURCES, required=False, default="", allow_blank=True
         )
         topic = StrictCharField(max_length=200, required=False, default="", allow_blank=True)
+        status = StrictChoiceField(
+            choices=STATUS_FILTERS, required=False, default=StatusFilter.ACTIVE.value
+        )
+        memory_key = memory_key_field(default="")
         page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
         page_size = serializers.IntegerField(min_value=1, max_value=100, default=20)
 
@@ -112,6 +124,8 @@ class MemoryListApi(UserApi):
             category=data["category"],
             source=data["source"],
             topic=data["topic"],
+            status=data["status"],
+            memory_key=data["memory_key"],
             page=data["page"],
             page_size=data["page_size"],
         )
@@ -212,6 +226,8 @@ class MemoryUpdateApi(UserApi):
     class InputSerializer(StrictSerializer):
         text = StrictCharField(max_length=MAX_FACT_LENGTH, trim_whitespace=True)
         category = StrictChoiceField(choices=CATEGORIES, required=False)
+        memory_key = memory_key_field(allow_blank=True)
+        valid_until = ValidUntilField()
 
         class Meta:
             ref_name = "UserMemoryUpdateInput"
@@ -224,6 +240,8 @@ class MemoryUpdateApi(UserApi):
             memory_id=str(memory_id),
             text=data["text"],
             category=data.get("category"),
+            memory_key=data.get("memory_key"),
+            valid_until=data.get("valid_until", UNSET),
             actor=self.actor(),
             source=Source.CONSOLE,
         )

@@ -55,6 +55,7 @@ def test_both_tools_are_listed_with_the_seed_arguments_and_no_scope_argument(mcp
         "memory_id",
         "text",
         "category",
+        "memory_key",
         "reason",
     }
     assert manage.input_schema["properties"]["action"]["enum"] == [
@@ -76,6 +77,7 @@ def test_both_tools_are_listed_with_the_seed_arguments_and_no_scope_argument(mcp
         "memory_id",
         "inserted_count",
         "reason",
+        "superseded_id",
     }
     # The descriptions carry the seed's rules for the model.
     assert "real id" in search.description
@@ -185,6 +187,18 @@ def test_add_then_update_by_the_searched_id_then_delete(mcp_agent, scope):
     assert not AuditEvent.objects.filter(memory_id=memory_id).exclude(old_text="", new_text="")
 
 
+def test_a_keyed_add_supersedes_the_keys_value_and_names_it(mcp_agent, scope):
+    key = "preference.answer_language"
+    first = mcp_agent.call(MANAGE, action="add", text="以后默认用中文回答", memory_key=key)
+    second = mcp_agent.call(MANAGE, action="add", text="以后默认用英文回答", memory_key=key)
+    old = first.structured_content["memory_id"]
+    assert second.structured_content["superseded_id"] == old
+    assert f"superseded {old}" in text_of(second)
+    assert MemoryRow.objects.get(id=old).payload["status"] == "superseded"
+    bad = mcp_agent.call(MANAGE, action="add", text="以后默认用中文回答", memory_key="Lang")
+    assert bad.is_error and not AuditEvent.objects.filter(event="NOOP").exists()
+
+
 def test_none_changes_nothing_and_succeeds(mcp_agent, scope, kept):
     data = mcp_agent.call(MANAGE, action="none", reason="nothing new").structured_content
     assert data == {
@@ -194,6 +208,7 @@ def test_none_changes_nothing_and_succeeds(mcp_agent, scope, kept):
         "memory_id": None,
         "inserted_count": 0,
         "reason": None,
+        "superseded_id": None,
     }
     assert rows(scope) == [(kept, KEPT)]
 

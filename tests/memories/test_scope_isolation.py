@@ -31,7 +31,15 @@ INTRUDER_FACT = "用户喜欢用 Markdown 写会议纪要。"
 # Words that would betray the victim's memories if they showed up in any answer.
 VICTIM_MARKERS = ("林清", "飞书", "周三", "结论先行", "acme:alice", "preference")
 
-FORBIDDEN_WRITE_KEYS = {"action", "success", "status", "memory_id", "inserted_count", "reason"}
+FORBIDDEN_WRITE_KEYS = {
+    "action",
+    "success",
+    "status",
+    "memory_id",
+    "inserted_count",
+    "reason",
+    "superseded_id",  # always null here: nothing of the other scope was replaced
+}
 FORBIDDEN_DELETE_KEYS = {"success", "status", "deleted_count", "reason"}
 REFUSAL_KEYS = {"status", "success", "error"}  # the one error shape
 
@@ -109,6 +117,7 @@ def assert_forbidden(response, *, keys: set[str]) -> None:
     assert response.json()["success"] is False
     assert set(response.json()) <= keys  # no content, metadata, timestamps or items
     assert response.json().get("reason") in (None, "forbidden")
+    assert response.json().get("superseded_id") is None
     assert_reveals_nothing(response)
 
 
@@ -247,7 +256,8 @@ def test_topics_never_include_another_scopes_entities(v1, scope, intruder, victi
 def test_related_of_own_memory_never_lists_another_scopes_memories(
     v1, scope, intruder, victim_ids, intruder_id, agent
 ):
-    services.memory_add(scope=intruder, text="用户的会议纪要统一用 Markdown。", actor=agent)
+    # A second, different fact ("统一用 Markdown" would restate INTRUDER_FACT: a NOOP now).
+    services.memory_add(scope=intruder, text="用户的会议纪要要在当天发给全组。", actor=agent)
     related = v1.post("related", body(intruder, memory_id=intruder_id, limit=20))
     assert related.status_code == 200
     ids = {item["id"] for item in related.json()["items"]}

@@ -172,6 +172,7 @@ def test_update_keeps_the_id_and_records_history(alice_client, alice_scope, reme
         "status": "updated",
         "memory_id": memory_id,
         "reason": None,
+        "superseded_id": None,
     }
     record = memory_get(scope=alice_scope, memory_id=memory_id)
     assert record.content == normalize_quotes(corrected)  # admission stores “x” as "x"
@@ -317,3 +318,36 @@ def test_malformed_json_is_400(alice_client, alice_scope, remember):
     )
     assert_error(response, 400, "malformed_json")
     assert memory_get(scope=alice_scope, memory_id=memory_id).content == normalize_quotes(WEEKLY)
+
+
+# --- governance (issue 10 §1–§3) --------------------------------------------------------------
+def test_list_takes_status_and_key_and_update_sets_expiry(alice_client, alice_scope):
+    from memories.types import Actor, ActorKind
+
+    agent = Actor(kind=ActorKind.AGENT, id="agent-test")
+    key = "preference.answer_language"
+    old = services.memory_add(
+        scope=alice_scope, text="以后默认用中文回答", actor=agent, memory_key=key
+    )
+    new = services.memory_add(
+        scope=alice_scope, text="以后默认用英文回答", actor=agent, memory_key=key
+    )
+
+    def ids(**params) -> list[str]:
+        response = alice_client.get(f"{BASE}/vector", params)
+        assert response.status_code == 200, response.content
+        return [item["id"] for item in response.json()["items"]]
+
+    assert ids() == [new.memory_id]
+    assert ids(status="superseded") == [old.memory_id]
+    assert sorted(ids(status="all", memory_key=key)) == sorted([old.memory_id, new.memory_id])
+    assert_invalid(alice_client.get(f"{BASE}/vector", {"status": "gone"}), "status")
+
+    answer = post(
+        alice_client,
+        f"/{new.memory_id}/update",
+        {"text": "以后默认用英文回答", "valid_until": None},
+    )
+    assert answer.status_code == 200 and answer.json()["status"] == "updated"
+    assert answer.json()["superseded_id"] is None
+    assert MemoryRow.objects.get(id=new.memory_id).payload["valid_until"] is None

@@ -1,0 +1,140 @@
+"""What a memory knows about itself (seed 003 §3–§4): confidence, lifetime, one current value
+per ``memory_key``. Pure rules; the services apply them under the scope's write lock.
+
+Confidence says what kind of evidence a memory is:
+
+* ``1.0`` — an explicit statement: the user said it (console, admin, import) or an agent stored
+  it on the user's explicit request (``manage add`` without a confidence of its own).
+* ``0.7`` — a model inference: a fact extracted from a finished task's messages (ingest).
+* An agent may send its own confidence with ``manage add``; from ``EXPLICIT_MIN`` (0.9) on it
+  counts as explicit, below it as an inference. Below ``settings.MIN_CONFIDENCE`` (default 0.5)
+  a fact is not stored at all (``rejected``, reason ``low_confidence``).
+
+An inference never replaces an explicit statement of the same key (``no_effect``, reason
+``explicit_statement_kept``); an explicit statement replaces anything.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from enum import Enum
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from memories.engine import nlp
+from memories.types import MemoryStatus, Source
+
+EXPLICIT_CONFIDENCE = 1.0
+INFERRED_CONFIDENCE = 0.7
+EXPLICIT_MIN = 0.9
+
+
+class Unset(Enum):
+    """A parameter the caller did not give (``None`` has a meaning of its own: no expiry)."""
+
+    UNSET = "unset"
+
+
+UNSET = Unset.UNSET
+
+
+def default_confidence(source: str) -> float:
+    return INFERRED_CONFIDENCE if source == Source.INGEST else EXPLICIT_CONFIDENCE
+
+
+def is_explicit(payload: dict[str, Any]) -> bool:
+    """Whether a stored memory is an explicit statement. Rows written before confidence was
+    recorded count by their source."""
+    confidence = payload.get("confidence")
+    if not isinstance(confidence, int | float):
+        confidence = default_confidence(str(payload.get("source") or Source.MANAGE))
+    return float(confidence) >= EXPLICIT_MIN
+
+
+def default_valid_until(now: datetime | None = None) -> datetime:
+    return (now or timezone.now()) + timedelta(days=settings.MEMORY_LIFETIME_DAYS)
+
+
+def iso(value: datetime | None) -> str | None:
+    """How an instant is stored in the payload (ISO 8601 with its offset), None for none."""
+    return None if value is None else value.isoformat()
+
+
+def payload_status(payload: dict[str, Any], *, now: datetime | None = None) -> MemoryStatus:
+    """The memory's status as a reader must treat it: past its ``valid_until`` it is expired
+    even before the periodic sweep has marked it."""
+    try:
+        status = MemoryStatus(payload.get("status") or MemoryStatus.ACTIVE)
+    except ValueError:
+        status = MemoryStatus.ACTIVE
+    if status == MemoryStatus.ACTIVE:
+        until = parse_instant(payload.get("valid_until"))
+        if until is not None and until <= (now or timezone.now()):
+            return MemoryStatus.EXPIRED
+    return status
+
+
+def parse_instant(value: Any) -> datetime | None:
+    if not isinstance(value, str) or not value:
+        return None
+    from django.utils.dateparse import parse_datetime
+
+    parsed = parse_datetime(value)
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, timezone.get_fixed_timezone(0))
+    return parsed
+
+
+def _words(spaced: str) -> frozenset[str]:
+    return frozenset(spaced.split())
+
+
+# Words that restate or frame a fact without changing it: "对，还是默认用英文回答" repeats
+# "以后默认用英文回答". A candidate whose only new words are these brings nothing new.
+RESTATING_WORDS = _words(
+    "以后 今后 往后 后续 默认 还是 仍然 依然 继续 一直 始终 总是 通常 统一 一律 都 对 是的 好的 "
+    "嗯 确实 目前 现在 也 请 记住 记得 没错 同样 照旧 "
+    "still always usually again yes yeah indeed really also please remember default "
+    "by from now on going forward keep continue same as before"
+)
+# A negation on one side only turns a fact into its opposite ("喜欢" / "不喜欢").
+NEGATION = re.compile(
+    r"不|没|别|无|非|勿|\bnot\b|\bno\b|\bnever\b|n't\b|\bwithout\b", re.IGNORECASE
+)
+
+
+# Numbers change a fact ("two approvals" / "one approval") but are no keyword terms.
+NUMBER = re.compile(
+    r"\d+(?:\.\d+)?|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"twenty|thirty|forty|fifty|hundred|thousand|once|twice|first|second|third)\b|"
+    r"[零一二两三四五六七八九十百千万]+(?=个|人|次|天|周|月|年|点|位|条|页|行|份|名|遍|倍|岁|小时|分钟)",
+    re.IGNORECASE,
+)
+
+
+def new_content_terms(*, existing: str, candidate: str) -> set[str]:
+    """Content words of ``candidate`` that ``existing`` lacks (jieba/spaCy terms as recall
+    tokenises them, generic and restating words left out)."""
+    known = set(nlp.query_terms(existing)) | _numbers(existing)
+    found = set(nlp.query_terms(candidate)) | _numbers(candidate)
+    return {t for t in found if t not in known and t not in RESTATING_WORDS}
+
+
+def _numbers(text: str) -> set[str]:
+    return {f"#{m.group(0).lower()}" for m in NUMBER.finditer(text)}
+
+
+def is_duplicate(*, existing: str, candidate: str, similarity: float, min_score: float) -> bool:
+    """Whether ``candidate`` only repeats the active memory ``existing``.
+
+    Close in meaning is not enough: "以后默认用英文回答" and "以后默认用中文回答" are close and
+    contradict each other (an update, never a NOOP). So a duplicate must also bring no content
+    word of its own and keep the other's negation."""
+    if similarity < min_score:
+        return False
+    if bool(NEGATION.search(existing)) != bool(NEGATION.search(candidate)):
+        return False
+    return not new_content_terms(existing=existing, candidate=candidate)
