@@ -34,20 +34,23 @@ SHADOW_COLUMN = "vector_next"
 
 
 @dataclass(frozen=True)
-class InternalCheck:
+class Check:
+    """One finding of an operator check (``memories.preflight``)."""
+
     name: str
     ok: bool
     detail: str = ""
 
 
-def _check(name: str, probe: Callable[[], str]) -> InternalCheck:
+def run_check(name: str, probe: Callable[[], str]) -> Check:
+    """``probe`` returns what it found or raises what is wrong."""
     try:
-        return InternalCheck(name, True, probe())
+        return Check(name, True, probe())
     except Exception as exc:  # noqa: BLE001 - a failing probe is the finding, not a crash
-        return InternalCheck(name, False, f"{type(exc).__name__}: {exc}")
+        return Check(name, False, f"{type(exc).__name__}: {exc}")
 
 
-def check_internals(engine: Mem0Adapter) -> list[InternalCheck]:
+def check_internals(engine: Mem0Adapter) -> list[Check]:
     """Probe every SDK internal the adapter touches; each failure names what changed."""
     memory = engine._memory
 
@@ -115,12 +118,12 @@ def check_internals(engine: Mem0Adapter) -> list[InternalCheck]:
         return f"{memory.collection_name}, {engine.entity_collection}"
 
     return [
-        _check("mem0 version", version),
-        _check("mem0 entity helpers", helpers),
-        _check("mem0 sqlite history/messages", sqlite_side),
-        _check("mem0 session scope key", session_key),
-        _check("mem0 NLP routing", nlp_routing),
-        _check("mem0 vector/entity stores", stores),
+        run_check("mem0 version", version),
+        run_check("mem0 entity helpers", helpers),
+        run_check("mem0 sqlite history/messages", sqlite_side),
+        run_check("mem0 session scope key", session_key),
+        run_check("mem0 NLP routing", nlp_routing),
+        run_check("mem0 vector/entity stores", stores),
     ]
 
 
