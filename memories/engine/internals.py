@@ -211,23 +211,71 @@ def vector_width(engine: Mem0Adapter, *, table: str, column: str = "vector") -> 
     return int(text[text.index("(") + 1 : -1]) if "(" in text else None
 
 
+INVALIDATE = "poco_reembed_invalidate"
+
+
 def shadow_prepare(engine: Mem0Adapter, *, dims: int) -> None:
-    """Add the shadow column to both tables (a column of another width is dropped first:
-    it belongs to an abandoned run towards another target)."""
+    """Add the shadow column to both tables, and a trigger that forgets a row's shadow vector
+    whenever its live vector changes (an update re-embeds the text: the shadow is stale). A
+    shadow column of another width belongs to an abandoned run towards another target and is
+    dropped first."""
     with _backend("shadow column"), engine._memory.vector_store._get_cursor(commit=True) as cur:
+        cur.execute(
+            sql.SQL(
+                "CREATE OR REPLACE FUNCTION {}() RETURNS trigger LANGUAGE plpgsql AS "
+                "$$ BEGIN NEW.{} := NULL; RETURN NEW; END $$"
+            ).format(sql.Identifier(INVALIDATE), sql.Identifier(SHADOW_COLUMN))
+        )
         for table in _tables(engine):
             width = vector_width(engine, table=table, column=SHADOW_COLUMN)
             if width is not None and width != dims:
-                cur.execute(
-                    sql.SQL("ALTER TABLE {} DROP COLUMN {}").format(
-                        sql.Identifier(table), sql.Identifier(SHADOW_COLUMN)
-                    )
-                )
+                _drop_shadow(cur, table)
             cur.execute(
                 sql.SQL("ALTER TABLE {} ADD COLUMN IF NOT EXISTS {} vector({})").format(
                     sql.Identifier(table), sql.Identifier(SHADOW_COLUMN), sql.Literal(dims)
                 )
             )
+            cur.execute(
+                sql.SQL("DROP TRIGGER IF EXISTS {} ON {}").format(
+                    sql.Identifier(INVALIDATE), sql.Identifier(table)
+                )
+            )
+            cur.execute(
+                sql.SQL(
+                    "CREATE TRIGGER {} BEFORE UPDATE OF vector ON {} FOR EACH ROW "
+                    "WHEN (NEW.vector IS DISTINCT FROM OLD.vector) EXECUTE FUNCTION {}()"
+                ).format(
+                    sql.Identifier(INVALIDATE), sql.Identifier(table), sql.Identifier(INVALIDATE)
+                )
+            )
+
+
+def _drop_shadow(cur: Any, table: str) -> None:
+    cur.execute(
+        sql.SQL("DROP TRIGGER IF EXISTS {} ON {}").format(
+            sql.Identifier(INVALIDATE), sql.Identifier(table)
+        )
+    )
+    cur.execute(
+        sql.SQL("ALTER TABLE {} DROP COLUMN IF EXISTS {}").format(
+            sql.Identifier(table), sql.Identifier(SHADOW_COLUMN)
+        )
+    )
+
+
+def shadow_abort(engine: Mem0Adapter) -> None:
+    """Forget a re-embedding that will not be swapped in: the live vectors never changed."""
+    with _backend("shadow abort"), engine._memory.vector_store._get_cursor(commit=True) as cur:
+        for table in _tables(engine):
+            _drop_shadow(cur, table)
+        cur.execute(sql.SQL("DROP FUNCTION IF EXISTS {}()").format(sql.Identifier(INVALIDATE)))
+
+
+def shadow_exists(engine: Mem0Adapter) -> bool:
+    return all(
+        vector_width(engine, table=table, column=SHADOW_COLUMN) is not None
+        for table in _tables(engine)
+    )
 
 
 def shadow_counts(engine: Mem0Adapter) -> tuple[int, int]:
@@ -279,24 +327,42 @@ def shadow_fill_batch(engine: Mem0Adapter, *, embedder: Any, batch: int) -> int:
 
 
 def _embed_all(embedder: Any, texts: Sequence[str]) -> list[list[float]]:
-    batch = getattr(embedder, "embed_batch", None)
-    if batch is not None:
-        return [list(map(float, v)) for v in batch(list(texts), "add")]
-    return [list(map(float, embedder.embed(text, "add"))) for text in texts]
+    with _backend("embed"):
+        return [[float(x) for x in v] for v in embedder.embed_batch(list(texts), "add")]
+
+
+def _next_index(table: str) -> str:
+    return f"{table}_hnsw_next"
+
+
+def shadow_index(engine: Mem0Adapter) -> None:
+    """Build the HNSW index of the shadow column before the swap, so the swap only renames."""
+    with _backend("shadow index"), engine._memory.vector_store._get_cursor(commit=True) as cur:
+        for table in _tables(engine):
+            cur.execute(
+                sql.SQL(
+                    "CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw ({} vector_cosine_ops)"
+                ).format(
+                    sql.Identifier(_next_index(table)),
+                    sql.Identifier(table),
+                    sql.Identifier(SHADOW_COLUMN),
+                )
+            )
 
 
 def shadow_swap(engine: Mem0Adapter, *, embedder: Any, model: str) -> int:
     """Make the shadow vectors the live ones, in one transaction.
 
-    Both tables are locked against writers first; rows written since the fill (they have no
-    shadow vector yet) are embedded inside the transaction, so none is left behind. Until
-    the commit every reader keeps using the old vectors; after it, the new ones."""
+    Both tables are locked against writers first; rows written or re-embedded since the fill
+    (no shadow vector) are embedded inside the transaction, so none is left behind. The
+    shadow index exists already, so the swap itself is drops and renames: readers wait a
+    moment for the commit and see the old vectors before it, the new ones after it."""
     store = engine._memory.vector_store
     caught_up = 0
+    shadow = sql.Identifier(SHADOW_COLUMN)
     with _backend("swap"), store._get_cursor(commit=True) as cur:
         for table in _tables(engine):
             ident = sql.Identifier(table)
-            shadow = sql.Identifier(SHADOW_COLUMN)
             cur.execute(sql.SQL("LOCK TABLE {} IN SHARE ROW EXCLUSIVE MODE").format(ident))
             cur.execute(
                 sql.SQL("SELECT id, payload->>'data' FROM {} WHERE {} IS NULL").format(
@@ -311,15 +377,20 @@ def shadow_swap(engine: Mem0Adapter, *, embedder: Any, model: str) -> int:
                     [(str(v), row_id) for v, (row_id, _) in zip(vectors, late, strict=True)],
                 )
                 caught_up += len(late)
-            index = sql.Identifier(f"{table}_hnsw_idx")
-            cur.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(index))
+            live_index = sql.Identifier(f"{table}_hnsw_idx")
+            next_index = sql.Identifier(_next_index(table))
+            cur.execute(
+                sql.SQL("DROP TRIGGER IF EXISTS {} ON {}").format(sql.Identifier(INVALIDATE), ident)
+            )
+            cur.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(live_index))
             cur.execute(sql.SQL("ALTER TABLE {} DROP COLUMN vector").format(ident))
             cur.execute(sql.SQL("ALTER TABLE {} RENAME COLUMN {} TO vector").format(ident, shadow))
             cur.execute(
-                sql.SQL("CREATE INDEX {} ON {} USING hnsw (vector vector_cosine_ops)").format(
-                    index, ident
-                )
+                sql.SQL(
+                    "CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw (vector vector_cosine_ops)"
+                ).format(next_index, ident)
             )
+            cur.execute(sql.SQL("ALTER INDEX {} RENAME TO {}").format(next_index, live_index))
         memories = sql.Identifier(engine._memory.collection_name)
         cur.execute(
             sql.SQL(
@@ -327,4 +398,5 @@ def shadow_swap(engine: Mem0Adapter, *, embedder: Any, model: str) -> int:
             ).format(memories),
             (model,),
         )
+        cur.execute(sql.SQL("DROP FUNCTION IF EXISTS {}()").format(sql.Identifier(INVALIDATE)))
     return caught_up
