@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -236,7 +236,13 @@ def _import_item(
     )
 
 
-def memory_import(*, scope: MemoryScope, items: list[dict[str, Any]], actor: Actor) -> ImportReport:
+def memory_import(
+    *,
+    scope: MemoryScope,
+    items: list[dict[str, Any]],
+    actor: Actor,
+    on_item: Callable[[ImportItemResult], None] | None = None,
+) -> ImportReport:
     """Import validated export items into ``scope`` under one hold of its write lock.
 
     A backend failure stops the import: what was written stays (each item is whole), the item
@@ -247,9 +253,10 @@ def memory_import(*, scope: MemoryScope, items: list[dict[str, Any]], actor: Act
         with scope_write_lock(scope):
             for index, item in enumerate(items):
                 try:
-                    results.append(
-                        _import_item(scope=scope, index=index, item=item, actor=actor, now=now)
-                    )
+                    result = _import_item(scope=scope, index=index, item=item, actor=actor, now=now)
+                    results.append(result)
+                    if on_item is not None:
+                        on_item(result)
                 except BackendError as exc:
                     results.append(
                         ImportItemResult(index=index, status="backend_error", reason=str(exc))

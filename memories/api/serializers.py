@@ -191,17 +191,18 @@ class ExportDocumentInput(StrictSerializer):
     """The document ``/v1/memories/export`` answers (``memories.portability``)."""
 
     format = StrictChoiceField(choices=[EXPORT_FORMAT])
-    version = StrictIntegerField(min_value=1, max_value=1000)
+    # Published as minimum = maximum = the one version this server reads.
+    version = StrictIntegerField(
+        min_value=EXPORT_VERSION,
+        max_value=EXPORT_VERSION,
+        error_messages=dict.fromkeys(
+            ("min_value", "max_value"),
+            f"unsupported version; this server reads version {EXPORT_VERSION}",
+        ),
+    )
     scope = ScopeInput(required=False)
     exported_at = serializers.DateTimeField(required=False, allow_null=True)
     memories = ImportItemInput(many=True, max_length=MAX_IMPORT_ITEMS)  # type: ignore[call-arg]
-
-    def validate_version(self, value: int) -> int:
-        if value != EXPORT_VERSION:
-            raise serializers.ValidationError(
-                f"unsupported version {value}; this server reads version {EXPORT_VERSION}"
-            )
-        return value
 
 
 class ImportInput(ScopeInput):

@@ -266,10 +266,11 @@ def test_export_and_import_commands_round_trip(scope, other_scope, agent, tmp_pa
     path = tmp_path / "export.json"
     call_command("memory_export", tenant=scope.tenant_id, user=scope.user_id, output=str(path))
     assert json.loads(path.read_text(encoding="utf-8"))["format"] == EXPORT_FORMAT
-    out = io.StringIO()
+    out, progress = io.StringIO(), io.StringIO()
     args = ["--tenant", other_scope.tenant_id, "--user", other_scope.user_id, str(path)]
-    call_command("memory_import", *args, stdout=out)
+    call_command("memory_import", *args, stdout=out, stderr=progress)
     assert "added 3" in out.getvalue()
+    assert "imported: 3/3 (" in progress.getvalue()
     again = io.StringIO()
     call_command("memory_import", *args, stdout=again)
     assert "added 0" in again.getvalue() and "no_effect 3" in again.getvalue()

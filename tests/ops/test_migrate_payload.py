@@ -50,8 +50,9 @@ def vectors() -> dict[str, str]:
 
 
 def run(*args: str) -> str:
-    out = StringIO()
-    call_command("migrate_memory_payload", *args, stdout=out, stderr=StringIO())
+    out, progress = StringIO(), StringIO()
+    call_command("migrate_memory_payload", *args, stdout=out, stderr=progress)
+    assert "payloads: " in progress.getvalue() and "/s, " in progress.getvalue()
     return out.getvalue()
 
 

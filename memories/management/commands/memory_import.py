@@ -15,7 +15,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from memories.api.serializers import ExportDocumentInput
 from memories.management.scope_options import add_scope_arguments, scope_from_options
-from memories.portability import memory_import
+from memories.portability import ImportItemResult, memory_import
+from memories.progress import Progress
 from memories.types import Actor, ActorKind
 
 
@@ -37,7 +38,16 @@ class Command(BaseCommand):
             raise CommandError(f"invalid export document: {json.dumps(form.errors)}")
         items = form.validated_data["memories"]
         actor = Actor(kind=ActorKind.SYSTEM, id="memory_import")
-        report = memory_import(scope=scope, items=items, actor=actor)
+        progress = Progress(total=len(items), label="imported", write=self.stderr.write)
+
+        def advance(result: ImportItemResult) -> None:
+            if (
+                result.index % PROGRESS_EVERY == PROGRESS_EVERY - 1
+                or result.index == len(items) - 1
+            ):
+                progress.advance(result.index + 1 - progress.done)
+
+        report = memory_import(scope=scope, items=items, actor=actor, on_item=advance)
         counts = Counter(item.status for item in report.items)
         self.stdout.write(
             f"{scope.key}: {len(items)} items; "
@@ -50,4 +60,5 @@ class Command(BaseCommand):
             raise CommandError(f"backend failed, re-run to finish: {report.backend_error}")
 
 
+PROGRESS_EVERY = 100
 REPORTED = ("added", "superseded", "no_effect", "rejected", "not_attempted")
