@@ -18,7 +18,7 @@ import io
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.http import HttpResponse
@@ -44,6 +44,7 @@ EXPORT_VERSION = 1
 MAX_IMPORT_ITEMS = 5000
 EXPORT_BATCH = 500
 STATUSES = ("active", "superseded", "expired")
+EARLIEST_CREATED = datetime(1970, 1, 1, tzinfo=UTC)
 # The columns of an exported memory, in this order (JSON keys and CSV header alike).
 FIELDS = (
     "id",
@@ -213,6 +214,12 @@ def _import_item(
     valid_until = _parse_time(item.get("valid_until"))
     if valid_until is not None and valid_until <= now:
         return ImportItemResult(index=index, status="no_effect", reason="expired")
+    created_at = _parse_time(item.get("created_at"))
+    note = None
+    if created_at is not None and not EARLIEST_CREATED <= created_at <= now + timedelta(days=1):
+        # A memory from the future or from before the service's era is a broken clock, not a
+        # fact about the memory: it is stored as imported now, and the answer says so.
+        created_at, note = None, "created_at_ignored"
     outcome: WriteOutcome = memory_add(
         scope=scope,
         text=item["content"],
@@ -220,7 +227,7 @@ def _import_item(
         category=item.get("category") or Category.FACT,
         source=Source.IMPORT,
         confidence=item.get("confidence"),
-        created_at=_parse_time(item.get("created_at")),
+        created_at=created_at,
     )
     if outcome.status == WriteStatus.BACKEND_ERROR:
         raise BackendError(outcome.reason or "backend error")
@@ -229,7 +236,7 @@ def _import_item(
         superseded = getattr(outcome, "superseded_id", None)
         status = "superseded" if superseded else "added"
         return ImportItemResult(
-            index=index, status=status, memory_id=outcome.memory_id, reason=superseded
+            index=index, status=status, memory_id=outcome.memory_id, reason=superseded or note
         )
     return ImportItemResult(
         index=index, status=outcome.status.value, memory_id=outcome.memory_id, reason=outcome.reason

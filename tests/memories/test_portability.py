@@ -170,6 +170,24 @@ def test_superseded_expired_and_outdated_items_are_not_brought_back(v1, other_sc
     assert texts(other_scope) == {"用户喜欢先看结论再看细节。"}
 
 
+def test_a_created_at_from_a_broken_clock_is_replaced_and_reported(v1, other_scope):
+    document = {
+        "format": EXPORT_FORMAT,
+        "version": 1,
+        "memories": [
+            {"content": "用户喜欢先看结论。", "created_at": "0701-04-02T03:02:25Z"},
+            {"content": "用户喜欢猫。", "created_at": "2999-01-01T00:00:00Z"},
+        ],
+    }
+    data = v1.post("import", body(other_scope, document=document)).json()
+    assert [item["reason"] for item in data["items"]] == ["created_at_ignored"] * 2
+    listed = v1.post("list-user", body(other_scope))
+    assert listed.status_code == 200
+    for item in listed.json()["items"]:
+        created = datetime.fromisoformat(item["created_at"])
+        assert abs(created - timezone.now()) < timedelta(minutes=5)
+
+
 def test_import_holds_the_scope_lock_once_for_the_whole_document(
     v1, exported, other_scope, monkeypatch
 ):
