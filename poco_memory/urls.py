@@ -4,11 +4,12 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as accounts_views
-from poco_memory.health import health
+from poco_memory.health import health, ready
 from poco_memory.metrics_view import metrics
 
 urlpatterns = [
     path("health", health, name="health"),
+    path("ready", ready, name="ready"),
     path("metrics", metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("v1/", include("memories.api.urls")),

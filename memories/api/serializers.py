@@ -20,6 +20,7 @@ from memories.api.fields import (
     StrictUUIDField,
     StringMapField,
 )
+from memories.portability import EXPORT_FORMAT, EXPORT_VERSION, MAX_IMPORT_ITEMS, STATUSES
 from memories.types import (
     MEMORY_KEY,
     SCOPE_PART,
@@ -211,3 +212,53 @@ class IngestInput(ScopeInput):
             if "source" not in self.initial_data:
                 attrs["source"] = "legacy_text"
         return attrs
+
+
+# --- export / import (memories.portability) ---------------------------------------------------
+class ImportItemInput(StrictSerializer):
+    """One exported memory: every field an export writes is accepted, so a document round-trips
+    unchanged; ``content`` is the only one required."""
+
+    id = StrictUUIDField(required=False, allow_null=True)
+    content = StrictCharField(max_length=MAX_TEXT, trim_whitespace=True)
+    category = StrictChoiceField(choices=CATEGORIES, required=False, default=Category.FACT.value)
+    memory_key = StrictCharField(max_length=128, required=False, allow_null=True, allow_blank=True)
+    status = StrictChoiceField(choices=list(STATUSES), required=False, default="active")
+    source = StrictChoiceField(choices=SOURCES, required=False, allow_null=True)  # type: ignore[assignment]
+    source_ref = StrictCharField(max_length=500, required=False, allow_null=True, allow_blank=True)
+    confidence = StrictFloatField(min_value=0.0, max_value=1.0, required=False, allow_null=True)
+    superseded_by = StrictUUIDField(required=False, allow_null=True)
+    valid_until = serializers.DateTimeField(required=False, allow_null=True)
+    created_at = serializers.DateTimeField(required=False, allow_null=True)
+    updated_at = serializers.DateTimeField(required=False, allow_null=True)
+    embedding_model = StrictCharField(
+        max_length=200, required=False, allow_null=True, allow_blank=True
+    )
+    schema_version = StrictIntegerField(
+        min_value=1, max_value=1000, required=False, allow_null=True
+    )
+
+
+class ExportDocumentInput(StrictSerializer):
+    """The document ``/v1/memories/export`` answers (``memories.portability``)."""
+
+    format = StrictChoiceField(choices=[EXPORT_FORMAT])
+    # Published as minimum = maximum = the one version this server reads.
+    version = StrictIntegerField(
+        min_value=EXPORT_VERSION,
+        max_value=EXPORT_VERSION,
+        error_messages=dict.fromkeys(
+            ("min_value", "max_value"),
+            f"unsupported version; this server reads version {EXPORT_VERSION}",
+        ),
+    )
+    scope = ScopeInput(required=False)
+    exported_at = serializers.DateTimeField(required=False, allow_null=True)
+    memories = ImportItemInput(many=True, max_length=MAX_IMPORT_ITEMS)  # type: ignore[call-arg]
+
+
+class ImportInput(ScopeInput):
+    """Import an export document into the scope named by ``tenant_id``/``user_id`` (which may
+    differ from the scope the document was exported from)."""
+
+    document = ExportDocumentInput()

@@ -241,3 +241,72 @@ class ErrorOutput(serializers.Serializer):
     success = serializers.BooleanField()
     status = serializers.CharField(help_text="The same as error.code.")
     error = ErrorDetailOutput()
+
+
+# --- export / import (memories.portability) ---------------------------------------------------
+class ExportMemoryOutput(serializers.Serializer):
+    id = serializers.CharField()
+    content = serializers.CharField()
+    category = serializers.CharField()
+    memory_key = serializers.CharField(allow_null=True)
+    status = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]
+    source_ref = serializers.CharField(allow_null=True)
+    confidence = serializers.FloatField(allow_null=True)
+    superseded_by = serializers.CharField(allow_null=True)
+    valid_until = serializers.CharField(allow_null=True, help_text="ISO 8601")
+    created_at = serializers.CharField(allow_null=True, help_text="ISO 8601")
+    updated_at = serializers.CharField(allow_null=True, help_text="ISO 8601")
+    embedding_model = serializers.CharField(allow_null=True)
+    schema_version = serializers.IntegerField(allow_null=True)
+
+
+class ExportScopeOutput(serializers.Serializer):
+    tenant_id = serializers.CharField()
+    user_id = serializers.CharField()
+
+
+class ExportOutput(serializers.Serializer):
+    """A versioned export document: what ``/v1/memories/import`` takes back."""
+
+    format = serializers.CharField()
+    version = serializers.IntegerField()
+    scope = ExportScopeOutput()
+    exported_at = serializers.CharField(help_text="ISO 8601")
+    memories = ExportMemoryOutput(many=True)
+
+
+class ImportItemOutput(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The item's position in document.memories")
+    status = serializers.ChoiceField(
+        choices=["added", "superseded", "no_effect", "rejected", "backend_error", "not_attempted"]
+    )
+    memory_id = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+
+
+class ImportOutput(serializers.Serializer):
+    success = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=["done", "backend_error"])
+    added = serializers.SerializerMethodField()
+    superseded = serializers.SerializerMethodField()
+    no_effect = serializers.SerializerMethodField()
+    rejected = serializers.SerializerMethodField()
+    not_attempted = serializers.SerializerMethodField()
+    reason = serializers.CharField(source="backend_error", allow_null=True)
+    items = ImportItemOutput(many=True)
+
+    def get_added(self, report: Any) -> int:
+        return int(report.count("added"))
+
+    def get_superseded(self, report: Any) -> int:
+        return int(report.count("superseded"))
+
+    def get_no_effect(self, report: Any) -> int:
+        return int(report.count("no_effect"))
+
+    def get_rejected(self, report: Any) -> int:
+        return int(report.count("rejected"))
+
+    def get_not_attempted(self, report: Any) -> int:
+        return int(report.count("not_attempted") + report.count("backend_error"))

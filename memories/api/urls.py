@@ -21,5 +21,7 @@ urlpatterns = [
     path("memories/update-item", views.UpdateItemView.as_view(), name="update-item"),
     path("memories/delete-item", views.DeleteItemView.as_view(), name="delete-item"),
     path("memories/delete-user", views.DeleteUserView.as_view(), name="delete-user"),
+    path("memories/export", views.ExportView.as_view(), name="export"),
+    path("memories/import", views.ImportView.as_view(), name="import"),
     path("schema", SpectacularAPIView.as_view(), name="schema"),
 ]

@@ -19,7 +19,7 @@ from lifecycle.ingest import ingest_submit
 from lifecycle.manage import manage_memory
 from lifecycle.policy import SCHEDULED_RUN_KINDS
 from lifecycle.selectors import ingest_job_get
-from memories import selectors, services
+from memories import portability, selectors, services
 from memories.admission import Message
 from memories.api import serializers as io
 from memories.api import shapes
@@ -355,6 +355,56 @@ class IngestStatusView(ServiceAPIView):
         form.is_valid(raise_exception=True)
         job = ingest_job_get(scope=form.scope(), job_id=str(job_id))
         return Response(shapes.IngestStatusOutput(job).data)
+
+
+class ExportView(ServiceAPIView):
+    @v1_operation(
+        summary="The scope's memories as a versioned JSON document (no vectors)",
+        description=(
+            "Every memory of the scope, whatever its status, oldest first: text, category, "
+            "key, status, source, timestamps and validity. `/v1/memories/import` takes it back."
+        ),
+        request=io.ScopeInput,
+        ok=shapes.ExportOutput,
+        example=SCOPE,
+    )
+    def post(self, request: Request) -> Response:
+        form, _ = self.validated(request)
+        return Response(shapes.ExportOutput(portability.memory_export(scope=form.scope())).data)
+
+
+class ImportView(ServiceAPIView):
+    input_serializer = io.ImportInput
+
+    @v1_operation(
+        summary="Import an export document into the scope, in one request and one lock",
+        description=(
+            "Every active item passes admission and the duplicate/key rules of an add; the "
+            "answer counts `added`, `superseded`, `no_effect` and `rejected`, with each item's "
+            "status and reason by index. Importing the same document twice changes nothing. "
+            "A backend failure stops the import (503): items written stay, the rest are "
+            "`not_attempted`, and a re-run finishes it."
+        ),
+        request=io.ImportInput,
+        ok=shapes.ImportOutput,
+        extra={503: outcome_or_error("ImportOrOutage", shapes.ImportOutput)},
+        example={
+            **SCOPE,
+            "document": {
+                "format": "poco-memory-export",
+                "version": 1,
+                "memories": [{"content": "用户偏好简体中文技术方案。", "category": "preference"}],
+            },
+        },
+    )
+    def post(self, request: Request) -> Response:
+        form, data = self.validated(request)
+        report = portability.memory_import(
+            scope=form.scope(), items=data["document"]["memories"], actor=service_actor(request)
+        )
+        return Response(
+            shapes.ImportOutput(report).data, status=503 if report.backend_error else 200
+        )
 
 
 def _write(outcome: Any) -> dict[str, Any]:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from memories.console import views
+from memories.console import export, views
 
 app_name = "console"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("", views.overview, name="overview"),
     path("memories/", views.memories, name="memories"),
     path("memories/new/", views.memory_add, name="memory_add"),
+    path("memories/export.json", export.memory_export, {"kind": "json"}, name="export_json"),
+    path("memories/export.csv", export.memory_export, {"kind": "csv"}, name="export_csv"),
     path("memories/delete-all/", views.memory_delete_all, name="memory_delete_all"),
     path("memories/delete-selected/", views.memory_delete_selected, name="memory_delete_selected"),
     path("memories/<uuid:memory_id>/", views.memory_detail, name="memory_detail"),

@@ -13,6 +13,15 @@ urlpatterns = [
     path("memories/search", views.MemorySearchApi.as_view(), name="memory-search"),
     path("memories/overview", views.OverviewApi.as_view(), name="overview"),
     path("memories/topics", views.TopicsApi.as_view(), name="topics"),
+    path(
+        "memories/export.json",
+        views.MemoryExportApi.as_view(),
+        {"kind": "json"},
+        name="export-json",
+    ),
+    path(
+        "memories/export.csv", views.MemoryExportApi.as_view(), {"kind": "csv"}, name="export-csv"
+    ),
     path("memories/delete-all", views.MemoryDeleteAllApi.as_view(), name="memory-delete-all"),
     path("memories/switches", views.SwitchesApi.as_view(), name="switches"),
     path("memories/switches/update", views.SwitchesUpdateApi.as_view(), name="switches-update"),

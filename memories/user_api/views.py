@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication
@@ -23,7 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memories import selectors, services
+from memories import portability, selectors, services
 from memories.api import shapes
 from memories.api.fields import (
     StrictBooleanField,
@@ -209,6 +210,18 @@ class HistoryApi(UserApi):
         entries = selectors.memory_history(scope=self.scope(), memory_id=str(memory_id))
         body = {"memory_id": str(memory_id), "items": entries}
         return Response(shapes.UserHistoryOutput(body).data)
+
+
+class MemoryExportApi(UserApi):
+    """GET …/memories/export.json | export.csv — 导出我的记忆: every memory of the user as a
+    download (the /v1 export document, or a CSV with a BOM for Excel)."""
+
+    @extend_schema(
+        responses={(200, "application/json"): shapes.ExportOutput, (200, "text/csv"): str}
+    )
+    def get(self, request: Request, kind: str) -> HttpResponse:
+        query_params(StrictSerializer, request)
+        return portability.export_download(scope=self.scope(), kind=kind)
 
 
 class SwitchesApi(UserApi):

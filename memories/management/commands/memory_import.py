@@ -1,0 +1,64 @@
+"""``manage.py memory_import --tenant T --user U FILE``: import an export document into a scope.
+
+The same validation and service as ``POST /v1/memories/import``: every item passes admission,
+the answer counts added / superseded / no_effect / rejected, and importing the same file twice
+changes nothing. Exit status 1 when the backend failed (re-run it to finish)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from memories.api.serializers import ExportDocumentInput
+from memories.management.scope_options import add_scope_arguments, scope_from_options
+from memories.portability import ImportItemResult, memory_import
+from memories.progress import Progress
+from memories.types import Actor, ActorKind
+
+
+class Command(BaseCommand):
+    help = "Import a memory export document (JSON) into one scope."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        add_scope_arguments(parser)
+        parser.add_argument("file", help="an export document (memory_export, /v1/memories/export)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        scope = scope_from_options(options)
+        try:
+            raw = json.loads(Path(options["file"]).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"cannot read {options['file']}: {exc}") from exc
+        form = ExportDocumentInput(data=raw)
+        if not form.is_valid():
+            raise CommandError(f"invalid export document: {json.dumps(form.errors)}")
+        items = form.validated_data["memories"]
+        actor = Actor(kind=ActorKind.SYSTEM, id="memory_import")
+        progress = Progress(total=len(items), label="imported", write=self.stderr.write)
+
+        def advance(result: ImportItemResult) -> None:
+            if (
+                result.index % PROGRESS_EVERY == PROGRESS_EVERY - 1
+                or result.index == len(items) - 1
+            ):
+                progress.advance(result.index + 1 - progress.done)
+
+        report = memory_import(scope=scope, items=items, actor=actor, on_item=advance)
+        counts = Counter(item.status for item in report.items)
+        self.stdout.write(
+            f"{scope.key}: {len(items)} items; "
+            + ", ".join(f"{status} {counts.get(status, 0)}" for status in REPORTED)
+        )
+        for item in report.items:
+            if item.status in ("rejected", "backend_error"):
+                self.stdout.write(f"  item {item.index}: {item.status} ({item.reason})")
+        if report.backend_error:
+            raise CommandError(f"backend failed, re-run to finish: {report.backend_error}")
+
+
+PROGRESS_EVERY = 100
+REPORTED = ("added", "superseded", "no_effect", "rejected", "not_attempted")

@@ -1,0 +1,283 @@
+"""Export and import of one scope's memories (issue 10 §4).
+
+The export is a versioned JSON document (``EXPORT_FORMAT`` / ``EXPORT_VERSION``): the text and
+what a memory knows about itself (category, key, status, source, timestamps, validity), never
+vectors, and no id of another scope. The same document, for any scope, is what import takes.
+
+Import writes every item through ``memories.services.memory_add`` (admission, the duplicate
+NOOP, supersede-by-key), under ONE hold of the scope's write lock for the whole document, so an
+import is one request and one lock, not one round trip per memory. Importing the same document
+twice changes nothing: the second time every item is the identical text already stored
+(``no_effect``, reason ``duplicate``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.http import HttpResponse
+from django.utils import timezone
+
+from memories.governance import UNSET
+from memories.locks import scope_write_lock
+from memories.models import MemoryRow
+from memories.selectors import scope_rows, to_record
+from memories.services import memory_add
+from memories.types import (
+    Actor,
+    BackendError,
+    Category,
+    MemoryRecord,
+    MemoryScope,
+    Source,
+    WriteOutcome,
+    WriteStatus,
+)
+
+EXPORT_FORMAT = "poco-memory-export"
+EXPORT_VERSION = 1
+MAX_IMPORT_ITEMS = 5000
+EXPORT_BATCH = 500
+STATUSES = ("active", "superseded", "expired")
+EARLIEST_CREATED = datetime(1970, 1, 1, tzinfo=UTC)
+# The columns of an exported memory, in this order (JSON keys and CSV header alike).
+FIELDS = (
+    "id",
+    "content",
+    "category",
+    "memory_key",
+    "status",
+    "source",
+    "source_ref",
+    "confidence",
+    "superseded_by",
+    "valid_until",
+    "created_at",
+    "updated_at",
+    "embedding_model",
+    "schema_version",
+)
+# Spreadsheets run a cell that starts with one of these as a formula (CSV injection).
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def export_item(record: MemoryRecord) -> dict[str, Any]:
+    """One memory as exported: governance fields read with ``.get()`` (older rows lack them)."""
+    meta = record.metadata
+    return {
+        "id": record.id,
+        "content": record.content,
+        "category": record.category,
+        "memory_key": meta.get("memory_key"),
+        "status": meta.get("status") or "active",
+        "source": record.source,
+        "source_ref": meta.get("source_ref"),
+        "confidence": meta.get("confidence"),
+        "superseded_by": meta.get("superseded_by"),
+        "valid_until": meta.get("valid_until"),
+        "created_at": _iso(record.created_at),
+        "updated_at": _iso(record.updated_at),
+        "embedding_model": meta.get("embedding_model"),
+        "schema_version": meta.get("schema_version"),
+    }
+
+
+def _scope_records(scope: MemoryScope) -> Iterator[MemoryRecord]:
+    """Every memory of the scope, oldest first, read in batches (no vectors loaded)."""
+    rows = scope_rows(scope).defer("vector").order_by("id")
+    last: Any = None
+    while True:
+        batch: list[MemoryRow] = list(
+            (rows.filter(id__gt=last) if last is not None else rows)[:EXPORT_BATCH]
+        )
+        if not batch:
+            return
+        yield from (to_record(row) for row in batch)
+        last = batch[-1].id
+
+
+def memory_export(*, scope: MemoryScope, now: datetime | None = None) -> dict[str, Any]:
+    """The scope's memories as the versioned export document, oldest first."""
+    items = [export_item(record) for record in _scope_records(scope)]
+    items.sort(key=lambda item: (item["created_at"] or "", item["id"]))
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "scope": {"tenant_id": scope.tenant_id, "user_id": scope.user_id},
+        "exported_at": (now or timezone.now()).isoformat(),
+        "memories": items,
+    }
+
+
+# --- files for people (the console and the user API) ------------------------------------------
+@dataclass(frozen=True)
+class ExportFile:
+    content: bytes
+    content_type: str
+    filename: str
+
+
+def _csv_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    text = str(value)
+    # A leading quote makes Excel/LibreOffice show the text instead of evaluating it.
+    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
+
+
+def export_csv(document: dict[str, Any]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(FIELDS)
+    for item in document["memories"]:
+        writer.writerow([_csv_cell(item.get(name)) for name in FIELDS])
+    return out.getvalue()
+
+
+def export_file(*, scope: MemoryScope, kind: str) -> ExportFile:
+    """The user's own export as a download: ``json`` or ``csv`` (UTF-8 with a BOM, so Excel
+    reads Chinese)."""
+    document = memory_export(scope=scope)
+    stamp = timezone.now().strftime("%Y%m%d")
+    name = f"poco-memories-{scope.user_id}-{stamp}.{kind}"
+    if kind == "csv":
+        body = "\ufeff" + export_csv(document)
+        return ExportFile(body.encode("utf-8"), "text/csv; charset=utf-8", name)
+    if kind == "json":
+        body = json.dumps(document, ensure_ascii=False, indent=2)
+        return ExportFile(body.encode("utf-8"), "application/json; charset=utf-8", name)
+    raise ValueError(f"unknown export kind {kind!r}")
+
+
+def export_download(*, scope: MemoryScope, kind: str) -> HttpResponse:
+    """``export_file`` as an attachment (the console and the user API answer the same)."""
+    file = export_file(scope=scope, kind=kind)
+    response = HttpResponse(file.content, content_type=file.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{file.filename}"'
+    response["Cache-Control"] = "no-store"  # personal data: no shared cache may keep it
+    return response
+
+
+# --- import ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ImportItemResult:
+    index: int
+    status: str  # added | superseded | no_effect | rejected | backend_error | not_attempted
+    memory_id: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    items: tuple[ImportItemResult, ...] = field(default_factory=tuple)
+    backend_error: str | None = None
+
+    def count(self, status: str) -> int:
+        return sum(1 for item in self.items if item.status == status)
+
+    @property
+    def success(self) -> bool:
+        return self.backend_error is None
+
+    @property
+    def status(self) -> str:
+        return "done" if self.success else WriteStatus.BACKEND_ERROR.value
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str) and value:
+        parsed = datetime.fromisoformat(value)
+        return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed)
+    return None
+
+
+def _import_item(
+    *, scope: MemoryScope, index: int, item: dict[str, Any], actor: Actor, now: datetime
+) -> ImportItemResult:
+    """One exported memory into ``scope``: the single place an import writes (through
+    ``memory_add``, so admission, duplicates and supersede-by-key apply as for any add)."""
+    status = item.get("status") or "active"
+    if status != "active":
+        # History is not replayed: a superseded or expired value must not come back as current.
+        return ImportItemResult(index=index, status="no_effect", reason=f"not_active:{status}")
+    valid_until = _parse_time(item.get("valid_until"))
+    if valid_until is not None and valid_until <= now:
+        return ImportItemResult(index=index, status="no_effect", reason="expired")
+    created_at = _parse_time(item.get("created_at"))
+    note = None
+    if created_at is not None and not EARLIEST_CREATED <= created_at <= now + timedelta(days=1):
+        # A memory from the future or from before the service's era is a broken clock, not a
+        # fact about the memory: it is stored as imported now, and the answer says so.
+        created_at, note = None, "created_at_ignored"
+    outcome: WriteOutcome = memory_add(
+        scope=scope,
+        text=item["content"],
+        actor=actor,
+        category=item.get("category") or Category.FACT,
+        source=Source.IMPORT,
+        confidence=item.get("confidence"),
+        memory_key=item.get("memory_key") or "",
+        # Exported null means "never expires"; a document without the field takes the default.
+        valid_until=valid_until if "valid_until" in item else UNSET,
+        source_ref=item.get("source_ref") or "",
+        created_at=created_at,
+    )
+    if outcome.status == WriteStatus.BACKEND_ERROR:
+        raise BackendError(outcome.reason or "backend error")
+    if outcome.status == WriteStatus.ADDED:
+        superseded = outcome.superseded_id
+        status = "superseded" if superseded else "added"
+        return ImportItemResult(
+            index=index, status=status, memory_id=outcome.memory_id, reason=superseded or note
+        )
+    return ImportItemResult(
+        index=index, status=outcome.status.value, memory_id=outcome.memory_id, reason=outcome.reason
+    )
+
+
+def memory_import(
+    *,
+    scope: MemoryScope,
+    items: list[dict[str, Any]],
+    actor: Actor,
+    on_item: Callable[[ImportItemResult], None] | None = None,
+) -> ImportReport:
+    """Import validated export items into ``scope`` under one hold of its write lock.
+
+    A backend failure stops the import: what was written stays (each item is whole), the item
+    that failed is ``backend_error`` and the rest ``not_attempted``, so a re-run finishes it."""
+    results: list[ImportItemResult] = []
+    now = timezone.now()
+    try:
+        with scope_write_lock(scope):
+            for index, item in enumerate(items):
+                try:
+                    result = _import_item(scope=scope, index=index, item=item, actor=actor, now=now)
+                    results.append(result)
+                    if on_item is not None:
+                        on_item(result)
+                except BackendError as exc:
+                    results.append(
+                        ImportItemResult(index=index, status="backend_error", reason=str(exc))
+                    )
+                    results.extend(
+                        ImportItemResult(index=rest, status="not_attempted")
+                        for rest in range(index + 1, len(items))
+                    )
+                    return ImportReport(items=tuple(results), backend_error=str(exc))
+    except BackendError as exc:  # the lock itself: nothing was attempted
+        results = [ImportItemResult(index=i, status="not_attempted") for i in range(len(items))]
+        return ImportReport(items=tuple(results), backend_error=str(exc))
+    return ImportReport(items=tuple(results))
