@@ -106,6 +106,7 @@ class HistoryItem:
     changes: tuple[FieldChange, ...]
     run_id: str
     created_at: datetime
+    status: str = ""
 
 
 CHANGE_LABELS: dict[str, Promise] = {
@@ -127,19 +128,35 @@ def _field_changes(changes: dict[str, list[Any]]) -> tuple[FieldChange, ...]:
     return tuple(shown)
 
 
+# Governance decisions are audited as UPDATE with their kind as status; they are not the
+# person's correction, so they get their own words.
+GOVERNANCE_EVENT_LABELS: dict[str, Promise] = {
+    "superseded": _("被新记忆替代"),
+    "expired": _("到期"),
+    "valid_until": _("有效期修改"),
+}
+
+
+def _history_label(entry: HistoryEntry) -> str:
+    if entry.event == "UPDATE" and entry.status in GOVERNANCE_EVENT_LABELS:
+        return str(GOVERNANCE_EVENT_LABELS[entry.status])
+    return history_label(entry.event, entry.source)
+
+
 def history_items(entries: tuple[HistoryEntry, ...]) -> list[HistoryItem]:
     """Newest first: the latest correction is what the user came to check. A save that changed
     nothing (NOOP) is no event for the person; the admin keeps it (issue 12 §1.4)."""
     return [
         HistoryItem(
             event=e.event,
-            label=history_label(e.event, e.source),
+            label=_history_label(e),
             old_text=e.old_text,
             new_text=e.new_text,
             text_changed=e.event == "UPDATE" and e.old_text != e.new_text,
             changes=_field_changes(e.changes),
             run_id=e.run_id,
             created_at=e.created_at,
+            status=e.status,
         )
         for e in reversed(entries)
         if e.event != "NOOP"

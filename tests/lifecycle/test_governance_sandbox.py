@@ -66,7 +66,6 @@ def test_add_update_noop_delete_as_in_the_seed_sandbox(v1, scope):
     assert not MemoryRow.objects.filter(payload__user_id=scope.key).exists()
     assert get_engine().entity_links(memory_id=memory_id) == 0
     assert not any(memory_id in e.linked_memory_ids for e in EntityRow.objects.all())
-    assert get_engine().history_rows(memory_id=memory_id) == 0
     assert all(e["old_text"] == e["new_text"] == "" for e in history)
     assert not AuditEvent.objects.exclude(old_text="", new_text="").exists()
     assert found(v1, scope, "回答语言偏好") == []

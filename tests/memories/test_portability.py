@@ -18,7 +18,7 @@ from memories.models import AuditEvent
 from memories.portability import EXPORT_FORMAT, EXPORT_VERSION, export_csv
 from memories.services import memory_add
 from memories.text import normalize_quotes
-from memories.types import Category, MemoryScope, Source, WriteStatus
+from memories.types import SCHEMA_VERSION, Category, MemoryScope, Source, WriteStatus
 from tests.memories.conftest import assert_invalid, body
 from tests.memories.test_outage import (  # noqa: F401 - pytest finds fixtures by name
     failing_embedder_engine,
@@ -71,7 +71,9 @@ def test_exported_memory_carries_its_governance_fields_and_no_vector(exported):
     assert item["category"] == "preference"
     assert item["status"] == "active"
     assert item["source"] == "manage"
-    assert item["created_at"] and item["embedding_model"] and item["schema_version"] == 1
+    assert (
+        item["created_at"] and item["embedding_model"] and item["schema_version"] == SCHEMA_VERSION
+    )
     assert set(item) == set(portability.FIELDS)
     assert "vector" not in json.dumps(exported)
 

@@ -13,7 +13,7 @@ from django.utils.dateparse import parse_datetime
 from memories.engine import get_engine, nlp
 from memories.models import EntityRow, MemoryRow
 from memories.services import memory_add
-from memories.types import Category, WriteStatus
+from memories.types import SCHEMA_VERSION, Category, WriteStatus
 from tests.ops.conftest import mem0_sql
 
 pytestmark = pytest.mark.django_db
@@ -96,7 +96,7 @@ def test_apply_fills_missing_fields_without_changing_ids_or_vectors(legacy):
         data = payload(memory_id)
         assert data["hash"] == hashlib.md5(data["data"].encode()).hexdigest()
         assert data["text_lemmatized"] == nlp.lemmatize_for_bm25(data["data"])
-        assert data["schema_version"] == 1 and data["status"] == "active"
+        assert data["schema_version"] == SCHEMA_VERSION and data["status"] == "active"
         assert data["embedding_model"] == get_engine().embedding_model
         lifetime = parse_datetime(data["valid_until"]) - parse_datetime(created[memory_id])
         assert lifetime == timedelta(days=730)
