@@ -22,12 +22,23 @@ logger = logging.getLogger(__name__)
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login form, plus "通过平台账号登录" when an identity provider is configured."""
+    """Django's login form, plus "通过平台账号登录" when an identity provider is configured;
+    without the local form (``POCO_LOCAL_LOGIN=0``) only the platform sign-in is offered."""
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["oidc_enabled"] = settings.OIDC_ENABLED
+        context["local_login"] = settings.LOCAL_LOGIN_ENABLED
         return context
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not settings.LOCAL_LOGIN_ENABLED:
+            # No password is checked at all: the form is off, not merely hidden.
+            context = self.get_context_data(
+                local_login_refused=_("本地账号登录已关闭，请通过平台账号登录。")
+            )
+            return self.render_to_response(context, status=403)
+        return super().post(request, *args, **kwargs)
 
 
 @require_POST

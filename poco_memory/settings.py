@@ -378,6 +378,10 @@ if OIDC_ENABLED:
     CONTENT_SECURITY_POLICY = csp_with_provider(
         CONTENT_SECURITY_POLICY, OIDC_ISSUER, OIDC_OP_END_SESSION_ENDPOINT
     )
+# The console's local password form: for development and the demo. In production with an
+# identity provider, end users sign in only through it (POCO_LOCAL_LOGIN=1 keeps the form);
+# staff keep the admin's own login (with POCO_ADMIN_REQUIRE_2FA for a second factor).
+LOCAL_LOGIN_ENABLED = _env_bool("POCO_LOCAL_LOGIN", not (PRODUCTION and OIDC_ENABLED))
 # Pick the signing key by the token's `kid`; a provider that signs with one key and names
 # none (some do, like the test provider) needs POCO_OIDC_VERIFY_KID=0.
 OIDC_VERIFY_KID = _env_bool("POCO_OIDC_VERIFY_KID", True)
