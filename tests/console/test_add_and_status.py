@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from memories import services
+from memories import selectors, services
 from memories.engine import get_engine
-from memories.models import MemoryRow
+from memories.models import EntityRow, MemoryRow
 from memories.types import Actor, ActorKind
 
 pytestmark = pytest.mark.django_db
@@ -151,3 +151,38 @@ def test_status_filter_through_htmx_returns_the_list_body(alice_client, governed
     page = response.content.decode()
     assert response.status_code == 200 and "<html" not in page
     assert OLD in page and NEW not in page
+
+
+def linked_topics(memory_ids: set[str]) -> set[str]:
+    """The entities linked to any of ``memory_ids``, read from the entity store itself."""
+    return {
+        str(e.id)
+        for e in EntityRow.objects.all()
+        if memory_ids & set(e.payload.get("linked_memory_ids") or [])
+    }
+
+
+def test_overview_and_heat_map_count_only_active_memories(alice_client, alice_scope, governed):
+    overview = selectors.memory_overview(scope=alice_scope)
+    assert overview.total == 1 and overview.added_30d == 1
+    assert sum(overview.categories.values()) == 1 and sum(overview.sources.values()) == 1
+
+    history_only = linked_topics({governed["superseded"], governed["expired"]}) - linked_topics(
+        {governed["active"]}
+    )
+    assert history_only  # the expired memory's places are topics of no active memory
+    topics = selectors.topic_heatmap(scope=alice_scope, limit=100)
+    assert not history_only & {t.id for t in topics}
+    assert all(t.memory_count == 1 for t in topics)
+    assert selectors.topic_count(scope=alice_scope) == len(topics)
+
+
+def test_add_form_and_status_filter_in_english(alice_client, governed):
+    alice_client.post(reverse("set_language"), {"language": "en"})
+    form = alice_client.get(reverse("console:memory_add")).content.decode()
+    assert "Never expires" in form and "Valid until" in form and "days after saving" in form
+    assert "有效期" not in form
+    error = add(alice_client, until="2001-01-01").content.decode()
+    assert "The expiry cannot be before today." in error
+    page = listed(alice_client, status="superseded")
+    assert "All statuses" in page and "Status: Replaced by a newer memory" in page
