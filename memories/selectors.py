@@ -382,7 +382,9 @@ class Overview:
 
 def memory_overview(*, scope: MemoryScope, now: datetime | None = None) -> Overview:
     now = now or timezone.now()
-    rows = scope_rows(scope)
+    # Superseded and expired memories are history, not memory: the cards, sources and
+    # categories count what the agent may still recall (issue 12 §1, issue 10 §3).
+    rows = rows_with_status(scope_rows(scope), StatusFilter.ACTIVE, now=now)
     total = rows.count()
     sources = {
         str(r["src"] or "manage"): int(r["n"])
@@ -441,11 +443,18 @@ class Topic:
     memory_count: int
 
 
+# ``rows_with_status(..., ACTIVE)`` for the raw topic queries: history (superseded, expired,
+# also past its day before the sweep marks it) links no topic.
+ACTIVE_MEMORY_SQL = """coalesce(m.payload->>'status', 'active') = 'active'
+             AND (m.payload->>'valid_until' IS NULL
+                  OR (m.payload->>'valid_until')::timestamptz > now())"""
+
+
 def topic_heatmap(*, scope: MemoryScope, limit: int = 40) -> tuple[Topic, ...]:
-    """Entities ranked by how many of the scope's memories link to them."""
+    """Entities ranked by how many of the scope's active memories link to them."""
     with connection.cursor() as cursor:
         cursor.execute(
-            """
+            f"""
             SELECT e.id, e.payload->>'data', coalesce(e.payload->>'entity_type', ''),
                    count(m.id) AS n
             FROM poco_memories_entities e
@@ -453,6 +462,7 @@ def topic_heatmap(*, scope: MemoryScope, limit: int = 40) -> tuple[Topic, ...]:
               ON true
             JOIN poco_memories m
               ON m.id::text = link.mid AND m.payload->>'user_id' = %s
+             AND {ACTIVE_MEMORY_SQL}
             WHERE e.payload->>'user_id' = %s
             GROUP BY e.id
             ORDER BY n DESC, e.payload->>'data'
@@ -467,16 +477,18 @@ def topic_heatmap(*, scope: MemoryScope, limit: int = 40) -> tuple[Topic, ...]:
 
 
 def topic_count(*, scope: MemoryScope) -> int:
-    """How many topics link at least one of the scope's memories (the heat map shows a few)."""
+    """How many topics link at least one of the scope's active memories (the heat map shows a
+    few)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            """
+            f"""
             SELECT count(DISTINCT e.id)
             FROM poco_memories_entities e
             JOIN LATERAL jsonb_array_elements_text(e.payload->'linked_memory_ids') AS link(mid)
               ON true
             JOIN poco_memories m
               ON m.id::text = link.mid AND m.payload->>'user_id' = %s
+             AND {ACTIVE_MEMORY_SQL}
             WHERE e.payload->>'user_id' = %s
             """,
             [scope.key, scope.key],

@@ -11,8 +11,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from memories.console.governance import STATUS_LABELS, end_of_day
 from memories.console.labels import category_choices, source_choices
+from memories.governance import UNSET, Unset
 from memories.services import MAX_FACT_LENGTH
+from memories.types import StatusFilter
 
 PAGE_SIZE = 20
 SEMANTIC_TOP_K = 20
@@ -34,12 +37,19 @@ class ListFilters:
     sort: str = "created"
     date_from: date | None = None
     date_to: date | None = None
+    status: str = StatusFilter.ACTIVE
     page: int = 1
 
     @property
     def active(self) -> bool:
         return bool(
-            self.q or self.category or self.source or self.topic or self.date_from or self.date_to
+            self.q
+            or self.category
+            or self.source
+            or self.topic
+            or self.date_from
+            or self.date_to
+            or self.status != StatusFilter.ACTIVE
         )
 
     def created_range(self) -> tuple[datetime | None, datetime | None]:
@@ -60,7 +70,24 @@ class ListFilters:
 
     @property
     def semantic(self) -> bool:
-        return self.mode == SearchMode.SEMANTIC and bool(self.q)
+        # Recall only ever finds active memories: history (superseded, expired) is searched
+        # by keyword.
+        return (
+            self.mode == SearchMode.SEMANTIC and bool(self.q) and self.status == StatusFilter.ACTIVE
+        )
+
+    @property
+    def status_label(self) -> str:
+        return str(dict(status_choices()).get(self.status, self.status))
+
+
+def status_choices() -> list[tuple[str, Any]]:
+    return [
+        (StatusFilter.ACTIVE, STATUS_LABELS[StatusFilter.ACTIVE]),
+        (StatusFilter.SUPERSEDED, STATUS_LABELS[StatusFilter.SUPERSEDED]),
+        (StatusFilter.EXPIRED, STATUS_LABELS[StatusFilter.EXPIRED]),
+        (StatusFilter.ALL, _("全部状态")),
+    ]
 
 
 class MemoryFilterForm(forms.Form):
@@ -92,6 +119,7 @@ class MemoryFilterForm(forms.Form):
         required=False,
         choices=[("created", _("最近创建")), ("updated", _("最近更新"))],
     )
+    status = forms.ChoiceField(label=_("状态"), required=False, choices=status_choices)
     date_from = forms.DateField(
         label=_("创建日期从"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
@@ -121,6 +149,32 @@ class MemoryEditForm(forms.Form):
     # The cleaned text the person was shown and accepted: admission cuts links, paths and log
     # lines out, and the console saves such a text only once it was shown (issue 12 §1.1).
     accept_cleaned = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
+
+
+class MemoryAddForm(MemoryEditForm):
+    """Adding by hand also sets how long the memory lasts (issue 12 §2, issue 10 §3): left
+    empty, the service's default lifetime; a day, valid to its end; or "长期有效"."""
+
+    until = forms.DateField(
+        label=_("有效期至"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    forever = forms.BooleanField(label=_("长期有效"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        day = data.get("until")
+        if data.get("forever") and day:
+            self.add_error("until", _("选了“长期有效”就不要再选日期。"))
+        elif day and day < timezone.localdate():
+            self.add_error("until", _("有效期不能早于今天。"))
+        return data
+
+    def valid_until(self) -> datetime | None | Unset:
+        """What ``services.memory_add`` takes: UNSET keeps its default lifetime."""
+        if self.cleaned_data.get("forever"):
+            return None
+        day = self.cleaned_data.get("until")
+        return end_of_day(day) if day else UNSET
 
 
 def delete_all_phrase() -> str:

@@ -72,6 +72,11 @@ class ValidityForm(forms.Form):
         if action == "extend":
             now = timezone.now()
             return max(current or now, now) + EXTEND_BY
-        day: dt.date = self.cleaned_data["until"]
-        end_of_day = dt.datetime.combine(day, dt.time.max)
-        return timezone.make_aware(end_of_day, timezone.get_current_timezone())
+        return end_of_day(self.cleaned_data["until"])
+
+
+def end_of_day(day: dt.date) -> dt.datetime:
+    """A chosen day's last instant in the console's time zone: "valid until" includes the day."""
+    return timezone.make_aware(
+        dt.datetime.combine(day, dt.time.max), timezone.get_current_timezone()
+    )

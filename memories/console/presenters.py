@@ -9,9 +9,10 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from memories.console.governance import STATUS_LABELS
 from memories.console.labels import category_label, history_label, source_label
 from memories.selectors import HistoryEntry, RelatedMemory
-from memories.types import MemoryRecord, SearchHit
+from memories.types import MemoryRecord, MemoryStatus, SearchHit
 
 # Metadata shown on the detail page, in this order; the rest stays in the admin.
 # Confidence, attribution and the embedding model are internals: staff see them in the admin
@@ -31,6 +32,8 @@ class MemoryItem:
     updated_at: datetime | None
     metadata: dict[str, Any]
     score: float | None = None
+    status: str = MemoryStatus.ACTIVE
+    status_label: str = ""
 
     @property
     def extra_metadata(self) -> list[tuple[str, Any]]:
@@ -52,6 +55,8 @@ def memory_item(record: MemoryRecord) -> MemoryItem:
         created_at=record.created_at,
         updated_at=record.updated_at,
         metadata=record.metadata,
+        status=record.status,
+        status_label=str(STATUS_LABELS.get(record.status, record.status)),
     )
 
 

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -36,6 +37,7 @@ from memories.console.forms import (
     SEMANTIC_TOP_K,
     DeleteAllForm,
     ListFilters,
+    MemoryAddForm,
     MemoryEditForm,
     MemoryFilterForm,
     SwitchesForm,
@@ -201,6 +203,7 @@ def _list_page(scope: MemoryScope, filters: ListFilters) -> selectors.MemoryPage
             order=filters.sort,
             created_from=created_from,
             created_before=created_before,
+            status=filters.status,
             page=page,
             page_size=PAGE_SIZE,
         )
@@ -367,35 +370,43 @@ def _after_update(
 ADD_FAILED = gettext_lazy("添加失败：记忆服务暂时不可用，没有保存任何内容。请稍后重试。")
 
 
+def _add_page(
+    request: HtmxHttpRequest, form: MemoryAddForm, *, status: int = 200, **extra: Any
+) -> HttpResponse:
+    context = {"form": form, "default_lifetime_days": settings.MEMORY_LIFETIME_DAYS, **extra}
+    return render(request, "console/memory_add.html", context, status=status)
+
+
 @console_login_required
 @require_http_methods(["GET", "POST"])
 def memory_add(request: HtmxHttpRequest) -> HttpResponse:
     """Add a fact by hand: the same admission as every write, the same preview of what it
-    removes (issue 12 §2). Expiry: gov-core's ``valid_until`` is wired here at merge."""
+    removes (issue 12 §2), and an optional expiry (issue 10 §3)."""
     scope = _scope(request)
     if request.method != "POST":
-        form = MemoryEditForm(initial={"category": Category.FACT})
-        return render(request, "console/memory_add.html", {"form": form})
-    form = MemoryEditForm(request.POST)
+        return _add_page(request, MemoryAddForm(initial={"category": Category.FACT}))
+    form = MemoryAddForm(request.POST)
     if not form.is_valid():
-        return render(request, "console/memory_add.html", {"form": form}, status=422)
+        return _add_page(request, form, status=422)
     cleaning = _unaccepted_cleaning(form)
     if cleaning is not None:
-        return render(request, "console/memory_add.html", {"form": form, "cleaning": cleaning})
+        return _add_page(request, form, cleaning=cleaning)
     outcome = services.memory_add(
         scope=scope,
         text=form.cleaned_data["text"],
         actor=_actor(request),
         category=form.cleaned_data["category"],
         source=Source.CONSOLE,
+        valid_until=form.valid_until(),
     )
     if outcome.status == WriteStatus.REJECTED:
         form.add_error("text", REJECTION_MESSAGES.get(outcome.reason or "", REJECTED_DEFAULT))
-        return render(request, "console/memory_add.html", {"form": form}, status=422)
+        return _add_page(request, form, status=422)
     if not outcome.success or not outcome.memory_id:
-        context = {"form": form, "notice": _notice("error", str(ADD_FAILED))}
-        status = http_status(outcome.status, Edge.CONSOLE)
-        return render(request, "console/memory_add.html", context, status=status)
+        notice = _notice("error", str(ADD_FAILED))
+        return _add_page(
+            request, form, status=http_status(outcome.status, Edge.CONSOLE), notice=notice
+        )
     if outcome.status == WriteStatus.NO_EFFECT:
         messages.info(request, _("这条记忆已经存在，没有重复保存。"))
     else:

@@ -51,6 +51,8 @@ def alice_ids(django_user_model) -> tuple[Any, list[str]]:
         scope=scope, memory_id=ids[1], text="“林清”负责“Poco”项目的文档评审。", actor=user,
         source=Source.CONSOLE,
     )  # fmt: skip
+    for text in ("以后默认用中文回答", "以后默认用英文回答"):  # the first becomes history
+        memory_add(scope=scope, text=text, actor=agent, memory_key="preference.answer_language")
     return alice, ids
 
 
@@ -61,6 +63,7 @@ def test_every_console_page_has_no_serious_violation(signed_in, alice_ids, djang
         "/memories/",
         "/memories/?q=飞书",
         "/memories/?q=文档&mode=semantic",
+        "/memories/?status=all",  # a status badge and the status chip
         f"/memories/{ids[1]}/",
         f"/memories/{ids[1]}/edit/",
         f"/memories/{ids[1]}/delete/",
@@ -74,6 +77,8 @@ def test_every_console_page_has_no_serious_violation(signed_in, alice_ids, djang
         page.set_viewport_size(viewport)
         for path in pages:
             page.goto(path)
+            if "status=all" in path:  # the badge axe checks is there
+                assert page.locator('[data-field="status"]').count() == 1
             if violations := axe_violations(page):
                 found[f"{path} @{viewport['width']}"] = violations
         # states reached by acting: the correction preview and the multi-delete confirmation
