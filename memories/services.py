@@ -77,22 +77,24 @@ def _audit(
     changes: dict[str, list[Any]] | None = None,
     at: datetime | None = None,
 ) -> None:
-    _audit_event(
-        scope=scope,
-        memory_id=memory_id,
-        event=event,
-        actor=actor,
-        source=source,
-        run_id=run_id,
-        old_text=old_text,
-        new_text=new_text,
-        status=status,
-        changes=changes,
-        at=at,
-    ).save(force_insert=True)
+    AuditEvent.objects.create(
+        **_audit_fields(
+            scope=scope,
+            memory_id=memory_id,
+            event=event,
+            actor=actor,
+            source=source,
+            run_id=run_id,
+            old_text=old_text,
+            new_text=new_text,
+            status=status,
+            changes=changes,
+            at=at,
+        )
+    )
 
 
-def _audit_event(
+def _audit_fields(
     *,
     scope: MemoryScope,
     memory_id: str,
@@ -105,23 +107,23 @@ def _audit_event(
     status: str = "",
     changes: dict[str, list[Any]] | None = None,
     at: datetime | None = None,
-) -> AuditEvent:
-    """One audit row, unsaved (``_audit`` saves it; a batch bulk-creates many)."""
-    return AuditEvent(
-        memory_id=memory_id,
-        tenant_id=scope.tenant_id,
-        user_id=scope.user_id,
-        event=event,
-        actor_kind=actor.kind.value,
-        actor_id=actor.id,
-        source=source,
-        run_id=run_id,
-        old_text=old_text,
-        new_text=new_text,
-        status=status,
-        changes=changes or {},
-        created_at=at or timezone.now(),
-    )
+) -> dict[str, Any]:
+    """The fields of one audit row (``_audit`` creates it; a batch bulk-creates many)."""
+    return {
+        "memory_id": memory_id,
+        "tenant_id": scope.tenant_id,
+        "user_id": scope.user_id,
+        "event": event,
+        "actor_kind": actor.kind.value,
+        "actor_id": actor.id,
+        "source": source,
+        "run_id": run_id,
+        "old_text": old_text,
+        "new_text": new_text,
+        "status": status,
+        "changes": changes or {},
+        "created_at": at or timezone.now(),
+    }
 
 
 def _admission_refused(admission: AdmissionResult) -> bool:
@@ -580,6 +582,10 @@ def _add_admitted(
     )
 
 
+def _audit_row(**fields: Any) -> AuditEvent:
+    return AuditEvent(**_audit_fields(**fields))
+
+
 def _repeated(
     *,
     text: str,
@@ -638,7 +644,7 @@ def _write_batch(
             for index, step in steps:
                 if isinstance(step, _Pending):
                     events.append(
-                        _audit_event(
+                        _audit_row(
                             scope=scope,
                             memory_id=step.memory_id,
                             event=AuditEvent.Event.ADD,
@@ -661,7 +667,7 @@ def _write_batch(
                         if isinstance(step.replaces, MemoryRow):
                             patched.append(step.replaces)
                         events.append(
-                            _audit_event(
+                            _audit_row(
                                 scope=scope,
                                 memory_id=old_id,
                                 event=AuditEvent.Event.UPDATE,
@@ -680,7 +686,7 @@ def _write_batch(
                 else:
                     target, reason = step
                     events.append(
-                        _audit_event(
+                        _audit_row(
                             scope=scope,
                             memory_id=ident(target),
                             event=AuditEvent.Event.NOOP,
