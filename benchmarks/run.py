@@ -1,7 +1,7 @@
 """`make bench`: the service at a real user's scale, measured side by side in one run.
 
 Seeds ``100,000 x BENCH_SCALE`` synthetic memories (benchmarks/corpus.py) over 50 users plus a
-heavy user holding ``20,000 x BENCH_SCALE`` through the engine's batch insert, starts the real
+heavy user holding ``20,000 x BENCH_SCALE`` through the import (memory_add_many), starts the real
 server (``python -m poco_memory.launcher``) on the bench database, and measures search over HTTP
 at concurrency 1 and 16 beside Mem0's own ``Memory.search`` and the SQL floor, explicit adds over
 HTTP at three scope sizes, 50 concurrent adds to one scope, ingest throughput, delete-user with
@@ -130,18 +130,12 @@ def empty_database() -> None:
     """Every run starts from nothing (the bench database holds only bench data)."""
     from django.db import connection
 
-    from memories.engine import get_engine
-
     with connection.cursor() as cur:
         cur.execute(
             "TRUNCATE poco_memories, poco_memories_entities, memories_auditevent, "
             "memories_deletionmark"
         )
-    engine = get_engine()
-    with engine._db._lock:
-        engine._db.connection.execute("DELETE FROM history")
-        engine._db.connection.execute("DELETE FROM messages")
-        engine._db.connection.commit()
+    # Mem0's history/messages store keeps nothing here (engine.adapter.NoSessionStore).
 
 
 def scope_of(user: str) -> Any:
@@ -151,33 +145,45 @@ def scope_of(user: str) -> Any:
 
 
 def seed(results: dict[str, Any]) -> dict[str, int]:
-    """Every scope through ``engine.add_many`` (the batch import path); returns the sizes."""
+    """Every scope through the import (``portability.memory_import``: admission, duplicate
+    check and supersede per item, ``memory_add_many`` per chunk); returns the stored sizes."""
     from benchmarks import corpus
-    from memories.engine import NewFact, get_engine
-    from memories.services import our_metadata
+    from memories.engine import get_engine
+    from memories.portability import MAX_IMPORT_ITEMS, memory_import
+    from memories.types import Actor, ActorKind
 
     engine = get_engine()
+    actor = Actor(kind=ActorKind.SYSTEM, id="bench")
     light = (TOTAL - HEAVY - MEDIUM - SMALL) // USERS
     sizes = {"heavy": HEAVY, "medium": MEDIUM, "small": SMALL}
     sizes |= {f"user{n:02d}": light for n in range(USERS)}
-    metadata = our_metadata(category="fact", source="import")
     # The bundled embedder alone, the ceiling of any import rate on this machine.
     sample = list(corpus.texts(seed=4242, count=BATCH, start=9 * 10**6))
     engine._memory.embedding_model.embed_batch(sample[:8], "add")  # load the model first
     ms, _ = timed(lambda: engine._memory.embedding_model.embed_batch(sample, "add"))
     results["embedder_batch_texts_per_s"] = round(len(sample) / (ms / 1000), 1)
-    stored = 0
+    imported = stored = 0
     started = time.perf_counter()
     for index, (user, size) in enumerate(sizes.items()):
-        key = scope_of(user).key
+        scope = scope_of(user)
         texts = corpus.texts(seed=index, count=size)
-        while batch := [t for _, t in zip(range(BATCH), texts, strict=False)]:
-            engine.add_many(key, [NewFact(text=t, metadata=dict(metadata)) for t in batch])
-            stored += len(batch)
-        log(f"seeded {user}: {size} ({stored}/{sum(sizes.values())})")
+        added = 0
+        while documents := [
+            {"content": t, "category": "fact"}
+            for _, t in zip(range(MAX_IMPORT_ITEMS), texts, strict=False)
+        ]:
+            report = memory_import(scope=scope, items=documents, actor=actor)
+            assert report.success, report.backend_error
+            added += report.count("added") + report.count("superseded")
+            imported += len(documents)
+        # A synthetic text that repeats an earlier one is a NOOP, as for any import.
+        sizes[user] = added
+        stored += added
+        log(f"seeded {user}: {added} of {size} ({stored} stored)")
     elapsed = time.perf_counter() - started
     results["seeded_memories"] = stored
-    results["batch_import_per_s"] = round(stored / elapsed, 1)
+    results["batch_import_items"] = imported
+    results["batch_import_per_s"] = round(imported / elapsed, 1)
     with engine._memory.vector_store._get_cursor(commit=True) as cur:
         cur.execute("ANALYZE poco_memories")
         cur.execute("ANALYZE poco_memories_entities")

@@ -4,9 +4,10 @@ The export is a versioned JSON document (``EXPORT_FORMAT`` / ``EXPORT_VERSION``)
 what a memory knows about itself (category, key, status, source, timestamps, validity), never
 vectors, and no id of another scope. The same document, for any scope, is what import takes.
 
-Import writes every item through ``memories.services.memory_add`` (admission, the duplicate
-NOOP, supersede-by-key), under ONE hold of the scope's write lock for the whole document, so an
-import is one request and one lock, not one round trip per memory. Importing the same document
+Import writes every item through ``memories.services.memory_add_many`` (admission, the
+duplicate NOOP, supersede-by-key, exactly as ``memory_add`` for each item) in chunks, under ONE
+hold of the scope's write lock for the whole document, so an import is one request and one
+lock, not one round trip per memory. Importing the same document
 twice changes nothing: the second time every item is the identical text already stored
 (``no_effect``, reason ``duplicate``).
 """
@@ -28,7 +29,7 @@ from memories.governance import UNSET
 from memories.locks import scope_write_lock
 from memories.models import MemoryRow
 from memories.selectors import scope_rows, to_record
-from memories.services import memory_add
+from memories.services import NewMemory, memory_add_many
 from memories.types import (
     Actor,
     BackendError,
@@ -44,6 +45,9 @@ EXPORT_FORMAT = "poco-memory-export"
 EXPORT_VERSION = 1
 MAX_IMPORT_ITEMS = 5000
 EXPORT_BATCH = 500
+# Items per memory_add_many call: one embedding batch and one INSERT each, small enough that
+# a backend failure loses little work.
+IMPORT_CHUNK = 200
 STATUSES = ("active", "superseded", "expired")
 EARLIEST_CREATED = datetime(1970, 1, 1, tzinfo=UTC)
 # The columns of an exported memory, in this order (JSON keys and CSV header alike).
@@ -204,10 +208,10 @@ def _parse_time(value: Any) -> datetime | None:
 
 
 def _import_item(
-    *, scope: MemoryScope, index: int, item: dict[str, Any], actor: Actor, now: datetime
-) -> ImportItemResult:
-    """One exported memory into ``scope``: the single place an import writes (through
-    ``memory_add``, so admission, duplicates and supersede-by-key apply as for any add)."""
+    *, index: int, item: dict[str, Any], now: datetime
+) -> ImportItemResult | tuple[NewMemory, str | None]:
+    """What one exported memory asks of ``memory_add_many`` (with the note its answer carries),
+    or its result when it is not to be written at all."""
     status = item.get("status") or "active"
     if status != "active":
         # History is not replayed: a superseded or expired value must not come back as current.
@@ -221,12 +225,9 @@ def _import_item(
         # A memory from the future or from before the service's era is a broken clock, not a
         # fact about the memory: it is stored as imported now, and the answer says so.
         created_at, note = None, "created_at_ignored"
-    outcome: WriteOutcome = memory_add(
-        scope=scope,
+    new = NewMemory(
         text=item["content"],
-        actor=actor,
         category=item.get("category") or Category.FACT,
-        source=Source.IMPORT,
         confidence=item.get("confidence"),
         memory_key=item.get("memory_key") or "",
         # Exported null means "never expires"; a document without the field takes the default.
@@ -234,8 +235,10 @@ def _import_item(
         source_ref=item.get("source_ref") or "",
         created_at=created_at,
     )
-    if outcome.status == WriteStatus.BACKEND_ERROR:
-        raise BackendError(outcome.reason or "backend error")
+    return new, note
+
+
+def _item_result(index: int, outcome: WriteOutcome, note: str | None) -> ImportItemResult:
     if outcome.status == WriteStatus.ADDED:
         superseded = outcome.superseded_id
         status = "superseded" if superseded else "added"
@@ -254,29 +257,53 @@ def memory_import(
     actor: Actor,
     on_item: Callable[[ImportItemResult], None] | None = None,
 ) -> ImportReport:
-    """Import validated export items into ``scope`` under one hold of its write lock.
+    """Import validated export items into ``scope`` under one hold of its write lock, through
+    ``memory_add_many`` in chunks of ``IMPORT_CHUNK`` (admission, duplicates and
+    supersede-by-key apply as for any add, in document order).
 
-    A backend failure stops the import: what was written stays (each item is whole), the item
-    that failed is ``backend_error`` and the rest ``not_attempted``, so a re-run finishes it."""
+    A backend failure stops the import: earlier chunks stay written (each is whole), the
+    failed chunk wrote nothing — its first item to write is ``backend_error`` and every item
+    after it ``not_attempted`` — so a re-run finishes it."""
     results: list[ImportItemResult] = []
     now = timezone.now()
+
+    def report(result: ImportItemResult) -> None:
+        results.append(result)
+        if on_item is not None:
+            on_item(result)
+
     try:
         with scope_write_lock(scope):
-            for index, item in enumerate(items):
-                try:
-                    result = _import_item(scope=scope, index=index, item=item, actor=actor, now=now)
-                    results.append(result)
-                    if on_item is not None:
-                        on_item(result)
-                except BackendError as exc:
-                    results.append(
-                        ImportItemResult(index=index, status="backend_error", reason=str(exc))
+            for start in range(0, len(items), IMPORT_CHUNK):
+                chunk = items[start : start + IMPORT_CHUNK]
+                prepared = [
+                    _import_item(index=start + offset, item=item, now=now)
+                    for offset, item in enumerate(chunk)
+                ]
+                asked = [p for p in prepared if not isinstance(p, ImportItemResult)]
+                outcomes = iter(
+                    memory_add_many(
+                        scope=scope,
+                        items=[new for new, _ in asked],
+                        actor=actor,
+                        source=Source.IMPORT,
                     )
-                    results.extend(
-                        ImportItemResult(index=rest, status="not_attempted")
-                        for rest in range(index + 1, len(items))
-                    )
-                    return ImportReport(items=tuple(results), backend_error=str(exc))
+                )
+                for offset, prep in enumerate(prepared):
+                    index = start + offset
+                    if isinstance(prep, ImportItemResult):
+                        report(prep)
+                        continue
+                    outcome = next(outcomes)
+                    if outcome.status == WriteStatus.BACKEND_ERROR:
+                        reason = outcome.reason or "backend error"
+                        report(ImportItemResult(index=index, status="backend_error", reason=reason))
+                        results.extend(
+                            ImportItemResult(index=rest, status="not_attempted")
+                            for rest in range(index + 1, len(items))
+                        )
+                        return ImportReport(items=tuple(results), backend_error=reason)
+                    report(_item_result(index, outcome, prep[1]))
     except BackendError as exc:  # the lock itself: nothing was attempted
         results = [ImportItemResult(index=i, status="not_attempted") for i in range(len(items))]
         return ImportReport(items=tuple(results), backend_error=str(exc))

@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection
@@ -151,6 +152,8 @@ def memory_find_by_text(*, scope: MemoryScope, text: str) -> MemoryRecord | None
     return to_record(row) if row else None
 
 
+_T = TypeVar("_T")
+
 # How many nearest live memories a new fact is compared with for a semantic duplicate.
 DEDUP_CANDIDATES = 5
 
@@ -173,16 +176,78 @@ def memory_near_duplicate(
             """,
             [str(vector), scope.key, list(exclude_ids), str(vector), DEDUP_CANDIDATES],
         )
-        candidates = cursor.fetchall()
+        candidates = [(str(i), str(c or ""), float(s)) for i, c, s in cursor.fetchall()]
+    memory_id = first_duplicate(text=text, candidates=candidates)
+    return memory_get(scope=scope, memory_id=memory_id) if memory_id else None
+
+
+def first_duplicate(*, text: str, candidates: Sequence[tuple[_T, str, float]]) -> _T | None:
+    """The first of ``candidates`` (what it is, its text, similarity; nearest first) that
+    ``text`` only repeats, or None."""
     for memory_id, content, score in candidates:
         if governance.is_duplicate(
-            existing=str(content or ""),
-            candidate=text,
-            similarity=float(score),
-            min_score=settings.DEDUP_MIN_SCORE,
+            existing=content, candidate=text, similarity=score, min_score=settings.DEDUP_MIN_SCORE
         ):
-            return memory_get(scope=scope, memory_id=str(memory_id))
+            return memory_id
     return None
+
+
+def memory_nearest_many(
+    *, scope: MemoryScope, vectors: list[list[float]]
+) -> list[list[tuple[str, str, float]]]:
+    """For each vector, the scope's ``DEDUP_CANDIDATES`` nearest live memories as (id, text,
+    similarity), nearest first — one statement for a whole batch (a LATERAL top-k per vector)."""
+    if not vectors:
+        return []
+    found: list[list[tuple[str, str, float]]] = [[] for _ in vectors]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""
+            SELECT c.ord, n.id, n.data, n.score
+            FROM unnest(%s::text[]) WITH ORDINALITY AS c(v, ord)
+            CROSS JOIN LATERAL (
+                SELECT m.id, m.payload->>'data' AS data, 1 - (m.vector <=> c.v::vector) AS score
+                FROM poco_memories m
+                WHERE m.payload->>'user_id' = %s AND {live_condition("m")}
+                ORDER BY m.vector <=> c.v::vector
+                LIMIT %s
+            ) n
+            ORDER BY c.ord, n.score DESC
+            """,
+            [[str(v) for v in vectors], scope.key, DEDUP_CANDIDATES],
+        )
+        for ordinal, memory_id, content, score in cursor.fetchall():
+            found[int(ordinal) - 1].append((str(memory_id), str(content or ""), float(score)))
+    return found
+
+
+def memories_live_by_text(*, scope: MemoryScope, texts: list[str]) -> dict[str, list[str]]:
+    """Ids of the scope's live memories with exactly one of ``texts``, by text."""
+    found: dict[str, list[str]] = {}
+    rows = (
+        live_rows(scope)
+        .alias(text=KT("payload__data"))
+        .filter(text__in=texts)
+        .order_by("id")
+        .values_list("id", "payload__data")
+    )
+    for memory_id, text in rows:
+        found.setdefault(str(text), []).append(str(memory_id))
+    return found
+
+
+def memories_active_by_keys(*, scope: MemoryScope, memory_keys: list[str]) -> dict[str, MemoryRow]:
+    """The current memory of each of ``memory_keys`` that one has, by key."""
+    rows = (
+        live_rows(scope)
+        .alias(key=KT("payload__memory_key"))
+        .filter(key__in=memory_keys)
+        .defer("vector")
+    )
+    found: dict[str, MemoryRow] = {}
+    for row in rows:
+        found.setdefault(str(row.payload.get("memory_key")), row)
+    return found
 
 
 @dataclass(frozen=True)

@@ -8,24 +8,31 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from memories import governance, metrics
 from memories.admission import AdmissionResult, admit_extracted, admit_text
-from memories.engine import ExtractedFact, get_engine
+from memories.engine import ExtractedFact, NewFact, get_engine
 from memories.governance import UNSET, Unset
 from memories.locks import scope_write_lock
 from memories.models import AuditEvent, DeletionMark, MemoryRow, MemorySettings
 from memories.selectors import (
+    DEDUP_CANDIDATES,
+    first_duplicate,
+    memories_active_by_keys,
     memories_due_to_expire,
+    memories_live_by_text,
     memory_active_by_key,
     memory_find_by_text,
     memory_near_duplicate,
+    memory_nearest_many,
     memory_owned_row,
     memory_switches,
     scope_rows,
@@ -71,20 +78,52 @@ def _audit(
     at: datetime | None = None,
 ) -> None:
     AuditEvent.objects.create(
-        memory_id=memory_id,
-        tenant_id=scope.tenant_id,
-        user_id=scope.user_id,
-        event=event,
-        actor_kind=actor.kind.value,
-        actor_id=actor.id,
-        source=source,
-        run_id=run_id,
-        old_text=old_text,
-        new_text=new_text,
-        status=status,
-        changes=changes or {},
-        created_at=at or timezone.now(),
+        **_audit_fields(
+            scope=scope,
+            memory_id=memory_id,
+            event=event,
+            actor=actor,
+            source=source,
+            run_id=run_id,
+            old_text=old_text,
+            new_text=new_text,
+            status=status,
+            changes=changes,
+            at=at,
+        )
     )
+
+
+def _audit_fields(
+    *,
+    scope: MemoryScope,
+    memory_id: str,
+    event: str,
+    actor: Actor,
+    source: str,
+    run_id: str = "",
+    old_text: str = "",
+    new_text: str = "",
+    status: str = "",
+    changes: dict[str, list[Any]] | None = None,
+    at: datetime | None = None,
+) -> dict[str, Any]:
+    """The fields of one audit row (``_audit`` creates it; a batch bulk-creates many)."""
+    return {
+        "memory_id": memory_id,
+        "tenant_id": scope.tenant_id,
+        "user_id": scope.user_id,
+        "event": event,
+        "actor_kind": actor.kind.value,
+        "actor_id": actor.id,
+        "source": source,
+        "run_id": run_id,
+        "old_text": old_text,
+        "new_text": new_text,
+        "status": status,
+        "changes": changes or {},
+        "created_at": at or timezone.now(),
+    }
 
 
 def _admission_refused(admission: AdmissionResult) -> bool:
@@ -239,6 +278,33 @@ def _key_conflict(
     return current, not (inference and governance.is_explicit(current.payload))
 
 
+def _admit_new(
+    *,
+    text: str,
+    source: str,
+    confidence: float | None,
+    memory_key: str,
+    valid_until: datetime | None | Unset,
+) -> WriteOutcome | tuple[str, float]:
+    """The checks of a new fact that need no lock: the ``rejected`` outcome, or the admitted
+    text and the confidence it is stored with (shared by ``memory_add`` and its batch)."""
+    text = text.strip()
+    if not text or len(text) > MAX_FACT_LENGTH:
+        return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_text")
+    if not _valid_key(memory_key):
+        return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_memory_key")
+    if _past(valid_until):
+        return WriteOutcome(status=WriteStatus.REJECTED, reason="valid_until_past")
+    confidence = governance.default_confidence(source) if confidence is None else confidence
+    if confidence < settings.MIN_CONFIDENCE:
+        metrics.admission_rejected.labels("low_confidence").inc()
+        return WriteOutcome(status=WriteStatus.REJECTED, reason="low_confidence")
+    admission = admit_text(source=source, text=text)
+    if _admission_refused(admission):
+        return WriteOutcome(status=WriteStatus.REJECTED, reason=admission.reason)
+    return admission.text, confidence
+
+
 def memory_add(
     *,
     scope: MemoryScope,
@@ -264,21 +330,16 @@ def memory_add(
 
     The text passes admission here, so no caller can store what admission refuses; what is
     stored is the admitted text (noise, paths and URLs cut out, ASCII quotes)."""
-    text = text.strip()
-    if not text or len(text) > MAX_FACT_LENGTH:
-        return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_text")
-    if not _valid_key(memory_key):
-        return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_memory_key")
-    if _past(valid_until):
-        return WriteOutcome(status=WriteStatus.REJECTED, reason="valid_until_past")
-    confidence = governance.default_confidence(source) if confidence is None else confidence
-    if confidence < settings.MIN_CONFIDENCE:
-        metrics.admission_rejected.labels("low_confidence").inc()
-        return WriteOutcome(status=WriteStatus.REJECTED, reason="low_confidence")
-    admission = admit_text(source=source, text=text)
-    if _admission_refused(admission):
-        return WriteOutcome(status=WriteStatus.REJECTED, reason=admission.reason)
-    text = admission.text
+    checked = _admit_new(
+        text=text,
+        source=source,
+        confidence=confidence,
+        memory_key=memory_key,
+        valid_until=valid_until,
+    )
+    if isinstance(checked, WriteOutcome):
+        return checked
+    text, confidence = checked
     try:
         with scope_write_lock(scope):
             existing = memory_find_by_text(scope=scope, text=text) or memory_near_duplicate(
@@ -344,6 +405,314 @@ def memory_add(
         inserted_count=1,
         superseded_id=str(current.id) if current is not None else None,
     )
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    """One fact for ``memory_add_many``: ``memory_add``'s per-fact arguments."""
+
+    text: str
+    category: str = Category.FACT
+    confidence: float | None = None
+    memory_key: str = ""
+    valid_until: datetime | None | Unset = UNSET
+    source_ref: str = ""
+    created_at: datetime | None = None
+
+
+@dataclass
+class _Pending:
+    """A fact of the batch that will be stored: its place, text, vector and metadata."""
+
+    index: int
+    text: str
+    vector: list[float]
+    unit: np.ndarray
+    metadata: dict[str, Any]
+    confidence: float
+    created_at: datetime | None
+    replaces: MemoryRow | _Pending | None = None
+    superseded: bool = False
+    memory_id: str = ""
+
+
+def memory_add_many(
+    *,
+    scope: MemoryScope,
+    items: list[NewMemory],
+    actor: Actor,
+    source: str = Source.IMPORT,
+    run_id: str = "",
+) -> list[WriteOutcome]:
+    """``memory_add`` for many facts of one scope: the same outcome, the same stored payload
+    and the same audit rows as calling it for each item in order, with one lock hold, one
+    embedding batch, one nearest-neighbour statement and one INSERT.
+
+    An item repeats an earlier item of the batch as it would repeat a stored memory, and a
+    later item of a key supersedes an earlier one. A backend failure writes nothing of the
+    batch: every item that would have been written is ``backend_error``."""
+    outcomes: list[WriteOutcome | None] = [None] * len(items)
+    admitted: list[tuple[int, str, float]] = []
+    for index, item in enumerate(items):
+        checked = _admit_new(
+            text=item.text,
+            source=source,
+            confidence=item.confidence,
+            memory_key=item.memory_key,
+            valid_until=item.valid_until,
+        )
+        if isinstance(checked, WriteOutcome):
+            outcomes[index] = checked
+        else:
+            admitted.append((index, *checked))
+    try:
+        with scope_write_lock(scope):
+            _add_admitted(
+                scope=scope,
+                items=items,
+                admitted=admitted,
+                outcomes=outcomes,
+                actor=actor,
+                source=source,
+                run_id=run_id,
+            )
+    except BackendError as exc:
+        for index, _, _ in admitted:
+            metrics.writes.labels("add", "backend_error").inc()
+            outcomes[index] = WriteOutcome(status=WriteStatus.BACKEND_ERROR, reason=str(exc))
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+def _add_admitted(
+    *,
+    scope: MemoryScope,
+    items: list[NewMemory],
+    admitted: list[tuple[int, str, float]],
+    outcomes: list[WriteOutcome | None],
+    actor: Actor,
+    source: str,
+    run_id: str,
+) -> None:
+    """The locked part of ``memory_add_many``: decide every admitted item in order, then
+    write the survivors, the supersedes and every audit row — all of them or none."""
+    if not admitted:
+        return
+    engine = get_engine()
+    texts = [text for _, text, _ in admitted]
+    vectors = engine.embed_texts(texts)
+    try:
+        same_text = memories_live_by_text(scope=scope, texts=texts)
+        nearest = memory_nearest_many(scope=scope, vectors=vectors)
+        holders = memories_active_by_keys(
+            scope=scope,
+            memory_keys=[items[i].memory_key for i, _, _ in admitted if items[i].memory_key],
+        )
+    except DatabaseError as exc:
+        raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
+    retired: set[str] = set()  # stored memories a key of this batch superseded
+    pending: list[_Pending] = []
+    by_key: dict[str, _Pending] = {}
+    noops: list[tuple[int, _Pending | str, str]] = []  # index, what it repeats/keeps, reason
+    for (index, text, confidence), vector, near in zip(admitted, vectors, nearest, strict=True):
+        item = items[index]
+        unit = np.asarray(vector, dtype=np.float64)
+        unit /= np.linalg.norm(unit) or 1.0
+        repeated = _repeated(
+            text=text,
+            unit=unit,
+            same_text=same_text.get(text, []),
+            near=near,
+            retired=retired,
+            pending=pending,
+        )
+        if repeated is not None:
+            noops.append((index, repeated, "duplicate"))
+            continue
+        holder: MemoryRow | _Pending | None = None
+        if item.memory_key:
+            holder = by_key.get(item.memory_key)
+            if holder is None:
+                row = holders.get(item.memory_key)
+                holder = row if row is not None and str(row.id) not in retired else None
+        if holder is not None and confidence < governance.EXPLICIT_MIN:
+            explicit = (
+                holder.confidence >= governance.EXPLICIT_MIN
+                if isinstance(holder, _Pending)
+                else governance.is_explicit(holder.payload)
+            )
+            if explicit:
+                kept = holder if isinstance(holder, _Pending) else str(holder.id)
+                noops.append((index, kept, "explicit_statement_kept"))
+                continue
+        metadata = our_metadata(
+            category=item.category,
+            source=source,
+            confidence=confidence,
+            memory_key=item.memory_key,
+            valid_until=item.valid_until,
+            source_ref=item.source_ref or run_id,
+        )
+        if item.created_at is not None:
+            metadata["created_at"] = item.created_at.isoformat()
+        new = _Pending(
+            index=index,
+            text=text,
+            vector=vector,
+            unit=unit,
+            metadata=metadata,
+            confidence=confidence,
+            created_at=item.created_at,
+            replaces=holder,
+        )
+        if isinstance(holder, _Pending):
+            holder.superseded = True
+        elif holder is not None:
+            retired.add(str(holder.id))
+        if item.memory_key:
+            by_key[item.memory_key] = new
+        pending.append(new)
+    _write_batch(
+        scope=scope,
+        pending=pending,
+        noops=noops,
+        outcomes=outcomes,
+        actor=actor,
+        source=source,
+        run_id=run_id,
+    )
+
+
+def _audit_row(**fields: Any) -> AuditEvent:
+    return AuditEvent(**_audit_fields(**fields))
+
+
+def _repeated(
+    *,
+    text: str,
+    unit: np.ndarray,
+    same_text: list[str],
+    near: list[tuple[str, str, float]],
+    retired: set[str],
+    pending: list[_Pending],
+) -> _Pending | str | None:
+    """What ``text`` repeats among the live memories as ``memory_add`` would see them after
+    the batch's earlier items: the same text first, then the nearest that it only repeats."""
+    current = [p for p in pending if not p.superseded]
+    exact = [i for i in same_text if i not in retired] + [p for p in current if p.text == text]
+    if exact:
+        return exact[0]
+    scored: list[tuple[_Pending | str, str, float]] = [c for c in near if c[0] not in retired]
+    scored += [(p, p.text, float(np.dot(p.unit, unit))) for p in current]
+    scored.sort(key=lambda c: -c[2])
+    return first_duplicate(text=text, candidates=scored[:DEDUP_CANDIDATES])
+
+
+def _write_batch(
+    *,
+    scope: MemoryScope,
+    pending: list[_Pending],
+    noops: list[tuple[int, _Pending | str, str]],
+    outcomes: list[WriteOutcome | None],
+    actor: Actor,
+    source: str,
+    run_id: str,
+) -> None:
+    """Insert the batch's survivors, supersede what they replace and write every audit row
+    in input order — all or nothing (no memory without its audit trail)."""
+    engine = get_engine()
+    ids = engine.add_many(
+        scope.key,
+        [NewFact(text=p.text, metadata=p.metadata) for p in pending],
+        vectors=[p.vector for p in pending],
+    )
+    for p, memory_id in zip(pending, ids, strict=True):
+        p.memory_id = memory_id
+
+    def ident(target: _Pending | str | MemoryRow) -> str:
+        if isinstance(target, _Pending):
+            return target.memory_id
+        return target if isinstance(target, str) else str(target.id)
+
+    steps: list[tuple[int, _Pending | tuple[_Pending | str, str]]] = [
+        (p.index, p) for p in pending
+    ] + [(index, (target, reason)) for index, target, reason in noops]
+    steps.sort(key=lambda step: step[0])
+    events: list[AuditEvent] = []
+    patched: list[MemoryRow] = []
+    try:
+        with transaction.atomic():
+            for index, step in steps:
+                if isinstance(step, _Pending):
+                    events.append(
+                        _audit_row(
+                            scope=scope,
+                            memory_id=step.memory_id,
+                            event=AuditEvent.Event.ADD,
+                            actor=actor,
+                            source=source,
+                            run_id=run_id,
+                            new_text=step.text,
+                            at=step.created_at,
+                        )
+                    )
+                    if step.replaces is not None:
+                        old_id = ident(step.replaces)
+                        engine.patch_payload(
+                            memory_id=old_id,
+                            fields={
+                                "status": MemoryStatus.SUPERSEDED.value,
+                                "superseded_by": step.memory_id,
+                            },
+                        )
+                        if isinstance(step.replaces, MemoryRow):
+                            patched.append(step.replaces)
+                        events.append(
+                            _audit_row(
+                                scope=scope,
+                                memory_id=old_id,
+                                event=AuditEvent.Event.UPDATE,
+                                actor=actor,
+                                source=source,
+                                run_id=run_id,
+                                status=MemoryStatus.SUPERSEDED,
+                            )
+                        )
+                    outcomes[index] = WriteOutcome(
+                        status=WriteStatus.ADDED,
+                        memory_id=step.memory_id,
+                        inserted_count=1,
+                        superseded_id=ident(step.replaces) if step.replaces is not None else None,
+                    )
+                else:
+                    target, reason = step
+                    events.append(
+                        _audit_row(
+                            scope=scope,
+                            memory_id=ident(target),
+                            event=AuditEvent.Event.NOOP,
+                            actor=actor,
+                            source=source,
+                            run_id=run_id,
+                            status=reason,
+                        )
+                    )
+                    outcomes[index] = WriteOutcome(
+                        status=WriteStatus.NO_EFFECT, memory_id=ident(target), reason=reason
+                    )
+            AuditEvent.objects.bulk_create(events)
+    except Exception as exc:
+        for old in patched:
+            with contextlib.suppress(Exception):
+                _unsupersede(old)
+        for memory_id in ids:
+            with contextlib.suppress(Exception):
+                engine.delete_fact(memory_id=memory_id, scope_key=scope.key)
+        if isinstance(exc, BackendError):
+            raise
+        raise BackendError(f"batch add failed: {type(exc).__name__}") from exc
+    for _, step in steps:
+        result = "added" if isinstance(step, _Pending) else "no_effect"
+        metrics.writes.labels("add", result).inc()
 
 
 def memory_extract(

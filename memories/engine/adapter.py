@@ -177,17 +177,35 @@ class Mem0Adapter:
             self._memory._link_entities_for_memory(memory_id, text, {"user_id": scope_key})
             return memory_id
 
-    def add_many(self, scope_key: str, items: Sequence[NewFact]) -> list[str]:
+    def embed_texts(self, texts: list[str]) -> list[list[float]]:
+        """The stored vectors of many texts in one embedder batch (``add_many`` takes them
+        back, so a batch write embeds each text once)."""
+        if not texts:
+            return []
+        with _backend("embed"):
+            vectors = self._memory.embedding_model.embed_batch(texts, "add")
+            if len(vectors) != len(texts):
+                raise BackendError(f"embedder returned {len(vectors)} vectors for {len(texts)}")
+            return [[float(x) for x in v] for v in vectors]
+
+    def add_many(
+        self,
+        scope_key: str,
+        items: Sequence[NewFact],
+        vectors: Sequence[Sequence[float]] | None = None,
+    ) -> list[str]:
         """Store many facts of one scope at once, exactly as ``add_fact`` would store each one
         (the same payload Mem0's ``add(infer=False)`` writes, the same entity links), with one
         embedding batch, one INSERT and one entity pass.  No Mem0 history rows: nothing reads
         them but our purge, and their text would only be residue.  Returns the new ids, in
-        order; the caller holds the scope's write lock and has admitted the texts."""
+        order; the caller holds the scope's write lock and has admitted the texts.  ``vectors``
+        (from ``embed_texts``, in order) spares a second embedding of the same texts."""
         if not items:
             return []
         with _backend("add many"):
             texts = [item.text for item in items]
-            vectors = self._memory.embedding_model.embed_batch(texts, "add")
+            if vectors is None:
+                vectors = self._memory.embedding_model.embed_batch(texts, "add")
             if len(vectors) != len(texts):
                 raise BackendError(f"embedder returned {len(vectors)} vectors for {len(texts)}")
             found = nlp.extract_entities_batch(texts)
