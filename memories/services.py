@@ -63,35 +63,9 @@ logger = logging.getLogger(__name__)
 MAX_FACT_LENGTH = 2000
 
 
-def _audit(
-    *,
-    scope: MemoryScope,
-    memory_id: str,
-    event: str,
-    actor: Actor,
-    source: str,
-    run_id: str = "",
-    old_text: str = "",
-    new_text: str = "",
-    status: str = "",
-    changes: dict[str, list[Any]] | None = None,
-    at: datetime | None = None,
-) -> None:
-    AuditEvent.objects.create(
-        **_audit_fields(
-            scope=scope,
-            memory_id=memory_id,
-            event=event,
-            actor=actor,
-            source=source,
-            run_id=run_id,
-            old_text=old_text,
-            new_text=new_text,
-            status=status,
-            changes=changes,
-            at=at,
-        )
-    )
+def _audit(**fields: Any) -> None:
+    """Create one audit row (the fields: ``_audit_fields``)."""
+    AuditEvent.objects.create(**_audit_fields(**fields))
 
 
 def _audit_fields(
