@@ -92,9 +92,9 @@ def link(
         cur.execute(
             sql.SQL(
                 "SELECT q.ord::int, e.id::text "
-                "FROM unnest(%s::text[]) WITH ORDINALITY AS q(v, ord) "
-                "CROSS JOIN LATERAL (SELECT id, 1 - (vector <=> q.v::vector) AS score FROM {t} "
-                "WHERE payload->>'user_id' = %s ORDER BY vector <=> q.v::vector LIMIT 1) e "
+                "FROM unnest(%s::vector[]) WITH ORDINALITY AS q(v, ord) "
+                "CROSS JOIN LATERAL (SELECT id, 1 - (vector <=> q.v) AS score FROM {t} "
+                "WHERE payload->>'user_id' = %s ORDER BY vector <=> q.v LIMIT 1) e "
                 "WHERE e.score >= %s"
             ).format(t=ident),
             (vectors, scope_key, SEMANTIC_MATCH),

@@ -214,6 +214,12 @@ def shadow_prepare(engine: Mem0Adapter, *, dims: int) -> None:
                     sql.Identifier(table), sql.Identifier(SHADOW_COLUMN), sql.Literal(dims)
                 )
             )
+            # Inline, like the column it replaces (migration 0005): the swap keeps these values.
+            cur.execute(
+                sql.SQL("ALTER TABLE {} ALTER COLUMN {} SET STORAGE MAIN").format(
+                    sql.Identifier(table), sql.Identifier(SHADOW_COLUMN)
+                )
+            )
             cur.execute(
                 sql.SQL("DROP TRIGGER IF EXISTS {} ON {}").format(
                     sql.Identifier(INVALIDATE), sql.Identifier(table)

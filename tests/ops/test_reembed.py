@@ -147,6 +147,11 @@ def test_swap_catches_up_late_and_corrected_rows_and_keeps_ids(scope, agent):
     # The swap alone (no build first): what is missing is embedded inside its transaction.
     assert ops.shadow_swap(get_engine(), embedder=embedder, model=MODEL_NAME) >= 2
     assert width() == DIMS and width(column=SHADOW_COLUMN) is None
+    # The swapped-in column keeps vectors inline like the one it replaced (migration 0005).
+    assert mem0_sql(
+        "SELECT attstorage FROM pg_attribute WHERE attrelid = 'poco_memories'::regclass "
+        "AND attname = 'vector'"
+    ) == [("m",)]
     rows = {str(r.id): r for r in MemoryRow.objects.all()}
     assert set(rows) == {*ids, late}
     for memory_id, row in rows.items():
