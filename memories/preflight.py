@@ -16,23 +16,30 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from memories.engine.internals import Check, run_check
 
 MEMORY_TABLES = ("poco_memories", "poco_memories_entities")
+# Recall's keyword counts (migration 0006), kept by triggers on poco_memories.
+COUNT_TABLES = ("poco_memories_term_df", "poco_memories_scope_size")
 DJANGO_TABLES = (
     "django_migrations",
     "memories_auditevent",
     "memories_memorysettings",
     "memories_deletionmark",
 )
-EXTENSIONS = ("vector", "pg_trgm")
-# The indexes recall, lists and deletes rely on (memories/migrations/0001).
+EXTENSIONS = ("vector", "pg_trgm", "btree_gin")
+# The indexes recall, lists and deletes rely on (memories/migrations/0001, 0003 and 0006).
 INDEXES = (
     "poco_memories_hnsw_idx",
     "poco_memories_text_lemmatized_idx",
     "poco_memories_user_id_idx",
+    "poco_memories_scope_key_idx",
+    "poco_memories_scope_terms_idx",
+    "poco_memories_name_text_trgm_idx",
     "poco_memories_data_trgm_idx",
     "poco_memories_created_idx",
     "poco_memories_entities_hnsw_idx",
     "poco_memories_entities_user_id_idx",
     "poco_memories_entities_links_idx",
+    "poco_memories_entities_key_idx",
+    "poco_memories_entities_name_idx",
 )
 
 
@@ -61,7 +68,7 @@ def _extensions() -> str:
 
 
 def _tables() -> str:
-    names = [*MEMORY_TABLES, *DJANGO_TABLES]
+    names = [*MEMORY_TABLES, *COUNT_TABLES, *DJANGO_TABLES]
     rows = _scalar_rows(
         "SELECT name FROM unnest(%s::text[]) AS name WHERE to_regclass(name) IS NULL", [names]
     )

@@ -51,8 +51,10 @@ ALLOWED_HOSTS = [h for h in _env("POCO_ALLOWED_HOSTS").split(",") if h] or (
 CSRF_TRUSTED_ORIGINS = [o for o in _env("POCO_CSRF_TRUSTED_ORIGINS").split(",") if o]
 
 # --- database -------------------------------------------------------------------------------
-# Filtered HNSW search returns too few rows without iterative scans (shared/DECISIONS.md).
-PG_SESSION_OPTIONS = "-c hnsw.iterative_scan=relaxed_order"
+# Filtered HNSW search returns too few rows without iterative scans. No parallel workers: every
+# statement here is a short OLTP query, where starting workers cost more than they saved
+# (30 ms of a 50 ms entity lookup at 20,000 memories) and multiplied the load under concurrency.
+PG_SESSION_OPTIONS = "-c hnsw.iterative_scan=relaxed_order -c max_parallel_workers_per_gather=0"
 
 DATABASE_URL = _env("DATABASE_URL")
 EMBEDDED_DATABASE = not DATABASE_URL

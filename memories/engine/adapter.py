@@ -334,13 +334,21 @@ class Mem0Adapter:
                 sql.SQL("DELETE FROM {e} WHERE payload->>'user_id' = %s").format(**tables),
                 (scope_key,),
             )
+            # The triggers have counted the scope down to nothing; these make sure that no
+            # word of the scope survives even if a count had drifted.
+            for counts in ("poco_memories_term_df", "poco_memories_scope_size"):
+                cur.execute(
+                    sql.SQL("DELETE FROM {} WHERE scope_key = %s").format(sql.Identifier(counts)),
+                    (scope_key,),
+                )
         return ScopeDeletion(
             memory_ids=memory_ids, residue=self._scope_residue(scope_key, memory_ids)
         )
 
     def _scope_residue(self, scope_key: str, memory_ids: list[str]) -> int:
-        """Rows and entity links of the scope still present; an unanswerable
-        check counts as one, since nothing may be reported clean that was not seen clean."""
+        """Rows, entity links and keyword counts (migration 0006) of the scope still present; an
+        unanswerable check counts as one, since nothing may be reported clean that was not seen
+        clean."""
         tables = {
             "m": sql.Identifier(self._memory.collection_name),
             "e": sql.Identifier(self.entity_collection),
@@ -352,6 +360,8 @@ class Mem0Adapter:
                         "SELECT (SELECT count(*) FROM {m} WHERE payload->>'user_id' = %(s)s)"
                         " + (SELECT count(*) FROM {e} WHERE payload->>'user_id' = %(s)s"
                         " OR payload->'linked_memory_ids' ?| %(ids)s::text[])"
+                        " + (SELECT count(*) FROM poco_memories_term_df WHERE scope_key = %(s)s)"
+                        " + (SELECT count(*) FROM poco_memories_scope_size WHERE scope_key = %(s)s)"
                     ).format(**tables),
                     {"s": scope_key, "ids": memory_ids},
                 )

@@ -3,7 +3,8 @@
 * **vector** — pgvector cosine similarity (``1 - (vector <=> q)``, Mem0's score, negatives read
   as 0), best first; ``min_score`` is this channel's floor (seed 000 §5).
 * **keyword** — PostgreSQL full text with the ``simple`` configuration over the jieba/spaCy
-  tokens Mem0 stores in ``payload.text_lemmatized`` (its GIN index).  Any query term may match
+  tokens Mem0 stores in ``payload.text_lemmatized``, as the generated, GIN-indexed ``terms``
+  column (migration 0006).  Any query term may match
   (Mem0 ANDs them all, so one extra word hid the memory).  Terms are weighted by BM25's idf
   within the scope; a memory counts as keyword evidence only when its matched terms carry at
   least ``keyword_min_coverage`` of the query's idf weight, and in a larger scope a term found
@@ -15,9 +16,9 @@
 
 Every row carries the memory's cosine similarity to the query: fusion breaks ties with it.
 
-Filters and the scope apply inside every channel, before its ``LIMIT``; so does liveness: a
-superseded or expired memory (or one past its ``valid_until`` that the sweep has not marked
-yet) is never recalled.
+Filters and the scope (the generated ``scope_key`` column) apply inside every channel, before
+its ``LIMIT``; so does liveness: a superseded or expired memory (or one past its
+``valid_until`` that the sweep has not marked yet) is never recalled.
 """
 
 from __future__ import annotations
@@ -58,6 +59,13 @@ class ChannelQuery:
 def _lexeme(term: str) -> str:
     """A tsquery literal for one term (quoted, so operators inside it are text)."""
     return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _contains(name: str) -> str:
+    """A LIKE pattern for text holding ``name`` (its wildcards escaped): the trigram index on the
+    memories' normalised text (migration 0006) answers it; ``strpos`` read every row."""
+    escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
 
 
 _TIME_FILTERS: tuple[tuple[str, str, str], ...] = (
@@ -106,79 +114,116 @@ SELECT 'vector', v.id, v.content, v.category, v.strength, v.strength FROM (
            coalesce(m.payload->>'category', 'fact') AS category,
            greatest(0, 1 - (m.vector <=> %(vector)s::vector)) AS strength
     FROM {memories} m
-    WHERE m.payload->>'user_id' = %(scope)s{filters}
+    WHERE m.scope_key = %(scope)s{filters}
     ORDER BY m.vector <=> %(vector)s::vector
     LIMIT %(pool)s
 ) v
 WHERE v.strength >= %(vector_floor)s
 """
 
-# Document frequencies are counted over the whole scope (filters only choose what is returned),
-# so a filter never makes a common word look rare.
+# Document frequencies count the whole scope (filters only choose what is returned), so a filter
+# never makes a common word look rare. They and the scope's size come from the tables the
+# database keeps exact on every write (migration 0006), not from reading the memories.
 _KEYWORD_CTES = """
 kw_terms AS (
-    SELECT t.term, to_tsquery('simple', t.lexeme) AS tsq
+    SELECT t.term, t.lexeme, to_tsquery('simple', t.lexeme) AS tsq
     FROM unnest(%(kw_terms)s::text[], %(kw_lexemes)s::text[]) AS t(term, lexeme)
 ),
 kw_scope AS (
-    SELECT count(*)::float8 AS n FROM {memories} WHERE payload->>'user_id' = %(scope)s
+    SELECT coalesce((SELECT n FROM poco_memories_scope_size WHERE scope_key = %(scope)s), 0)::float8
+           AS n
 ),
-kw_candidates AS (
-    SELECT m.id, to_tsvector('simple', m.payload->>'text_lemmatized') AS tsv
-    FROM {memories} m
-    WHERE m.payload->>'user_id' = %(scope)s
-      AND to_tsvector('simple', m.payload->>'text_lemmatized') @@ to_tsquery('simple', %(kw_any)s)
-),
-kw_matches AS (
-    SELECT c.id, t.term FROM kw_candidates c JOIN kw_terms t ON c.tsv @@ t.tsq
+kw_df AS (
+    -- A term the parser splits into several lexemes ("gpt-4") takes its rarest lexeme's count,
+    -- an upper bound of the memories holding the whole phrase (its weight is never overstated).
+    SELECT t.term,
+           CASE WHEN count(d.df) < count(*) THEN 0 ELSE min(d.df) END::float8 AS df
+    FROM kw_terms t
+    CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('simple', t.term))) AS l(lexeme)
+    LEFT JOIN poco_memories_term_df d ON d.scope_key = %(scope)s AND d.term = l.lexeme
+    GROUP BY t.term
 ),
 kw_idf AS (
-    SELECT t.term,
-           count(x.id) / greatest(s.n, 1) AS share,
-           ln(1 + (s.n - count(x.id) + 0.5) / (count(x.id) + 0.5)) AS idf
-    FROM kw_terms t CROSS JOIN kw_scope s LEFT JOIN kw_matches x ON x.term = t.term
-    GROUP BY t.term, s.n
+    SELECT t.term, t.lexeme, t.tsq, coalesce(f.df, 0) AS df,
+           coalesce(f.df, 0) / greatest(s.n, 1) AS share,
+           ln(1 + (s.n - coalesce(f.df, 0) + 0.5) / (coalesce(f.df, 0) + 0.5)) AS idf
+    FROM kw_terms t CROSS JOIN kw_scope s LEFT JOIN kw_df f ON f.term = t.term
+),
+kw_total AS (
+    SELECT sum(idf) AS total FROM kw_idf
+),
+kw_useful AS (
+    -- The terms that can count: held by some memory and, in a larger scope, not so common that
+    -- they say nothing; ``upto`` sums the weights up to each term, weakest first.
+    SELECT i.*, sum(i.idf) OVER (ORDER BY i.idf, i.term ROWS UNBOUNDED PRECEDING) AS upto
+    FROM kw_idf i
+    WHERE i.df > 0
+      AND (i.share <= %(kw_max_share)s OR (SELECT n FROM kw_scope) < %(kw_min_scope)s)
+),
+kw_candidates AS MATERIALIZED (
+    -- MaxScore: the weakest terms whose weights together stay under the coverage floor cannot
+    -- lift a memory over it alone, so only memories holding one of the other ("essential")
+    -- terms are read — through the (scope_key, terms) GIN index.
+    SELECT m.id, m.terms, m.vector <=> %(vector)s::vector AS distance
+    FROM {memories} m
+    WHERE m.scope_key = %(scope)s
+      AND m.terms @@ (
+          SELECT to_tsquery('simple', string_agg(u.lexeme, ' | '))
+          FROM kw_useful u CROSS JOIN kw_total k
+          WHERE u.upto >= %(kw_min_coverage)s * k.total
+      )
 ),
 kw_ranked AS (
-    SELECT x.id, sum(i.idf) / (SELECT sum(idf) FROM kw_idf) AS coverage
-    FROM kw_matches x JOIN kw_idf i ON i.term = x.term
-    WHERE i.share <= %(kw_max_share)s OR (SELECT n FROM kw_scope) < %(kw_min_scope)s
-    GROUP BY x.id
+    SELECT c.id, c.distance, sum(u.idf) / (SELECT total FROM kw_total) AS coverage
+    FROM kw_candidates c JOIN kw_useful u ON c.terms @@ u.tsq
+    GROUP BY c.id, c.distance
 )
 """
 
 _KEYWORD = """
 SELECT 'keyword', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'), k.coverage,
-       greatest(0, 1 - (m.vector <=> %(vector)s::vector))
-FROM kw_ranked k JOIN {memories} m ON m.id = k.id
-WHERE k.coverage >= %(kw_min_coverage)s{filters}
-ORDER BY k.coverage DESC, m.id
+       greatest(0, 1 - k.distance)
+FROM (
+    SELECT * FROM kw_ranked WHERE coverage >= %(kw_min_coverage)s
+    ORDER BY coverage DESC, distance, id
+) k
+JOIN {memories} m ON m.id = k.id
+WHERE true{filters}
+ORDER BY k.coverage DESC, k.distance, k.id
 LIMIT %(pool)s
 """
 
 _ENTITY = """
 SELECT 'entity', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'),
-       sum(e.weight), greatest(0, 1 - (m.vector <=> %(vector)s::vector))
+       w.weight, greatest(0, 1 - (m.vector <=> %(vector)s::vector))
 FROM (
-    SELECT link.mid::uuid AS id,
-           CASE WHEN n.name = ANY(%(en_grams)s::text[]) THEN 1.0 ELSE %(en_fuzzy_weight)s END
-           / greatest(jsonb_array_length(en.payload->'linked_memory_ids'), 1) AS weight
-    FROM {entities} en
-    CROSS JOIN LATERAL (
-        SELECT regexp_replace(lower(normalize(en.payload->>'data', NFKC)), '\\s+', ' ', 'g')
-    ) AS n(name)
-    CROSS JOIN LATERAL jsonb_array_elements_text(en.payload->'linked_memory_ids') AS link(mid)
-    WHERE en.payload->>'user_id' = %(scope)s
-      AND (n.name = ANY(%(en_grams)s::text[]) OR n.name = ANY(%(en_fuzzy)s::text[]))
-    UNION ALL
-    SELECT q.id, 1.0 FROM {memories} q, unnest(%(en_quoted)s::text[]) AS name
-    WHERE q.payload->>'user_id' = %(scope)s
-      AND strpos(lower(normalize(q.payload->>'data', NFKC)), name) > 0
-) e
-JOIN {memories} m ON m.id = e.id AND m.payload->>'user_id' = %(scope)s
+    SELECT e.id, sum(e.weight) AS weight FROM (
+        SELECT link.mid::uuid AS id, named.weight
+        FROM (
+            SELECT en.payload->'linked_memory_ids' AS links,
+                   CASE WHEN n.name = ANY(%(en_grams)s::text[]) THEN 1.0
+                        ELSE %(en_fuzzy_weight)s END
+                   / greatest(jsonb_array_length(en.payload->'linked_memory_ids'), 1) AS weight
+            FROM {entities} en
+            CROSS JOIN LATERAL (
+                SELECT regexp_replace(lower(normalize(en.payload->>'data', NFKC)), '\\s+', ' ', 'g')
+            ) AS n(name)
+            WHERE en.payload->>'user_id' = %(scope)s
+              AND (n.name = ANY(%(en_grams)s::text[]) OR n.name = ANY(%(en_fuzzy)s::text[]))
+            OFFSET 0
+        ) named
+        CROSS JOIN LATERAL jsonb_array_elements_text(named.links) AS link(mid)
+        UNION ALL
+        SELECT q.id, 1.0 FROM {memories} q, unnest(%(en_quoted)s::text[]) AS pattern
+        WHERE q.scope_key = %(scope)s
+          AND lower(normalize(q.payload->>'data', NFKC)) LIKE pattern
+    ) e
+    GROUP BY e.id
+    ORDER BY weight DESC, e.id
+) w
+JOIN {memories} m ON m.id = w.id AND m.scope_key = %(scope)s
 WHERE true{filters}
-GROUP BY m.id, m.vector
-ORDER BY sum(e.weight) DESC, m.id
+ORDER BY w.weight DESC, w.id
 LIMIT %(pool)s
 """
 
@@ -199,7 +244,6 @@ def channel_statement(
         params |= {
             "kw_terms": query.terms,
             "kw_lexemes": [_lexeme(t) for t in query.terms],
-            "kw_any": " | ".join(_lexeme(t) for t in query.terms),
             "kw_max_share": query.keyword_max_share,
             "kw_min_scope": KEYWORD_DF_MIN_SCOPE,
             "kw_min_coverage": query.keyword_min_coverage,
@@ -210,7 +254,7 @@ def channel_statement(
             "en_grams": query.grams,
             "en_fuzzy": query.misspellings,
             "en_fuzzy_weight": MISSPELLING_WEIGHT,
-            "en_quoted": query.quoted,
+            "en_quoted": [_contains(name) for name in query.quoted],
         }
     body = ctes + " UNION ALL ".join(f"({part})" for part in parts)
     return sql.SQL(body).format(filters=sql.SQL(filters), **tables), params
