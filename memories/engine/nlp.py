@@ -16,6 +16,7 @@ from pathlib import Path
 
 import jieba
 import jieba.posseg
+from pypinyin import Style, lazy_pinyin
 
 from memories.text import HAN, normalize_quotes
 
@@ -241,6 +242,40 @@ def quoted_names(text: str) -> list[str]:
     """Names the query puts in quotes (“林清”, "Atlas"): they always count as evidence."""
     found = [normalize_name(match.group(1)) for match in QUOTED.finditer(normalize_quotes(text))]
     return [name for name in dict.fromkeys(found) if len(name) >= 2]
+
+
+# --- pinyin: a Chinese name in Latin letters ("Qingniao", "Wang Lei" for 青鸟, 王磊) ------------
+_ALL_HAN = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,12}$")
+_PINYIN_WORD = re.compile(r"^[a-z]+$")
+
+
+def pinyin_key(name: str) -> str | None:
+    """The toneless pinyin of an all-Han name of 2 to 12 characters, syllables run together
+    (青鸟 → ``qingniao``); None for any other name.  pypinyin's bundled phrase dictionary picks
+    the reading of heteronyms in context (长城 → ``changcheng``).  Stored on the entity row when
+    it is written (``memories.engine.entities``) so recall compares it in SQL, through an index."""
+    text = normalize_name(name)
+    if not _ALL_HAN.match(text):
+        return None
+    return "".join(lazy_pinyin(text, style=Style.NORMAL)).lower()
+
+
+def pinyin_grams(text: str) -> list[str]:
+    """Runs of 1 to 4 Latin words of the query, run together (``qing niao`` → ``qingniao``):
+    equal to a name's ``pinyin_key``, the query names it in pinyin.  Words holding digits or
+    symbols are never pinyin and break a run."""
+    grams: dict[str, None] = {}
+    units = _NAME_UNIT.findall(normalize_name(text))
+    for index in range(len(units)):
+        joined = ""
+        for unit in units[index : index + MAX_LATIN_GRAM_WORDS]:
+            if not _PINYIN_WORD.match(unit):
+                break
+            joined += unit
+            # Two Han characters give at least three letters ("e'e"); shorter runs are words.
+            if len(joined) >= 3:
+                grams.setdefault(joined, None)
+    return list(grams)
 
 
 _LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"

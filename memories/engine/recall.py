@@ -10,8 +10,9 @@
   in more than ``keyword_max_share`` of the memories counts for nothing.
 * **entity** — memories linked in ``poco_memories_entities`` to an entity whose normalised text
   (NFKC, lower case, single spaces) equals a span of the query — or, at half weight, a Latin
-  word of the query with one typing slip undone — plus memories whose text holds a name the
-  query puts in quotes.  Entities linked to fewer memories weigh more.
+  word of the query with one typing slip undone — or whose stored pinyin (青鸟 → ``qingniao``)
+  equals a run of the query's Latin words, plus memories whose text holds a name the query
+  puts in quotes.  Entities linked to fewer memories weigh more.
 
 Every row carries the memory's cosine similarity to the query: fusion breaks ties with it.
 
@@ -48,6 +49,7 @@ class ChannelQuery:
     grams: list[str]
     quoted: list[str]
     misspellings: list[str]
+    pinyin: list[str]
     filters: SearchFilters
     vector_floor: float
     keyword_min_coverage: float
@@ -161,7 +163,9 @@ SELECT 'entity', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fac
        sum(e.weight), greatest(0, 1 - (m.vector <=> %(vector)s::vector))
 FROM (
     SELECT link.mid::uuid AS id,
-           CASE WHEN n.name = ANY(%(en_grams)s::text[]) THEN 1.0 ELSE %(en_fuzzy_weight)s END
+           CASE WHEN n.name = ANY(%(en_grams)s::text[])
+                  OR en.payload->>'pinyin' = ANY(%(en_pinyin)s::text[])
+                THEN 1.0 ELSE %(en_fuzzy_weight)s END
            / greatest(jsonb_array_length(en.payload->'linked_memory_ids'), 1) AS weight
     FROM {entities} en
     CROSS JOIN LATERAL (
@@ -169,7 +173,8 @@ FROM (
     ) AS n(name)
     CROSS JOIN LATERAL jsonb_array_elements_text(en.payload->'linked_memory_ids') AS link(mid)
     WHERE en.payload->>'user_id' = %(scope)s
-      AND (n.name = ANY(%(en_grams)s::text[]) OR n.name = ANY(%(en_fuzzy)s::text[]))
+      AND (n.name = ANY(%(en_grams)s::text[]) OR n.name = ANY(%(en_fuzzy)s::text[])
+           OR (en.payload ? 'pinyin' AND en.payload->>'pinyin' = ANY(%(en_pinyin)s::text[])))
     UNION ALL
     SELECT q.id, 1.0 FROM {memories} q, unnest(%(en_quoted)s::text[]) AS name
     WHERE q.payload->>'user_id' = %(scope)s
@@ -204,10 +209,11 @@ def channel_statement(
             "kw_min_scope": KEYWORD_DF_MIN_SCOPE,
             "kw_min_coverage": query.keyword_min_coverage,
         }
-    if query.grams or query.quoted or query.misspellings:
+    if query.grams or query.quoted or query.misspellings or query.pinyin:
         parts.append(_ENTITY)
         params |= {
             "en_grams": query.grams,
+            "en_pinyin": query.pinyin,
             "en_fuzzy": query.misspellings,
             "en_fuzzy_weight": MISSPELLING_WEIGHT,
             "en_quoted": query.quoted,

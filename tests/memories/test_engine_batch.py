@@ -30,6 +30,7 @@ def _channels(engine, scope, query: str, names: str) -> dict[Channel, list[str]]
             grams=nlp.name_grams(names),
             quoted=[],
             misspellings=[],
+            pinyin=[],
             filters=SearchFilters(),
             vector_floor=0.0,
             keyword_min_coverage=0.5,

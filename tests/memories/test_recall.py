@@ -82,6 +82,46 @@ def test_any_query_word_is_keyword_evidence_not_only_all_of_them(scope, facts):
     assert [h.id for h in channels[Channel.KEYWORD]] == [facts[KESTREL]]
 
 
+# --- pinyin: a Chinese name written in Latin letters ---------------------------------------------
+QINGNIAO = "“青鸟”的负责人是王磊，需求变更要先和他确认。"
+
+
+@pytest.mark.parametrize("query", ["Who owns Qingniao?", "qing niao owner", "QINGNIAO", "Wang Lei"])
+def test_a_chinese_name_written_in_pinyin_is_entity_evidence(scope, remember, facts, query):
+    wanted = remember(QINGNIAO)
+    channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
+    assert wanted in [h.id for h in channels[Channel.ENTITY]]
+    result = selectors.memory_search(scope=scope, query=query)
+    assert result.items and result.items[0].id == wanted
+
+
+def test_pinyin_must_spell_the_whole_name(scope, remember):
+    remember(QINGNIAO)
+    for query in ("qing", "niao", "qingniaos", "Qingdao"):
+        channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
+        assert channels[Channel.ENTITY] == [], query
+
+
+@pytest.mark.django_db(transaction=True)  # Mem0's own connections must see the rewritten rows
+def test_pinyin_of_entities_stored_before_is_filled_in(scope, remember):
+    from importlib import import_module
+
+    from django.db import connection
+
+    wanted = remember(QINGNIAO)
+    with connection.cursor() as cur:
+        cur.execute("UPDATE poco_memories_entities SET payload = payload - 'pinyin'")
+    query = "Who owns Qingniao?"
+    assert (
+        selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[Channel.ENTITY]
+        == []
+    )
+    migration = import_module("memories.migrations.0005_entity_pinyin")
+    migration.fill_pinyin(None, connection.schema_editor())
+    channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
+    assert wanted in [h.id for h in channels[Channel.ENTITY]]
+
+
 # --- evidence floors: no evidence, no answer -----------------------------------------------------
 @pytest.mark.parametrize(
     "query", ["量子计算的最新进展", "股票行情怎么样", "how to bake sourdough bread", "王小明"]

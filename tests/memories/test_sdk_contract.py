@@ -150,6 +150,7 @@ def test_recall_reads_what_mem0_writes_and_scores_similarity(engine, scope):
             grams=nlp.name_grams("PostgreSQL"),
             quoted=[],
             misspellings=[],
+            pinyin=[],
             filters=SearchFilters(),
             vector_floor=0.0,
             keyword_min_coverage=0.5,
