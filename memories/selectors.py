@@ -338,7 +338,7 @@ def recall_channels(
         ChannelQuery(
             scope_key=scope.key,
             vector=engine.embed_query(query),
-            terms=nlp.query_terms(query),
+            terms=nlp.keyword_terms(query),
             grams=nlp.name_grams(query),
             quoted=nlp.quoted_names(query),
             misspellings=nlp.misspellings(query),

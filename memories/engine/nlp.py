@@ -188,7 +188,7 @@ def extract_entities_batch(texts: list[str], batch_size: int = 32) -> list[list[
 # memories are about "the user" and what they "like"/"prefer"/"use".  Larger scopes also drop
 # terms by document frequency (memories.search); this list covers scopes too small for that.
 GENERIC_TERMS = _words(
-    "用户 用户的 喜欢 偏好 希望 使用 总是 一直 习惯 通常 平时 现在 以后 之前 相关 有关 "
+    "用户 用户的 喜欢 偏好 希望 使用 总是 一直 习惯 通常 平时 现在 以后 之前 相关 有关 时候 "
     "user users prefer prefers preference like likes use uses want always usually usual "
     "team thing stuff kind way get make"
 )
@@ -213,6 +213,41 @@ def query_terms(text: str) -> list[str]:
         if token not in GENERIC_TERMS and len(token) >= 2:
             seen.setdefault(token, None)
     return list(seen)
+
+
+# A query that names a thing AND asks for one of its attributes ("Nimbus 的负责人", "When does
+# Atlas launch?") finds every memory linked to the name; the attribute word picks the right one,
+# whatever language the memory was written in.  Each group holds one attribute's words in their
+# stored token forms (jieba tokens, spaCy lemmas); a query word of a group matches any of them
+# in the keyword channel.  Only the attributes people ask about a project or a piece of work:
+# who owns it, when it ships, what it is built with.  Not a translation dictionary.
+ATTRIBUTE_WORDS: tuple[frozenset[str], ...] = (
+    _words("负责人 负责 牵头 主导 对接人 owner own lead leader responsible charge"),
+    _words("上线 交付 截止 发布 发版 到期 期限 deadline due launch release ship rollout deliver"),
+    _words("技术栈 技术 框架 stack tech technology framework"),
+)
+_ATTRIBUTE_OF = {word: group for group in ATTRIBUTE_WORDS for word in group}
+
+
+def keyword_terms(text: str) -> list[tuple[str, ...]]:
+    """The query's keyword terms (``query_terms``), each with the forms that match it: the term
+    itself, plus the other words of its attribute group (``ATTRIBUTE_WORDS``).  One attribute
+    counts once however many of its words the query holds, and jieba's search-mode pieces of an
+    attribute word ("责人" of "负责人") are that word, not terms of their own."""
+    terms = query_terms(text)
+    attribute_words = [t for t in terms if t in _ATTRIBUTE_OF]
+    found: list[tuple[str, ...]] = []
+    groups_seen: set[frozenset[str]] = set()
+    for term in terms:
+        group = _ATTRIBUTE_OF.get(term)
+        if group is None:
+            if any(term in word for word in attribute_words):
+                continue
+            found.append((term,))
+        elif group not in groups_seen:
+            groups_seen.add(group)
+            found.append((term, *sorted(group - {term})))
+    return found
 
 
 def name_grams(text: str) -> list[str]:

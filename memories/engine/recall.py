@@ -7,7 +7,9 @@
   (Mem0 ANDs them all, so one extra word hid the memory).  Terms are weighted by BM25's idf
   within the scope; a memory counts as keyword evidence only when its matched terms carry at
   least ``keyword_min_coverage`` of the query's idf weight, and in a larger scope a term found
-  in more than ``keyword_max_share`` of the memories counts for nothing.
+  in more than ``keyword_max_share`` of the memories counts for nothing.  A term that names an
+  attribute (owner, launch date, tech stack: ``nlp.ATTRIBUTE_WORDS``) matches any word of
+  its attribute, in either language.
 * **entity** — memories linked in ``poco_memories_entities`` to an entity whose normalised text
   (NFKC, lower case, single spaces) equals a span of the query — or, at half weight, a Latin
   word of the query with one typing slip undone — or whose stored pinyin (青鸟 → ``qingniao``)
@@ -45,7 +47,7 @@ class ChannelQuery:
 
     scope_key: str
     vector: list[float]
-    terms: list[str]
+    terms: list[tuple[str, ...]]  # each term with the forms that match it (nlp.keyword_terms)
     grams: list[str]
     quoted: list[str]
     misspellings: list[str]
@@ -199,12 +201,13 @@ def channel_statement(
     params |= {"vector": str(query.vector), "vector_floor": query.vector_floor}
     ctes = ""
     if query.terms:
+        lexemes = ["(" + " | ".join(_lexeme(f) for f in forms) + ")" for forms in query.terms]
         ctes = "WITH " + _KEYWORD_CTES
         parts.append(_KEYWORD)
         params |= {
-            "kw_terms": query.terms,
-            "kw_lexemes": [_lexeme(t) for t in query.terms],
-            "kw_any": " | ".join(_lexeme(t) for t in query.terms),
+            "kw_terms": [forms[0] for forms in query.terms],
+            "kw_lexemes": lexemes,
+            "kw_any": " | ".join(lexemes),
             "kw_max_share": query.keyword_max_share,
             "kw_min_scope": KEYWORD_DF_MIN_SCOPE,
             "kw_min_coverage": query.keyword_min_coverage,

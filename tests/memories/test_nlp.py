@@ -55,6 +55,13 @@ def test_runs_of_latin_words_are_pinyin_candidates():
     assert nlp.pinyin_grams("青鸟的负责人") == []
 
 
+def test_an_attribute_counts_once_with_every_word_of_its_group():
+    terms = nlp.keyword_terms("Orion 的负责人 owner 是谁")
+    assert terms[0] == ("orion",)
+    assert len(terms) == 2 and {"owner", "lead", "负责人"} <= set(terms[1])
+    assert not any(t[0] == "责人" for t in terms)  # jieba's piece of 负责人 is not a term
+
+
 # --- quotes and quoted names -------------------------------------------------------------------
 def test_curly_and_corner_quotes_become_ascii_double_quotes():
     assert nlp.normalize_quotes("项目叫“Poco”，对接人「林清」") == '项目叫"Poco"，对接人"林清"'

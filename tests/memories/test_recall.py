@@ -122,6 +122,36 @@ def test_pinyin_of_entities_stored_before_is_filled_in(scope, remember):
     assert wanted in [h.id for h in channels[Channel.ENTITY]]
 
 
+# --- attribute words: the name finds the project, the attribute picks the memory -----------------
+HERON = {
+    "goal": "Project Heron is the warehouse scanner app; the rollout starts in May.",
+    "owner": "Grace Liu leads Heron and signs off every scope change.",
+    "stack": "The Heron tech stack is Kotlin and SQLite.",
+}
+
+
+@pytest.mark.parametrize(
+    ("query", "wanted"),
+    [("Heron 的负责人是谁", "owner"), ("Heron 什么时候上线", "goal"), ("Heron 的技术栈", "stack")],
+)
+def test_an_attribute_word_matches_its_attribute_in_the_other_language(
+    scope, remember, query, wanted
+):
+    ids = {key: remember(text) for key, text in HERON.items()}
+    keyword = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[
+        Channel.KEYWORD
+    ]
+    assert keyword and keyword[0].id == ids[wanted]
+    assert all(hit.strength < keyword[0].strength for hit in keyword[1:])
+
+
+def test_attribute_words_alone_are_not_evidence_for_unrelated_memories(scope, facts):
+    channels = selectors.recall_channels(
+        scope=scope, query="Zebra 的负责人是谁", pool=10, min_score=1.0
+    )
+    assert channels[Channel.KEYWORD] == []
+
+
 # --- evidence floors: no evidence, no answer -----------------------------------------------------
 @pytest.mark.parametrize(
     "query", ["量子计算的最新进展", "股票行情怎么样", "how to bake sourdough bread", "王小明"]
