@@ -341,10 +341,11 @@ def recall_channels(
         ChannelQuery(
             scope_key=scope.key,
             vector=engine.embed_query(query),
-            terms=nlp.query_terms(query),
+            terms=nlp.keyword_terms(query),
             grams=nlp.name_grams(query),
             quoted=nlp.quoted_names(query),
             misspellings=nlp.misspellings(query),
+            pinyin=nlp.pinyin_grams(query),
             filters=filters or SearchFilters(),
             vector_floor=settings.SEARCH_MIN_SCORE if min_score is None else min_score,
             keyword_min_coverage=KEYWORD_MIN_COVERAGE,

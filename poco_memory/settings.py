@@ -277,11 +277,11 @@ if LLM_BASE_URL and not LLM_MODEL:
 
 # Floor of recall's vector channel (cosine); keyword and entity evidence has its own floors.
 # seed 000 §5 uses 0.45, calibrated for M3E. For the bundled USE v3 the default is what
-# `manage.py calibrate_min_score` recommends on its shipped set (max recall - false-pass:
-# 0.26 keeps 91% of true pairs and passes 6% of unrelated ones). Remote embedders: run it and
-# set POCO_SEARCH_MIN_SCORE.
+# `manage.py calibrate_min_score` recommends on its shipped set (max recall - off-topic
+# questions answered: 0.29 keeps 84% of true pairs and answers 5% of off-topic questions).
+# Remote embedders: run it and set POCO_SEARCH_MIN_SCORE.
 SEARCH_MIN_SCORE = float(
-    _env("POCO_SEARCH_MIN_SCORE") or ("0.45" if EMBEDDING_BASE_URL else "0.26")
+    _env("POCO_SEARCH_MIN_SCORE") or ("0.45" if EMBEDDING_BASE_URL else "0.29")
 )
 SEARCH_TOP_K = 5
 

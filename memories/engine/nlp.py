@@ -16,6 +16,7 @@ from pathlib import Path
 
 import jieba
 import jieba.posseg
+from pypinyin import Style, lazy_pinyin
 
 from memories.text import HAN, normalize_quotes
 
@@ -187,7 +188,7 @@ def extract_entities_batch(texts: list[str], batch_size: int = 32) -> list[list[
 # memories are about "the user" and what they "like"/"prefer"/"use".  Larger scopes also drop
 # terms by document frequency (memories.search); this list covers scopes too small for that.
 GENERIC_TERMS = _words(
-    "用户 用户的 喜欢 偏好 希望 使用 总是 一直 习惯 通常 平时 现在 以后 之前 相关 有关 "
+    "用户 用户的 喜欢 偏好 希望 使用 总是 一直 习惯 通常 平时 现在 以后 之前 相关 有关 时候 "
     "user users prefer prefers preference like likes use uses want always usually usual "
     "team thing stuff kind way get make"
 )
@@ -212,6 +213,41 @@ def query_terms(text: str) -> list[str]:
         if token not in GENERIC_TERMS and len(token) >= 2:
             seen.setdefault(token, None)
     return list(seen)
+
+
+# A query that names a thing AND asks for one of its attributes ("Nimbus 的负责人", "When does
+# Atlas launch?") finds every memory linked to the name; the attribute word picks the right one,
+# whatever language the memory was written in.  Each group holds one attribute's words in their
+# stored token forms (jieba tokens, spaCy lemmas); a query word of a group matches any of them
+# in the keyword channel.  Only the attributes people ask about a project or a piece of work:
+# who owns it, when it ships, what it is built with.  Not a translation dictionary.
+ATTRIBUTE_WORDS: tuple[frozenset[str], ...] = (
+    _words("负责人 负责 牵头 主导 对接人 owner own lead leader responsible charge"),
+    _words("上线 交付 截止 发布 发版 到期 期限 deadline due launch release ship rollout deliver"),
+    _words("技术栈 技术 框架 stack tech technology framework"),
+)
+_ATTRIBUTE_OF = {word: group for group in ATTRIBUTE_WORDS for word in group}
+
+
+def keyword_terms(text: str) -> list[tuple[str, ...]]:
+    """The query's keyword terms (``query_terms``), each with the forms that match it: the term
+    itself, plus the other words of its attribute group (``ATTRIBUTE_WORDS``).  One attribute
+    counts once however many of its words the query holds, and jieba's search-mode pieces of an
+    attribute word ("责人" of "负责人") are that word, not terms of their own."""
+    terms = query_terms(text)
+    attribute_words = [t for t in terms if t in _ATTRIBUTE_OF]
+    found: list[tuple[str, ...]] = []
+    groups_seen: set[frozenset[str]] = set()
+    for term in terms:
+        group = _ATTRIBUTE_OF.get(term)
+        if group is None:
+            if any(term in word for word in attribute_words):
+                continue
+            found.append((term,))
+        elif group not in groups_seen:
+            groups_seen.add(group)
+            found.append((term, *sorted(group - {term})))
+    return found
 
 
 def name_grams(text: str) -> list[str]:
@@ -241,6 +277,40 @@ def quoted_names(text: str) -> list[str]:
     """Names the query puts in quotes (“林清”, "Atlas"): they always count as evidence."""
     found = [normalize_name(match.group(1)) for match in QUOTED.finditer(normalize_quotes(text))]
     return [name for name in dict.fromkeys(found) if len(name) >= 2]
+
+
+# --- pinyin: a Chinese name in Latin letters ("Qingniao", "Wang Lei" for 青鸟, 王磊) ------------
+_ALL_HAN = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,12}$")
+_PINYIN_WORD = re.compile(r"^[a-z]+$")
+
+
+def pinyin_key(name: str) -> str | None:
+    """The toneless pinyin of an all-Han name of 2 to 12 characters, syllables run together
+    (青鸟 → ``qingniao``); None for any other name.  pypinyin's bundled phrase dictionary picks
+    the reading of heteronyms in context (长城 → ``changcheng``).  Stored on the entity row when
+    it is written (``memories.engine.entities``) so recall compares it in SQL, through an index."""
+    text = normalize_name(name)
+    if not _ALL_HAN.match(text):
+        return None
+    return "".join(lazy_pinyin(text, style=Style.NORMAL)).lower()
+
+
+def pinyin_grams(text: str) -> list[str]:
+    """Runs of 1 to 4 Latin words of the query, run together (``qing niao`` → ``qingniao``):
+    equal to a name's ``pinyin_key``, the query names it in pinyin.  Words holding digits or
+    symbols are never pinyin and break a run."""
+    grams: dict[str, None] = {}
+    units = _NAME_UNIT.findall(normalize_name(text))
+    for index in range(len(units)):
+        joined = ""
+        for unit in units[index : index + MAX_LATIN_GRAM_WORDS]:
+            if not _PINYIN_WORD.match(unit):
+                break
+            joined += unit
+            # Two Han characters give at least three letters ("e'e"); shorter runs are words.
+            if len(joined) >= 3:
+                grams.setdefault(joined, None)
+    return list(grams)
 
 
 _LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"

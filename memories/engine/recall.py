@@ -8,11 +8,14 @@
   (Mem0 ANDs them all, so one extra word hid the memory).  Terms are weighted by BM25's idf
   within the scope; a memory counts as keyword evidence only when its matched terms carry at
   least ``keyword_min_coverage`` of the query's idf weight, and in a larger scope a term found
-  in more than ``keyword_max_share`` of the memories counts for nothing.
+  in more than ``keyword_max_share`` of the memories counts for nothing.  A term that names an
+  attribute (owner, launch date, tech stack: ``nlp.ATTRIBUTE_WORDS``) matches any word of
+  its attribute, in either language.
 * **entity** — memories linked in ``poco_memories_entities`` to an entity whose normalised text
   (NFKC, lower case, single spaces) equals a span of the query — or, at half weight, a Latin
-  word of the query with one typing slip undone — plus memories whose text holds a name the
-  query puts in quotes.  Entities linked to fewer memories weigh more.
+  word of the query with one typing slip undone — or whose stored pinyin (青鸟 → ``qingniao``)
+  equals a run of the query's Latin words, plus memories whose text holds a name the query
+  puts in quotes.  Entities linked to fewer memories weigh more.
 
 Every row carries the memory's cosine similarity to the query: fusion breaks ties with it.
 
@@ -45,10 +48,11 @@ class ChannelQuery:
 
     scope_key: str
     vector: list[float]
-    terms: list[str]
+    terms: list[tuple[str, ...]]  # each term with the forms that match it (nlp.keyword_terms)
     grams: list[str]
     quoted: list[str]
     misspellings: list[str]
+    pinyin: list[str]
     filters: SearchFilters
     vector_floor: float
     keyword_min_coverage: float
@@ -126,28 +130,35 @@ WHERE v.strength >= %(vector_floor)s
 # database keeps exact on every write (migration 0006), not from reading the memories.
 _KEYWORD_CTES = """
 kw_terms AS (
-    SELECT t.term, t.lexeme, to_tsquery('simple', t.lexeme) AS tsq
-    FROM unnest(%(kw_terms)s::text[], %(kw_lexemes)s::text[]) AS t(term, lexeme)
+    SELECT t.ord, t.term, t.lexeme, to_tsquery('simple', t.lexeme) AS tsq
+    FROM unnest(%(kw_terms)s::text[], %(kw_lexemes)s::text[])
+         WITH ORDINALITY AS t(term, lexeme, ord)
 ),
 kw_scope AS (
     SELECT coalesce((SELECT n FROM poco_memories_scope_size WHERE scope_key = %(scope)s), 0)::float8
            AS n
 ),
-kw_df AS (
-    -- A term the parser splits into several lexemes ("gpt-4") takes its rarest lexeme's count,
-    -- an upper bound of the memories holding the whole phrase (its weight is never overstated).
-    SELECT t.term,
-           CASE WHEN count(d.df) < count(*) THEN 0 ELSE min(d.df) END::float8 AS df
-    FROM kw_terms t
-    CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('simple', t.term))) AS l(lexeme)
+kw_form_df AS (
+    -- A form the parser splits into several lexemes ("gpt-4") takes its rarest lexeme's count,
+    -- an upper bound of the memories holding the whole phrase.
+    SELECT f.ord, f.form,
+           CASE WHEN count(d.df) < count(*) THEN 0 ELSE min(d.df) END AS df
+    FROM unnest(%(kw_form_terms)s::int[], %(kw_forms)s::text[]) AS f(ord, form)
+    CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('simple', f.form))) AS l(lexeme)
     LEFT JOIN poco_memories_term_df d ON d.scope_key = %(scope)s AND d.term = l.lexeme
-    GROUP BY t.term
+    GROUP BY f.ord, f.form
+),
+kw_df AS (
+    -- A term matched by several forms (an attribute word's group) is held by at most the sum
+    -- of its forms' counts: upper bounds, so a weight is never overstated.
+    SELECT ord, sum(df)::float8 AS df FROM kw_form_df GROUP BY ord
 ),
 kw_idf AS (
-    SELECT t.term, t.lexeme, t.tsq, coalesce(f.df, 0) AS df,
-           coalesce(f.df, 0) / greatest(s.n, 1) AS share,
-           ln(1 + (s.n - coalesce(f.df, 0) + 0.5) / (coalesce(f.df, 0) + 0.5)) AS idf
-    FROM kw_terms t CROSS JOIN kw_scope s LEFT JOIN kw_df f ON f.term = t.term
+    SELECT t.term, t.lexeme, t.tsq, least(coalesce(f.df, 0), s.n) AS df,
+           least(coalesce(f.df, 0), s.n) / greatest(s.n, 1) AS share,
+           ln(1 + (s.n - least(coalesce(f.df, 0), s.n) + 0.5)
+                  / (least(coalesce(f.df, 0), s.n) + 0.5)) AS idf
+    FROM kw_terms t CROSS JOIN kw_scope s LEFT JOIN kw_df f ON f.ord = t.ord
 ),
 kw_total AS (
     SELECT sum(idf) AS total FROM kw_idf
@@ -201,15 +212,18 @@ FROM (
         SELECT link.mid::uuid AS id, named.weight
         FROM (
             SELECT en.payload->'linked_memory_ids' AS links,
-                   CASE WHEN n.name = ANY(%(en_grams)s::text[]) THEN 1.0
-                        ELSE %(en_fuzzy_weight)s END
+                   CASE WHEN n.name = ANY(%(en_grams)s::text[])
+                          OR en.payload->>'pinyin' = ANY(%(en_pinyin)s::text[])
+                        THEN 1.0 ELSE %(en_fuzzy_weight)s END
                    / greatest(jsonb_array_length(en.payload->'linked_memory_ids'), 1) AS weight
             FROM {entities} en
             CROSS JOIN LATERAL (
                 SELECT regexp_replace(lower(normalize(en.payload->>'data', NFKC)), '\\s+', ' ', 'g')
             ) AS n(name)
             WHERE en.payload->>'user_id' = %(scope)s
-              AND (n.name = ANY(%(en_grams)s::text[]) OR n.name = ANY(%(en_fuzzy)s::text[]))
+              AND (n.name = ANY(%(en_grams)s::text[]) OR n.name = ANY(%(en_fuzzy)s::text[])
+                   OR (en.payload ? 'pinyin'
+                       AND en.payload->>'pinyin' = ANY(%(en_pinyin)s::text[])))
             OFFSET 0
         ) named
         CROSS JOIN LATERAL jsonb_array_elements_text(named.links) AS link(mid)
@@ -239,19 +253,23 @@ def channel_statement(
     params |= {"vector": str(query.vector), "vector_floor": query.vector_floor}
     ctes = ""
     if query.terms:
+        lexemes = ["(" + " | ".join(_lexeme(f) for f in forms) + ")" for forms in query.terms]
         ctes = "WITH " + _KEYWORD_CTES
         parts.append(_KEYWORD)
         params |= {
-            "kw_terms": query.terms,
-            "kw_lexemes": [_lexeme(t) for t in query.terms],
+            "kw_terms": [forms[0] for forms in query.terms],
+            "kw_lexemes": lexemes,
+            "kw_form_terms": [n for n, forms in enumerate(query.terms, 1) for _ in forms],
+            "kw_forms": [form for forms in query.terms for form in forms],
             "kw_max_share": query.keyword_max_share,
             "kw_min_scope": KEYWORD_DF_MIN_SCOPE,
             "kw_min_coverage": query.keyword_min_coverage,
         }
-    if query.grams or query.quoted or query.misspellings:
+    if query.grams or query.quoted or query.misspellings or query.pinyin:
         parts.append(_ENTITY)
         params |= {
             "en_grams": query.grams,
+            "en_pinyin": query.pinyin,
             "en_fuzzy": query.misspellings,
             "en_fuzzy_weight": MISSPELLING_WEIGHT,
             "en_quoted": [_contains(name) for name in query.quoted],

@@ -26,10 +26,11 @@ def _channels(engine, scope, query: str, names: str) -> dict[Channel, list[str]]
         ChannelQuery(
             scope_key=scope.key,
             vector=engine.embed_query(query),
-            terms=nlp.query_terms(query),
+            terms=nlp.keyword_terms(query),
             grams=nlp.name_grams(names),
             quoted=[],
             misspellings=[],
+            pinyin=[],
             filters=SearchFilters(),
             vector_floor=0.0,
             keyword_min_coverage=0.5,

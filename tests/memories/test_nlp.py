@@ -34,6 +34,34 @@ def entity_texts(text: str) -> list[str]:
     return [value for _, value in nlp.extract_entities(text)]
 
 
+# --- pinyin of Chinese names (recall's entity channel) --------------------------------------------
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [("青鸟", "qingniao"), ("王磊", "wanglei"), ("长城", "changcheng"), ("重庆", "chongqing")],
+)
+def test_all_han_names_get_their_toneless_pinyin(name, key):
+    assert nlp.pinyin_key(name) == key
+
+
+@pytest.mark.parametrize("name", ["Atlas", "鸟", "Atlas 青鸟", "青鸟2", ""])
+def test_other_names_get_no_pinyin(name):
+    assert nlp.pinyin_key(name) is None
+
+
+def test_runs_of_latin_words_are_pinyin_candidates():
+    grams = nlp.pinyin_grams("Who owns Qing Niao, v2?")
+    assert "qingniao" in grams and "owns" in grams
+    assert not any("v2" in g for g in grams)
+    assert nlp.pinyin_grams("青鸟的负责人") == []
+
+
+def test_an_attribute_counts_once_with_every_word_of_its_group():
+    terms = nlp.keyword_terms("Orion 的负责人 owner 是谁")
+    assert terms[0] == ("orion",)
+    assert len(terms) == 2 and {"owner", "lead", "负责人"} <= set(terms[1])
+    assert not any(t[0] == "责人" for t in terms)  # jieba's piece of 负责人 is not a term
+
+
 # --- quotes and quoted names -------------------------------------------------------------------
 def test_curly_and_corner_quotes_become_ascii_double_quotes():
     assert nlp.normalize_quotes("项目叫“Poco”，对接人「林清」") == '项目叫"Poco"，对接人"林清"'

@@ -82,6 +82,76 @@ def test_any_query_word_is_keyword_evidence_not_only_all_of_them(scope, facts):
     assert [h.id for h in channels[Channel.KEYWORD]] == [facts[KESTREL]]
 
 
+# --- pinyin: a Chinese name written in Latin letters ---------------------------------------------
+QINGNIAO = "“青鸟”的负责人是王磊，需求变更要先和他确认。"
+
+
+@pytest.mark.parametrize("query", ["Who owns Qingniao?", "qing niao owner", "QINGNIAO", "Wang Lei"])
+def test_a_chinese_name_written_in_pinyin_is_entity_evidence(scope, remember, facts, query):
+    wanted = remember(QINGNIAO)
+    channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
+    assert wanted in [h.id for h in channels[Channel.ENTITY]]
+    result = selectors.memory_search(scope=scope, query=query)
+    assert result.items and result.items[0].id == wanted
+
+
+def test_pinyin_must_spell_the_whole_name(scope, remember):
+    remember(QINGNIAO)
+    for query in ("qing", "niao", "qingniaos", "Qingdao"):
+        channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
+        assert channels[Channel.ENTITY] == [], query
+
+
+@pytest.mark.django_db(transaction=True)  # Mem0's own connections must see the rewritten rows
+def test_pinyin_of_entities_stored_before_is_filled_in(scope, remember):
+    from importlib import import_module
+
+    from django.db import connection
+
+    wanted = remember(QINGNIAO)
+    with connection.cursor() as cur:
+        cur.execute("UPDATE poco_memories_entities SET payload = payload - 'pinyin'")
+    query = "Who owns Qingniao?"
+    assert (
+        selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[Channel.ENTITY]
+        == []
+    )
+    migration = import_module("memories.migrations.0007_entity_pinyin")
+    migration.fill_pinyin(None, connection.schema_editor())
+    channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
+    assert wanted in [h.id for h in channels[Channel.ENTITY]]
+
+
+# --- attribute words: the name finds the project, the attribute picks the memory -----------------
+HERON = {
+    "goal": "Project Heron is the warehouse scanner app; the rollout starts in May.",
+    "owner": "Grace Liu leads Heron and signs off every scope change.",
+    "stack": "The Heron tech stack is Kotlin and SQLite.",
+}
+
+
+@pytest.mark.parametrize(
+    ("query", "wanted"),
+    [("Heron 的负责人是谁", "owner"), ("Heron 什么时候上线", "goal"), ("Heron 的技术栈", "stack")],
+)
+def test_an_attribute_word_matches_its_attribute_in_the_other_language(
+    scope, remember, query, wanted
+):
+    ids = {key: remember(text) for key, text in HERON.items()}
+    keyword = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[
+        Channel.KEYWORD
+    ]
+    assert keyword and keyword[0].id == ids[wanted]
+    assert all(hit.strength < keyword[0].strength for hit in keyword[1:])
+
+
+def test_attribute_words_alone_are_not_evidence_for_unrelated_memories(scope, facts):
+    channels = selectors.recall_channels(
+        scope=scope, query="Zebra 的负责人是谁", pool=10, min_score=1.0
+    )
+    assert channels[Channel.KEYWORD] == []
+
+
 # --- evidence floors: no evidence, no answer -----------------------------------------------------
 @pytest.mark.parametrize(
     "query", ["量子计算的最新进展", "股票行情怎么样", "how to bake sourdough bread", "王小明"]

@@ -146,10 +146,11 @@ def test_recall_reads_what_mem0_writes_and_scores_similarity(engine, scope):
         ChannelQuery(
             scope_key=scope.key,
             vector=engine.embed_query(text),
-            terms=nlp.query_terms("PostgreSQL service"),
+            terms=nlp.keyword_terms("PostgreSQL service"),
             grams=nlp.name_grams("PostgreSQL"),
             quoted=[],
             misspellings=[],
+            pinyin=[],
             filters=SearchFilters(),
             vector_floor=0.0,
             keyword_min_coverage=0.5,

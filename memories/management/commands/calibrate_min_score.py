@@ -7,7 +7,12 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from memories.calibration import POSITIVE_PAIRS, UNRELATED_FACTS, calibrate
+from memories.calibration import (
+    OFF_TOPIC_QUESTIONS,
+    POSITIVE_PAIRS,
+    UNRELATED_FACTS,
+    calibrate,
+)
 from memories.engine import get_engine
 
 
@@ -23,15 +28,25 @@ class Command(BaseCommand):
         out = self.stdout
         out.write(
             f"embedder: {settings.EMBEDDING_MODEL or 'bundled'}; {len(POSITIVE_PAIRS)} positive "
-            f"pairs, {len(POSITIVE_PAIRS) * len(UNRELATED_FACTS)} negative pairs"
+            f"pairs; {len(OFF_TOPIC_QUESTIONS)} off-topic questions, each against "
+            f"{len(POSITIVE_PAIRS) + len(UNRELATED_FACTS)} memories"
         )
-        out.write(f"{'floor':>6} {'precision':>9} {'recall':>7} {'false-pass':>10} {'J':>6}")
+        out.write(
+            f"{'floor':>6} {'recall':>7} {'off-topic answered':>18} {'precision':>9} "
+            f"{'pair false-pass':>15}"
+        )
         for row in result.rows:
             out.write(
-                f"{row.floor:>6.2f} {row.precision:>9.2f} {row.recall:>7.2f} "
-                f"{row.false_pass_rate:>10.2f} {row.youden:>6.2f}"
+                f"{row.floor:>6.2f} {row.recall:>7.2f} {row.off_topic_answered:>18.2f} "
+                f"{row.precision:>9.2f} {row.false_pass_rate:>15.2f}"
+            )
+        silent = result.silent
+        if silent is not None:
+            out.write(
+                f"lowest floor answering no off-topic question: {silent.floor:.2f} "
+                f"(recall {silent.recall:.2f})"
             )
         out.write(
-            f"recommended floor: {result.recommended:.2f} "
+            f"recommended floor: {result.recommended:.2f} — the best recall − off-topic answered "
             f"(configured POCO_SEARCH_MIN_SCORE: {settings.SEARCH_MIN_SCORE})"
         )
