@@ -47,10 +47,16 @@ def _links(scope) -> dict[str, list[str]]:
     }
 
 
-def test_batch_insert_is_indistinguishable_from_an_add(scope, other_scope):
+def test_batch_insert_is_indistinguishable_from_mem0s_add(scope, other_scope):
+    """Every add goes through ``add_many``: what it stores must be what Mem0's own
+    ``add(infer=False)`` stores, plus the entity links Mem0's helper would give it."""
     engine = get_engine()
     text = "团队在 Atlas 项目中统一使用“飞书”同步进度。"
-    added = engine.add_fact(scope_key=scope.key, text=text, metadata=dict(META))
+    result = engine._memory.add(
+        [{"role": "user", "content": text}], user_id=scope.key, metadata=dict(META), infer=False
+    )
+    (added,) = [str(row["id"]) for row in result["results"]]
+    engine._memory._link_entities_for_memory(added, text, {"user_id": scope.key})
     (batched,) = engine.add_many(other_scope.key, [NewFact(text=text, metadata=dict(META))])
 
     one, two = MemoryRow.objects.get(id=added), MemoryRow.objects.get(id=batched)
