@@ -148,7 +148,12 @@ class Mem0Adapter:
             self._link_with(cur, scope_key, links)
 
     def _link_with(
-        self, cur: Any, scope_key: str, links: list[tuple[str, list[entities.Entity]]]
+        self,
+        cur: Any,
+        scope_key: str,
+        links: list[tuple[str, list[entities.Entity]]],
+        *,
+        new_memories: bool = False,
     ) -> None:
         embedder = self._memory.embedding_model
         entities.link(
@@ -157,6 +162,7 @@ class Mem0Adapter:
             scope_key=scope_key,
             links=links,
             embed_batch=lambda texts: embedder.embed_batch(texts, "add"),
+            new_memories=new_memories,
         )
 
     def _existing_entities_by_text(self, filters: dict[str, Any]) -> entities.IndexedEntities:
@@ -236,7 +242,7 @@ class Mem0Adapter:
                 )
                 # In the insert's transaction: a fact is stored with its links or not at all.
                 links = [(i, ready.entities) for i, ready in zip(ids, prepared, strict=True)]
-                self._link_with(cur, scope_key, links)
+                self._link_with(cur, scope_key, links, new_memories=True)
             return ids
 
     @staticmethod

@@ -8,6 +8,7 @@ quoted names); everything else goes through the pinned English spaCy pipeline th
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 import unicodedata
@@ -92,6 +93,9 @@ def has_han(text: str) -> bool:
     return bool(HAN.search(text))
 
 
+# A write lemmatises the same texts several times (stored lemmas, then the duplicate check
+# against each of its nearest memories, both sides); spaCy makes an English pass the costly part.
+@functools.lru_cache(maxsize=2048)
 def lemmatize_for_bm25(text: str) -> str:
     if not has_han(text):
         assert _english_lemmatize is not None, "memories.engine.nlp.configure() not called"
