@@ -175,3 +175,27 @@ def test_mem0_still_calls_the_helpers_we_replace():
         assert call in inspect.getsource(getattr(Memory, method)), f"Memory.{method} changed"
     for name in ("_existing_entities_by_text", "_link_entities_for_memory"):
         assert getattr(engine._memory, name).__self__ is engine, f"{name} is Mem0's again"
+
+
+def test_delete_scope_counts_a_link_left_anywhere_as_residue(scope, other_scope):
+    """The residue check probes the link index per deleted id: a link to a deleted memory that
+    survives in any entity row (here planted in another scope's) keeps delete-user honest."""
+    engine = get_engine()
+    (gone,) = engine.add_many(scope.key, [NewFact(text="团队使用“飞书”沟通。", metadata={})])
+    (kept,) = engine.add_many(other_scope.key, [NewFact(text="项目代号“Kestrel”。", metadata={})])
+    planted = EntityRow.objects.filter(payload__user_id=other_scope.key).first()
+    assert planted is not None
+    with engine._memory.entity_store._get_cursor(commit=True) as cur:
+        cur.execute(
+            "UPDATE poco_memories_entities SET payload = jsonb_set(payload, "
+            "'{linked_memory_ids}', payload->'linked_memory_ids' || to_jsonb(%s::text)) "
+            "WHERE id = %s",
+            (gone, planted.id),
+        )
+
+    deletion = engine.delete_scope(scope_key=scope.key)
+
+    assert deletion.memory_ids == [gone]
+    assert deletion.residue == 1
+    assert engine.delete_scope(scope_key="acme:nobody").residue == 0
+    assert MemoryRow.objects.filter(id=kept).exists()
