@@ -389,6 +389,7 @@ def memory_add_many(
         # The text's own work (embedding, entities, lemmas) needs no lock: concurrent writers
         # of the scope do it in parallel and queue only for the statements.
         prepared = get_engine().prepare([text for _, text, _ in admitted])
+        _warm_duplicate_check(scope=scope, texts=[t for _, t, _ in admitted], prepared=prepared)
         with scope_write_lock(scope):
             _add_admitted(
                 scope=scope,
@@ -405,6 +406,21 @@ def memory_add_many(
             metrics.writes.labels("add", "backend_error").inc()
             outcomes[index] = WriteOutcome(status=WriteStatus.BACKEND_ERROR, reason=str(exc))
     return [outcome for outcome in outcomes if outcome is not None]
+
+
+def _warm_duplicate_check(
+    *, scope: MemoryScope, texts: list[str], prepared: list[PreparedText]
+) -> None:
+    """Compare each text with its nearest memories once before the lock. The answer is not
+    used (the check is made again under the lock, against what is stored then), but the
+    lemmas it computes for both sides are memoised (``nlp.lemmatize_for_bm25``), so the locked
+    check is mostly cache hits: the lock is held for statements, not for jieba and spaCy."""
+    try:
+        nearest = memory_nearest_many(scope=scope, vectors=[p.vector for p in prepared])
+    except DatabaseError as exc:
+        raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
+    for text, near in zip(texts, nearest, strict=True):
+        first_duplicate(text=text, candidates=near)
 
 
 def _add_admitted(
