@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import threading
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -388,8 +390,9 @@ def memory_add_many(
     try:
         # The text's own work (embedding, entities, lemmas) needs no lock: concurrent writers
         # of the scope do it in parallel and queue only for the statements.
-        prepared = get_engine().prepare([text for _, text, _ in admitted])
-        _warm_duplicate_check(scope=scope, texts=[t for _, t, _ in admitted], prepared=prepared)
+        with _PREPARE_SLOTS:
+            prepared = get_engine().prepare([text for _, text, _ in admitted])
+            _warm_duplicate_check(scope=scope, texts=[t for _, t, _ in admitted], prepared=prepared)
         with scope_write_lock(scope):
             _add_admitted(
                 scope=scope,
@@ -406,6 +409,12 @@ def memory_add_many(
             metrics.writes.labels("add", "backend_error").inc()
             outcomes[index] = WriteOutcome(status=WriteStatus.BACKEND_ERROR, reason=str(exc))
     return [outcome for outcome in outcomes if outcome is not None]
+
+
+# How many threads of this process may analyse texts at once. Each request runs on its own
+# thread: fifty adds of one scope analysing at once starved the lock holder of the GIL, and
+# every add queued behind its stretched locked section (a convoy). Waiting here holds no GIL.
+_PREPARE_SLOTS = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
 
 
 def _warm_duplicate_check(
