@@ -25,7 +25,7 @@ DJANGO_TABLES = (
     "memories_deletionmark",
 )
 EXTENSIONS = ("vector", "pg_trgm", "btree_gin")
-# The indexes recall, lists and deletes rely on (memories/migrations/0001, 0003 and 0006).
+# The indexes recall, lists, adds and deletes rely on (memories/migrations/0001, 0003, 0006, 0008).
 INDEXES = (
     "poco_memories_hnsw_idx",
     "poco_memories_text_lemmatized_idx",
@@ -33,6 +33,7 @@ INDEXES = (
     "poco_memories_scope_key_idx",
     "poco_memories_scope_terms_idx",
     "poco_memories_name_text_trgm_idx",
+    "poco_memories_data_hash_idx",
     "poco_memories_data_trgm_idx",
     "poco_memories_created_idx",
     "poco_memories_entities_hnsw_idx",

@@ -148,7 +148,9 @@ def memory_get(*, scope: MemoryScope, memory_id: str) -> MemoryRecord:
 def memory_find_by_text(*, scope: MemoryScope, text: str) -> MemoryRecord | None:
     """A live memory of the scope with exactly this text (a superseded or expired one is
     history, not a duplicate)."""
-    row = live_rows(scope).filter(payload__data=text).defer("vector").first()
+    # ->> text equality, the form the hash index on the text answers (migration 0008).
+    rows = live_rows(scope).alias(text=KT("payload__data")).filter(text=text)
+    row = rows.defer("vector").first()
     return to_record(row) if row else None
 
 
@@ -241,6 +243,8 @@ def memories_live_by_text(*, scope: MemoryScope, texts: list[str]) -> dict[str, 
 
 def memories_active_by_keys(*, scope: MemoryScope, memory_keys: list[str]) -> dict[str, MemoryRow]:
     """The current memory of each of ``memory_keys`` that one has, by key."""
+    if not memory_keys:
+        return {}
     rows = (
         live_rows(scope)
         .alias(key=KT("payload__memory_key"))

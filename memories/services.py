@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import threading
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,7 +21,7 @@ from django.utils import timezone
 
 from memories import governance, metrics
 from memories.admission import AdmissionResult, admit_extracted, admit_text
-from memories.engine import ExtractedFact, NewFact, get_engine
+from memories.engine import ExtractedFact, NewFact, PreparedText, get_engine, nlp
 from memories.governance import UNSET, Unset
 from memories.locks import scope_write_lock
 from memories.models import AuditEvent, DeletionMark, MemoryRow, MemorySettings
@@ -303,82 +305,28 @@ def memory_add(
     * below ``settings.MIN_CONFIDENCE`` nothing is stored (``rejected``, ``low_confidence``).
 
     The text passes admission here, so no caller can store what admission refuses; what is
-    stored is the admitted text (noise, paths and URLs cut out, ASCII quotes)."""
-    checked = _admit_new(
-        text=text,
-        source=source,
-        confidence=confidence,
-        memory_key=memory_key,
-        valid_until=valid_until,
-    )
-    if isinstance(checked, WriteOutcome):
-        return checked
-    text, confidence = checked
-    try:
-        with scope_write_lock(scope):
-            existing = memory_find_by_text(scope=scope, text=text) or memory_near_duplicate(
-                scope=scope, text=text
-            )
-            if existing is not None:
-                metrics.writes.labels("add", "no_effect").inc()
-                return _noop(
-                    scope=scope,
-                    memory_id=existing.id,
-                    actor=actor,
-                    source=source,
-                    run_id=run_id,
-                    reason="duplicate",
-                )
-            current, may_replace = _key_conflict(
-                scope=scope, memory_key=memory_key, confidence=confidence
-            )
-            if current is not None and not may_replace:
-                metrics.writes.labels("add", "no_effect").inc()
-                return _noop(
-                    scope=scope,
-                    memory_id=str(current.id),
-                    actor=actor,
-                    source=source,
-                    run_id=run_id,
-                    reason="explicit_statement_kept",
-                )
-            metadata = our_metadata(
+    stored is the admitted text (noise, paths and URLs cut out, ASCII quotes).
+
+    It is ``memory_add_many`` of one: one way to decide and store a new fact, one embedding
+    per add, computed before the lock."""
+    (outcome,) = memory_add_many(
+        scope=scope,
+        items=[
+            NewMemory(
+                text=text,
                 category=category,
-                source=source,
                 confidence=confidence,
                 memory_key=memory_key,
                 valid_until=valid_until,
-                source_ref=source_ref or run_id,
+                source_ref=source_ref,
+                created_at=created_at,
             )
-            if created_at is not None:
-                metadata["created_at"] = created_at.isoformat()
-            memory_id = get_engine().add_fact(scope_key=scope.key, text=text, metadata=metadata)
-            try:
-                _record_write(
-                    scope=scope,
-                    memory_id=memory_id,
-                    event=AuditEvent.Event.ADD,
-                    actor=actor,
-                    source=source,
-                    run_id=run_id,
-                    new_text=text,
-                    at=created_at,
-                    replaces=current,
-                )
-            except Exception:
-                # No memory without its audit trail: take the row back out.
-                get_engine().delete_fact(memory_id=memory_id, scope_key=scope.key)
-                raise
-    except BackendError as exc:
-        metrics.writes.labels("add", "backend_error").inc()
-        return WriteOutcome(status=WriteStatus.BACKEND_ERROR, reason=str(exc))
-    metrics.writes.labels("add", "added").inc()
-    return WriteOutcome(
-        status=WriteStatus.ADDED,
-        memory_id=memory_id,
-        inserted_count=1,
-        superseded_id=str(current.id) if current is not None else None,
+        ],
+        actor=actor,
+        source=source,
+        run_id=run_id,
     )
+    return outcome
 
 
 @dataclass(frozen=True)
@@ -396,11 +344,11 @@ class NewMemory:
 
 @dataclass
 class _Pending:
-    """A fact of the batch that will be stored: its place, text, vector and metadata."""
+    """A fact of the batch that will be stored: its place, text, analysis and metadata."""
 
     index: int
     text: str
-    vector: list[float]
+    prepared: PreparedText
     unit: np.ndarray
     metadata: dict[str, Any]
     confidence: float
@@ -440,16 +388,25 @@ def memory_add_many(
         else:
             admitted.append((index, *checked))
     try:
-        with scope_write_lock(scope):
-            _add_admitted(
-                scope=scope,
-                items=items,
-                admitted=admitted,
-                outcomes=outcomes,
-                actor=actor,
-                source=source,
-                run_id=run_id,
-            )
+        # The text's own work (embedding, entities, lemmas) needs no lock: concurrent writers
+        # of the scope do it in parallel and queue only for the statements.
+        # The lemmas computed outside the lock are reused inside it, for this write only.
+        with nlp.lemma_memo():
+            with _PREPARE_SLOTS:
+                prepared = get_engine().prepare([text for _, text, _ in admitted])
+                texts = [text for _, text, _ in admitted]
+                _warm_duplicate_check(scope=scope, texts=texts, prepared=prepared)
+            with scope_write_lock(scope):
+                _add_admitted(
+                    scope=scope,
+                    items=items,
+                    admitted=admitted,
+                    prepared=prepared,
+                    outcomes=outcomes,
+                    actor=actor,
+                    source=source,
+                    run_id=run_id,
+                )
     except BackendError as exc:
         for index, _, _ in admitted:
             metrics.writes.labels("add", "backend_error").inc()
@@ -457,11 +414,34 @@ def memory_add_many(
     return [outcome for outcome in outcomes if outcome is not None]
 
 
+# How many threads of this process may analyse texts at once. Each request runs on its own
+# thread: fifty adds of one scope analysing at once starved the lock holder of the GIL, and
+# every add queued behind its stretched locked section (a convoy). Waiting here holds no GIL.
+_PREPARE_SLOTS = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
+
+
+def _warm_duplicate_check(
+    *, scope: MemoryScope, texts: list[str], prepared: list[PreparedText]
+) -> None:
+    """Compare each text with its nearest memories once before the lock. The answer is not
+    used (the check is made again under the lock, against what is stored then), but the
+    lemmas it computes for both sides are memoised for this write (``nlp.lemma_memo``), so
+    the locked check is mostly cache hits: the lock is held for statements, not for jieba
+    and spaCy."""
+    try:
+        nearest = memory_nearest_many(scope=scope, vectors=[p.vector for p in prepared])
+    except DatabaseError as exc:
+        raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
+    for text, near in zip(texts, nearest, strict=True):
+        first_duplicate(text=text, candidates=near)
+
+
 def _add_admitted(
     *,
     scope: MemoryScope,
     items: list[NewMemory],
     admitted: list[tuple[int, str, float]],
+    prepared: list[PreparedText],
     outcomes: list[WriteOutcome | None],
     actor: Actor,
     source: str,
@@ -471,9 +451,8 @@ def _add_admitted(
     write the survivors, the supersedes and every audit row — all of them or none."""
     if not admitted:
         return
-    engine = get_engine()
     texts = [text for _, text, _ in admitted]
-    vectors = engine.embed_texts(texts)
+    vectors = [ready.vector for ready in prepared]
     try:
         same_text = memories_live_by_text(scope=scope, texts=texts)
         nearest = memory_nearest_many(scope=scope, vectors=vectors)
@@ -487,9 +466,9 @@ def _add_admitted(
     pending: list[_Pending] = []
     by_key: dict[str, _Pending] = {}
     noops: list[tuple[int, _Pending | str, str]] = []  # index, what it repeats/keeps, reason
-    for (index, text, confidence), vector, near in zip(admitted, vectors, nearest, strict=True):
+    for (index, text, confidence), ready, near in zip(admitted, prepared, nearest, strict=True):
         item = items[index]
-        unit = np.asarray(vector, dtype=np.float64)
+        unit = np.asarray(ready.vector, dtype=np.float64)
         unit /= np.linalg.norm(unit) or 1.0
         repeated = _repeated(
             text=text,
@@ -531,7 +510,7 @@ def _add_admitted(
         new = _Pending(
             index=index,
             text=text,
-            vector=vector,
+            prepared=ready,
             unit=unit,
             metadata=metadata,
             confidence=confidence,
@@ -597,7 +576,7 @@ def _write_batch(
     ids = engine.add_many(
         scope.key,
         [NewFact(text=p.text, metadata=p.metadata) for p in pending],
-        vectors=[p.vector for p in pending],
+        prepared=[p.prepared for p in pending],
     )
     for p, memory_id in zip(pending, ids, strict=True):
         p.memory_id = memory_id

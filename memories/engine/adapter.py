@@ -56,6 +56,18 @@ class NewFact:
 
 
 @dataclass(frozen=True)
+class PreparedText:
+    """What storing a text computes from the text alone (``Mem0Adapter.prepare``): the stored
+    vector, the entities it links and Mem0's keyword lemmas. A writer computes it before it
+    takes the scope's write lock, so concurrent adds of one scope embed and analyse in
+    parallel and hold the lock only for the statements."""
+
+    vector: list[float]
+    entities: list[entities.Entity]
+    lemmatized: str
+
+
+@dataclass(frozen=True)
 class ScopeDeletion:
     """What ``Mem0Adapter.delete_scope`` removed, and what it could not prove gone."""
 
@@ -132,15 +144,26 @@ class Mem0Adapter:
             logger.warning("entity linking failed: %s", type(exc).__name__)
 
     def _link(self, scope_key: str, links: list[tuple[str, list[entities.Entity]]]) -> None:
-        embedder = self._memory.embedding_model
         with self._memory.entity_store._get_cursor(commit=True) as cur:
-            entities.link(
-                cur,
-                table=self.entity_collection,
-                scope_key=scope_key,
-                links=links,
-                embed_batch=lambda texts: embedder.embed_batch(texts, "add"),
-            )
+            self._link_with(cur, scope_key, links)
+
+    def _link_with(
+        self,
+        cur: Any,
+        scope_key: str,
+        links: list[tuple[str, list[entities.Entity]]],
+        *,
+        new_memories: bool = False,
+    ) -> None:
+        embedder = self._memory.embedding_model
+        entities.link(
+            cur,
+            table=self.entity_collection,
+            scope_key=scope_key,
+            links=links,
+            embed_batch=lambda texts: embedder.embed_batch(texts, "add"),
+            new_memories=new_memories,
+        )
 
     def _existing_entities_by_text(self, filters: dict[str, Any]) -> entities.IndexedEntities:
         return entities.IndexedEntities(
@@ -161,59 +184,53 @@ class Mem0Adapter:
 
     # --- writes ------------------------------------------------------------------------------
     def add_fact(self, *, scope_key: str, text: str, metadata: dict[str, Any]) -> str:
-        """Store exactly one fact as given (infer=False) and link its entities."""
-        with _backend("add"):
-            result = self._memory.add(
-                [{"role": "user", "content": text}],
-                user_id=scope_key,
-                metadata=metadata,
-                infer=False,
-            )
-            rows = result.get("results", [])
-            if len(rows) != 1:
-                raise BackendError(f"add stored {len(rows)} rows instead of one")
-            memory_id = str(rows[0]["id"])
-            # infer=False links no entities; the seed wants explicit adds indexed too.
-            self._memory._link_entities_for_memory(memory_id, text, {"user_id": scope_key})
-            return memory_id
+        """Store exactly one fact as given: ``add_many`` of one."""
+        return self.add_many(scope_key, [NewFact(text=text, metadata=metadata)])[0]
 
-    def embed_texts(self, texts: list[str]) -> list[list[float]]:
-        """The stored vectors of many texts in one embedder batch (``add_many`` takes them
-        back, so a batch write embeds each text once)."""
+    def prepare(self, texts: Sequence[str]) -> list[PreparedText]:
+        """Everything ``add_many`` needs from the texts themselves, in order: one embedder
+        batch, one entity-extraction batch and the keyword lemmas. No database access."""
         if not texts:
             return []
         with _backend("embed"):
-            vectors = self._memory.embedding_model.embed_batch(texts, "add")
+            vectors = self._memory.embedding_model.embed_batch(list(texts), "add")
             if len(vectors) != len(texts):
                 raise BackendError(f"embedder returned {len(vectors)} vectors for {len(texts)}")
-            return [[float(x) for x in v] for v in vectors]
+            found = nlp.extract_entities_batch(list(texts))
+            return [
+                PreparedText(
+                    vector=[float(x) for x in vector],
+                    entities=names,
+                    lemmatized=nlp.lemmatize_for_bm25(text),
+                )
+                for text, vector, names in zip(texts, vectors, found, strict=True)
+            ]
 
     def add_many(
         self,
         scope_key: str,
         items: Sequence[NewFact],
-        vectors: Sequence[Sequence[float]] | None = None,
+        prepared: Sequence[PreparedText] | None = None,
     ) -> list[str]:
-        """Store many facts of one scope at once, exactly as ``add_fact`` would store each one
-        (the same payload Mem0's ``add(infer=False)`` writes, the same entity links), with one
-        embedding batch, one INSERT and one entity pass.  No Mem0 history rows: nothing reads
-        them but our purge, and their text would only be residue.  Returns the new ids, in
-        order; the caller holds the scope's write lock and has admitted the texts.  ``vectors``
-        (from ``embed_texts``, in order) spares a second embedding of the same texts."""
+        """Store facts of one scope: one INSERT and one entity pass. Each row is what Mem0's
+        ``add(infer=False)`` writes (the payload, the vector; the contract test compares them)
+        plus our entity links, which Mem0 leaves out of an explicit add. No Mem0 history rows:
+        nothing reads them but our purge, and their text would only be residue.
+
+        Returns the new ids, in order. The caller holds the scope's write lock and has admitted
+        the texts; ``prepared`` (from ``prepare``, in order) is computed here when not given."""
         if not items:
             return []
-        with _backend("add many"):
-            texts = [item.text for item in items]
-            if vectors is None:
-                vectors = self._memory.embedding_model.embed_batch(texts, "add")
-            if len(vectors) != len(texts):
-                raise BackendError(f"embedder returned {len(vectors)} vectors for {len(texts)}")
-            found = nlp.extract_entities_batch(texts)
+        with _backend("add"):
+            if prepared is None:
+                prepared = self.prepare([item.text for item in items])
+            if len(prepared) != len(items):
+                raise BackendError(f"{len(prepared)} prepared texts for {len(items)} facts")
             now = datetime.now(UTC).isoformat()
             ids = [str(uuid.uuid4()) for _ in items]
             payloads = [
-                json.dumps(self._payload(scope_key, item, now), ensure_ascii=False)
-                for item in items
+                json.dumps(self._payload(scope_key, item, ready, now), ensure_ascii=False)
+                for item, ready in zip(items, prepared, strict=True)
             ]
             with self._memory.vector_store._get_cursor(commit=True) as cur:
                 cur.execute(
@@ -221,13 +238,15 @@ class Mem0Adapter:
                         "INSERT INTO {t} (id, vector, payload) SELECT i, v::vector, p::jsonb "
                         "FROM unnest(%s::uuid[], %s::text[], %s::text[]) AS r(i, v, p)"
                     ).format(t=sql.Identifier(self._memory.collection_name)),
-                    (ids, [str(list(v)) for v in vectors], payloads),
+                    (ids, [str(ready.vector) for ready in prepared], payloads),
                 )
-            self._link(scope_key, list(zip(ids, found, strict=True)))
+                # In the insert's transaction: a fact is stored with its links or not at all.
+                links = [(i, ready.entities) for i, ready in zip(ids, prepared, strict=True)]
+                self._link_with(cur, scope_key, links, new_memories=True)
             return ids
 
     @staticmethod
-    def _payload(scope_key: str, item: NewFact, now: str) -> dict[str, Any]:
+    def _payload(scope_key: str, item: NewFact, prepared: PreparedText, now: str) -> dict[str, Any]:
         """Mem0 2.2.1's payload for ``add(messages, user_id=…, metadata=…, infer=False)``:
         ``_build_filters_and_metadata`` drops identity keys from our metadata and sets the
         scope, ``_add_to_vector_store`` adds the role, ``_create_memory`` the rest."""
@@ -238,7 +257,7 @@ class Mem0Adapter:
         payload["hash"] = hashlib.md5(item.text.encode()).hexdigest()
         payload.setdefault("created_at", now)
         payload["updated_at"] = payload["created_at"]
-        payload["text_lemmatized"] = nlp.lemmatize_for_bm25(item.text)
+        payload["text_lemmatized"] = prepared.lemmatized
         return payload
 
     def extract(
@@ -358,8 +377,12 @@ class Mem0Adapter:
                 cur.execute(
                     sql.SQL(
                         "SELECT (SELECT count(*) FROM {m} WHERE payload->>'user_id' = %(s)s)"
-                        " + (SELECT count(*) FROM {e} WHERE payload->>'user_id' = %(s)s"
-                        " OR payload->'linked_memory_ids' ?| %(ids)s::text[])"
+                        " + (SELECT count(*) FROM {e} WHERE payload->>'user_id' = %(s)s)"
+                        # One GIN probe per deleted id (a `?|` of 20,000 ids made the planner
+                        # test every entity row's array against all of them: minutes).
+                        " + (SELECT count(*) FROM unnest(%(ids)s::text[]) AS gone(id)"
+                        " WHERE EXISTS (SELECT 1 FROM {e}"
+                        " WHERE payload->'linked_memory_ids' ? gone.id))"
                         " + (SELECT count(*) FROM poco_memories_term_df WHERE scope_key = %(s)s)"
                         " + (SELECT count(*) FROM poco_memories_scope_size WHERE scope_key = %(s)s)"
                     ).format(**tables),

@@ -75,8 +75,13 @@ def link(
     scope_key: str,
     links: Sequence[tuple[str, Sequence[Entity]]],
     embed_batch: Callable[[list[str]], list[list[float]]],
+    new_memories: bool = False,
 ) -> None:
-    """Link each ``(memory_id, entities)`` of one scope, in a handful of statements."""
+    """Link each ``(memory_id, entities)`` of one scope, in a handful of statements.
+
+    ``new_memories``: the ids were just inserted, so no entity links them yet and the ids are
+    appended without testing each against the whole array (a name linked to thousands of
+    memories made that test part of every add)."""
     wanted = _wanted(links)
     if not wanted:
         return
@@ -134,14 +139,18 @@ def link(
     pairs = [(target[k], m) for k, w in wanted.items() if k in target for m in w.memory_ids]
     if pairs:
         entity_ids, memory_ids = (list(column) for column in zip(*pairs, strict=True))
+        unlinked = (
+            ""
+            if new_memories
+            else ("WHERE NOT coalesce(e.payload->'linked_memory_ids', '[]'::jsonb) ? m")
+        )
         cur.execute(
             sql.SQL(
                 "WITH pairs AS (SELECT * FROM unnest(%s::uuid[], %s::text[]) AS p(eid, mid)), "
                 "added AS (SELECT eid, array_agg(DISTINCT mid) AS mids FROM pairs GROUP BY eid) "
                 "UPDATE {t} e SET payload = jsonb_set(e.payload, '{{linked_memory_ids}}', "
                 "coalesce(e.payload->'linked_memory_ids', '[]'::jsonb) || coalesce(("
-                "SELECT jsonb_agg(m) FROM unnest(a.mids) AS m "
-                "WHERE NOT coalesce(e.payload->'linked_memory_ids', '[]'::jsonb) ? m"
+                f"SELECT jsonb_agg(m) FROM unnest(a.mids) AS m {unlinked}"
                 "), '[]'::jsonb)) "
                 "FROM added a WHERE e.id = a.eid"
             ).format(t=ident),

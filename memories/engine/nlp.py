@@ -8,10 +8,12 @@ quoted names); everything else goes through the pinned English spaCy pipeline th
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 import jieba
@@ -93,7 +95,34 @@ def has_han(text: str) -> bool:
     return bool(HAN.search(text))
 
 
+# A write lemmatises the same texts several times (stored lemmas, then the duplicate check
+# against each of its nearest memories, both sides, before and under the scope lock); spaCy
+# makes an English pass the costly part. The memo lives for one write only (``lemma_memo``):
+# a process-wide cache would keep the text of memories deleted since, and of search queries.
+_lemma_memo: ContextVar[dict[str, str] | None] = ContextVar("lemma_memo", default=None)
+
+
+@contextlib.contextmanager
+def lemma_memo() -> Iterator[None]:
+    """Remember every text lemmatised inside the block, and forget them all when it ends."""
+    token = _lemma_memo.set({})
+    try:
+        yield
+    finally:
+        _lemma_memo.reset(token)
+
+
 def lemmatize_for_bm25(text: str) -> str:
+    memo = _lemma_memo.get()
+    if memo is None:
+        return _lemmatize(text)
+    found = memo.get(text)
+    if found is None:
+        found = memo[text] = _lemmatize(text)
+    return found
+
+
+def _lemmatize(text: str) -> str:
     if not has_han(text):
         assert _english_lemmatize is not None, "memories.engine.nlp.configure() not called"
         return _english_lemmatize(text)

@@ -48,10 +48,16 @@ def _links(scope) -> dict[str, list[str]]:
     }
 
 
-def test_batch_insert_is_indistinguishable_from_an_add(scope, other_scope):
+def test_batch_insert_is_indistinguishable_from_mem0s_add(scope, other_scope):
+    """Every add goes through ``add_many``: what it stores must be what Mem0's own
+    ``add(infer=False)`` stores, plus the entity links Mem0's helper would give it."""
     engine = get_engine()
     text = "团队在 Atlas 项目中统一使用“飞书”同步进度。"
-    added = engine.add_fact(scope_key=scope.key, text=text, metadata=dict(META))
+    result = engine._memory.add(
+        [{"role": "user", "content": text}], user_id=scope.key, metadata=dict(META), infer=False
+    )
+    (added,) = [str(row["id"]) for row in result["results"]]
+    engine._memory._link_entities_for_memory(added, text, {"user_id": scope.key})
     (batched,) = engine.add_many(other_scope.key, [NewFact(text=text, metadata=dict(META))])
 
     one, two = MemoryRow.objects.get(id=added), MemoryRow.objects.get(id=batched)
@@ -170,3 +176,27 @@ def test_mem0_still_calls_the_helpers_we_replace():
         assert call in inspect.getsource(getattr(Memory, method)), f"Memory.{method} changed"
     for name in ("_existing_entities_by_text", "_link_entities_for_memory"):
         assert getattr(engine._memory, name).__self__ is engine, f"{name} is Mem0's again"
+
+
+def test_delete_scope_counts_a_link_left_anywhere_as_residue(scope, other_scope):
+    """The residue check probes the link index per deleted id: a link to a deleted memory that
+    survives in any entity row (here planted in another scope's) keeps delete-user honest."""
+    engine = get_engine()
+    (gone,) = engine.add_many(scope.key, [NewFact(text="团队使用“飞书”沟通。", metadata={})])
+    (kept,) = engine.add_many(other_scope.key, [NewFact(text="项目代号“Kestrel”。", metadata={})])
+    planted = EntityRow.objects.filter(payload__user_id=other_scope.key).first()
+    assert planted is not None
+    with engine._memory.entity_store._get_cursor(commit=True) as cur:
+        cur.execute(
+            "UPDATE poco_memories_entities SET payload = jsonb_set(payload, "
+            "'{linked_memory_ids}', payload->'linked_memory_ids' || to_jsonb(%s::text)) "
+            "WHERE id = %s",
+            (gone, planted.id),
+        )
+
+    deletion = engine.delete_scope(scope_key=scope.key)
+
+    assert deletion.memory_ids == [gone]
+    assert deletion.residue == 1
+    assert engine.delete_scope(scope_key="acme:nobody").residue == 0
+    assert MemoryRow.objects.filter(id=kept).exists()

@@ -7,7 +7,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from memories.engine import get_engine
-from memories.models import AuditEvent, MemoryRow
+from memories.models import AuditEvent, EntityRow, MemoryRow
 from memories.services import memory_add, memory_record_extracted, memory_update, our_metadata
 from memories.types import Source, WriteStatus
 
@@ -27,10 +27,14 @@ class AuditDown(Exception):
 
 @pytest.fixture
 def audit_down(monkeypatch):
-    def refuse(**fields):
+    def refuse(*args, **fields):
         raise AuditDown
 
-    return lambda: monkeypatch.setattr(AuditEvent.objects, "create", refuse)
+    def down():
+        monkeypatch.setattr(AuditEvent.objects, "create", refuse)
+        monkeypatch.setattr(AuditEvent.objects, "bulk_create", refuse)
+
+    return down
 
 
 def test_add_and_update_store_the_admitted_text(scope, agent):
@@ -67,10 +71,11 @@ def test_refusals_are_counted_by_reason_and_change_nothing(scope, agent):
 
 def test_add_takes_the_memory_back_when_its_audit_row_cannot_be_written(scope, agent, audit_down):
     audit_down()
-    with pytest.raises(AuditDown):
-        memory_add(scope=scope, text=KEPT, actor=agent)
+    outcome = memory_add(scope=scope, text="团队使用“飞书”沟通。", actor=agent)
 
+    assert (outcome.status, outcome.memory_id) == (WriteStatus.BACKEND_ERROR, None)
     assert not MemoryRow.objects.exists()
+    assert not EntityRow.objects.exists()
 
 
 def test_update_puts_the_old_text_back_when_its_audit_row_cannot_be_written(
