@@ -166,19 +166,7 @@ def memory_near_duplicate(
     """The live memory of the scope that ``text`` repeats (``governance.is_duplicate``: close in
     meaning and no new content word), or None. Raises ``BackendError``."""
     vector = get_engine().embed_query(text)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""
-            SELECT m.id, m.payload->>'data', 1 - (m.vector <=> %s::vector) AS score
-            FROM poco_memories m
-            WHERE m.payload->>'user_id' = %s AND {live_condition("m")}
-              AND NOT (m.id::text = ANY(%s::text[]))
-            ORDER BY m.vector <=> %s::vector
-            LIMIT %s
-            """,
-            [str(vector), scope.key, list(exclude_ids), str(vector), DEDUP_CANDIDATES],
-        )
-        candidates = [(str(i), str(c or ""), float(s)) for i, c, s in cursor.fetchall()]
+    [candidates] = memory_nearest_many(scope=scope, vectors=[vector], exclude_ids=exclude_ids)
     memory_id = first_duplicate(text=text, candidates=candidates)
     return memory_get(scope=scope, memory_id=memory_id) if memory_id else None
 
@@ -195,10 +183,11 @@ def first_duplicate(*, text: str, candidates: Sequence[tuple[_T, str, float]]) -
 
 
 def memory_nearest_many(
-    *, scope: MemoryScope, vectors: list[list[float]]
+    *, scope: MemoryScope, vectors: list[list[float]], exclude_ids: tuple[str, ...] = ()
 ) -> list[list[tuple[str, str, float]]]:
     """For each vector, the scope's ``DEDUP_CANDIDATES`` nearest live memories as (id, text,
-    similarity), nearest first — one statement for a whole batch (a LATERAL top-k per vector).
+    similarity), nearest first, leaving out ``exclude_ids`` — one statement for a whole batch
+    (a LATERAL top-k per vector).
 
     The vectors arrive as ``vector[]``: a ``text`` element cast inside the LATERAL was parsed
     again for every row it was compared with (~100 µs a row, 3 s per vector at 20,000)."""
@@ -214,12 +203,13 @@ def memory_nearest_many(
                 SELECT m.id, m.payload->>'data' AS data, 1 - (m.vector <=> c.v) AS score
                 FROM poco_memories m
                 WHERE m.payload->>'user_id' = %s AND {live_condition("m")}
+                  AND NOT (m.id::text = ANY(%s::text[]))
                 ORDER BY m.vector <=> c.v
                 LIMIT %s
             ) n
             ORDER BY c.ord, n.score DESC
             """,
-            [[str(v) for v in vectors], scope.key, DEDUP_CANDIDATES],
+            [[str(v) for v in vectors], scope.key, list(exclude_ids), DEDUP_CANDIDATES],
         )
         for ordinal, memory_id, content, score in cursor.fetchall():
             found[int(ordinal) - 1].append((str(memory_id), str(content or ""), float(score)))

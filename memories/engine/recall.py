@@ -151,13 +151,13 @@ kw_form_df AS (
 kw_df AS (
     -- A term matched by several forms (an attribute word's group) is held by at most the sum
     -- of its forms' counts: upper bounds, so a weight is never overstated.
-    SELECT ord, sum(df)::float8 AS df FROM kw_form_df GROUP BY ord
+    SELECT ord, least(sum(df), (SELECT n FROM kw_scope))::float8 AS df
+    FROM kw_form_df GROUP BY ord
 ),
 kw_idf AS (
-    SELECT t.term, t.lexeme, t.tsq, least(coalesce(f.df, 0), s.n) AS df,
-           least(coalesce(f.df, 0), s.n) / greatest(s.n, 1) AS share,
-           ln(1 + (s.n - least(coalesce(f.df, 0), s.n) + 0.5)
-                  / (least(coalesce(f.df, 0), s.n) + 0.5)) AS idf
+    SELECT t.term, t.lexeme, t.tsq, coalesce(f.df, 0) AS df,
+           coalesce(f.df, 0) / greatest(s.n, 1) AS share,
+           ln(1 + (s.n - coalesce(f.df, 0) + 0.5) / (coalesce(f.df, 0) + 0.5)) AS idf
     FROM kw_terms t CROSS JOIN kw_scope s LEFT JOIN kw_df f ON f.ord = t.ord
 ),
 kw_total AS (
