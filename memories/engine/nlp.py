@@ -12,9 +12,10 @@ import contextlib
 import re
 import threading
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
+from typing import Any
 
 import jieba
 import jieba.posseg
@@ -256,6 +257,23 @@ ATTRIBUTE_WORDS: tuple[frozenset[str], ...] = (
     _words("技术栈 技术 框架 stack tech technology framework"),
 )
 _ATTRIBUTE_OF = {word: group for group in ATTRIBUTE_WORDS for word in group}
+
+
+def english_bm25(tokens: Iterable[Any]) -> str:
+    """Mem0's ``lemmatize_for_bm25`` over spaCy tokens, except that an attribute word spaCy
+    lists as a stop word ("due", "own") is kept: it is what "When is Kestrel due?" asks.
+    Alphanumeric lemmas, plus the ``-ing`` form beside its lemma (Mem0's rule for meeting/meet).
+    """
+    kept: list[str] = []
+    for token in tokens:
+        if token.is_punct or (token.is_stop and token.text not in _ATTRIBUTE_OF):
+            continue
+        lemma = token.lemma_
+        if lemma.isalnum():
+            kept.append(lemma)
+        if token.text.endswith("ing") and token.text != lemma and token.text.isalnum():
+            kept.append(token.text)
+    return " ".join(kept)
 
 
 def keyword_terms(text: str) -> list[tuple[str, ...]]:

@@ -204,28 +204,55 @@ ORDER BY k.coverage DESC, k.distance, k.id
 LIMIT %(pool)s
 """
 
+# The entities the query names: by equality with a span, its pinyin, or (at a lower weight) one
+# typing slip; ``exact`` marks the first two.
+_ENTITY_CTES = """
+en_direct AS MATERIALIZED (
+    SELECT en.id, n.name, en.payload->'linked_memory_ids' AS links,
+           (n.name = ANY(%(en_grams)s::text[])
+            OR en.payload->>'pinyin' = ANY(%(en_pinyin)s::text[])) AS exact
+    FROM {entities} en
+    CROSS JOIN LATERAL (
+        SELECT regexp_replace(lower(normalize(en.payload->>'data', NFKC)), '\\s+', ' ', 'g')
+    ) AS n(name)
+    WHERE en.payload->>'user_id' = %(scope)s
+      AND (n.name = ANY(%(en_grams)s::text[]) OR n.name = ANY(%(en_fuzzy)s::text[])
+           OR (en.payload ? 'pinyin' AND en.payload->>'pinyin' = ANY(%(en_pinyin)s::text[])))
+),
+en_named AS (
+    -- Each name the query names, with every entity that is it: the entity itself and, for a
+    -- Latin name, the entities whose name holds it as whole words in order ("Project Kestrel"
+    -- for "Kestrel", or for "Kestral" at the misspelling's weight; the (user_id, words) GIN
+    -- index of migration 0010).
+    SELECT d.name AS grp, d.links,
+           CASE WHEN d.exact THEN 1.0 ELSE %(en_fuzzy_weight)s END AS factor
+    FROM en_direct d
+    UNION ALL
+    SELECT d.name, wider.payload->'linked_memory_ids',
+           CASE WHEN d.exact THEN 1.0 ELSE %(en_fuzzy_weight)s END
+    FROM en_direct d
+    JOIN {entities} wider
+      ON wider.payload->>'user_id' = %(scope)s
+     AND to_tsvector('simple', wider.payload->>'data') @@ phraseto_tsquery('simple', d.name)
+    WHERE d.name !~ '[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]'
+      AND wider.id <> d.id
+),
+en_weighted AS (
+    -- A name linked to fewer memories weighs more; weights are computed per entity before its
+    -- links are expanded.
+    SELECT links, factor / greatest(sum(jsonb_array_length(links)) OVER (PARTITION BY grp), 1)
+           AS weight
+    FROM en_named
+)
+"""
+
 _ENTITY = """
 SELECT 'entity', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'),
        w.weight, greatest(0, 1 - (m.vector <=> %(vector)s::vector))
 FROM (
     SELECT e.id, sum(e.weight) AS weight FROM (
         SELECT link.mid::uuid AS id, named.weight
-        FROM (
-            SELECT en.payload->'linked_memory_ids' AS links,
-                   CASE WHEN n.name = ANY(%(en_grams)s::text[])
-                          OR en.payload->>'pinyin' = ANY(%(en_pinyin)s::text[])
-                        THEN 1.0 ELSE %(en_fuzzy_weight)s END
-                   / greatest(jsonb_array_length(en.payload->'linked_memory_ids'), 1) AS weight
-            FROM {entities} en
-            CROSS JOIN LATERAL (
-                SELECT regexp_replace(lower(normalize(en.payload->>'data', NFKC)), '\\s+', ' ', 'g')
-            ) AS n(name)
-            WHERE en.payload->>'user_id' = %(scope)s
-              AND (n.name = ANY(%(en_grams)s::text[]) OR n.name = ANY(%(en_fuzzy)s::text[])
-                   OR (en.payload ? 'pinyin'
-                       AND en.payload->>'pinyin' = ANY(%(en_pinyin)s::text[])))
-            OFFSET 0
-        ) named
+        FROM (SELECT * FROM en_weighted OFFSET 0) named
         CROSS JOIN LATERAL jsonb_array_elements_text(named.links) AS link(mid)
         UNION ALL
         SELECT q.id, 1.0 FROM {memories} q, unnest(%(en_quoted)s::text[]) AS pattern
@@ -251,10 +278,10 @@ def channel_statement(
     tables = {"memories": sql.Identifier(memories), "entities": sql.Identifier(entities)}
     parts = [_VECTOR]
     params |= {"vector": str(query.vector), "vector_floor": query.vector_floor}
-    ctes = ""
+    ctes: list[str] = []
     if query.terms:
         lexemes = ["(" + " | ".join(_lexeme(f) for f in forms) + ")" for forms in query.terms]
-        ctes = "WITH " + _KEYWORD_CTES
+        ctes.append(_KEYWORD_CTES)
         parts.append(_KEYWORD)
         params |= {
             "kw_terms": [forms[0] for forms in query.terms],
@@ -266,6 +293,7 @@ def channel_statement(
             "kw_min_coverage": query.keyword_min_coverage,
         }
     if query.grams or query.quoted or query.misspellings or query.pinyin:
+        ctes.append(_ENTITY_CTES)
         parts.append(_ENTITY)
         params |= {
             "en_grams": query.grams,
@@ -274,7 +302,9 @@ def channel_statement(
             "en_fuzzy_weight": MISSPELLING_WEIGHT,
             "en_quoted": [_contains(name) for name in query.quoted],
         }
-    body = ctes + " UNION ALL ".join(f"({part})" for part in parts)
+    body = ("WITH " + ",".join(ctes) if ctes else "") + " UNION ALL ".join(
+        f"({part})" for part in parts
+    )
     return sql.SQL(body).format(filters=sql.SQL(filters), **tables), params
 
 

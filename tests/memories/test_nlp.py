@@ -137,6 +137,17 @@ def test_english_keywords_go_through_spacy_lemmas():
     assert "the" not in tokens and "were" not in tokens
 
 
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [("When is Kestrel due?", "due"), ("Who will own the rollout?", "own")],
+)
+def test_attribute_words_that_spacy_calls_stop_words_are_kept(text, word):
+    """spaCy lists "due" and "own" as stop words, so Mem0's lemmas dropped them and "When is
+    Kestrel due?" asked only for "kestrel": an attribute word is what the question asks."""
+    assert word in nlp.lemmatize_for_bm25(text).split()
+    assert "is" not in nlp.lemmatize_for_bm25(text).split()
+
+
 def test_keywords_of_a_query_match_the_keywords_of_the_fact():
     """What makes "Poco 项目的技术方案" find the seed example by keyword."""
     query = set(nlp.lemmatize_for_bm25("Poco 项目的技术方案").split())

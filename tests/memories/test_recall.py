@@ -152,6 +152,63 @@ def test_attribute_words_alone_are_not_evidence_for_unrelated_memories(scope, fa
     assert channels[Channel.KEYWORD] == []
 
 
+# --- a name inside a longer entity name, and "due" -----------------------------------------------
+KESTREL_PROJECT = {
+    "goal": "Project Kestrel is the billing rewrite, due the end of March.",
+    "owner": "Maya Chen leads Kestrel; scope changes go through her.",
+    "stack": "Kestrel runs on Go and PostgreSQL.",
+}
+
+
+def test_a_name_inside_a_longer_entity_name_is_the_same_name(scope, remember):
+    # spaCy links the goal to "Project Kestrel", the others to "Kestrel".
+    ids = {key: remember(text) for key, text in KESTREL_PROJECT.items()}
+    entity = selectors.recall_channels(scope=scope, query="Kestrel", pool=10, min_score=1.0)[
+        Channel.ENTITY
+    ]
+    assert {h.id for h in entity} == set(ids.values())
+    assert len({h.strength for h in entity}) == 1  # one name: every memory of it weighs the same
+
+
+def test_a_word_of_a_longer_name_counts_only_when_it_is_a_name_itself(scope, remember):
+    remember(KESTREL_PROJECT["goal"])  # "project" is no entity of the scope
+    entity = selectors.recall_channels(scope=scope, query="project", pool=10, min_score=1.0)[
+        Channel.ENTITY
+    ]
+    assert entity == []
+
+
+def test_when_is_it_due_finds_the_memory_that_says_when(v1, scope, remember):
+    ids = {key: remember(text) for key, text in KESTREL_PROJECT.items()}
+    items = search(v1, scope, "When is Kestrel due?")["items"]
+    assert items and items[0]["id"] == ids["goal"]
+
+
+@pytest.mark.django_db(transaction=True)  # Mem0's own connections must see the rewritten rows
+def test_due_is_added_to_the_keywords_of_english_memories_stored_before(scope, remember):
+    from importlib import import_module
+
+    from django.db import connection
+
+    wanted = remember(KESTREL_PROJECT["goal"])
+    with connection.cursor() as cur:  # what Mem0's lemmas held before: no "due"
+        cur.execute(
+            "UPDATE poco_memories SET payload = jsonb_set(payload, '{text_lemmatized}', "
+            "to_jsonb(replace(payload->>'text_lemmatized', ' due', '')))"
+        )
+    query = "deadline due"
+    assert (
+        selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[Channel.KEYWORD]
+        == []
+    )
+    migration = import_module("memories.migrations.0009_attribute_stop_words")
+    migration.add_words(None, connection.schema_editor())
+    keyword = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[
+        Channel.KEYWORD
+    ]
+    assert [h.id for h in keyword] == [wanted]
+
+
 # --- evidence floors: no evidence, no answer -----------------------------------------------------
 @pytest.mark.parametrize(
     "query", ["量子计算的最新进展", "股票行情怎么样", "how to bake sourdough bread", "王小明"]
