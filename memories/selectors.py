@@ -190,17 +190,20 @@ def memory_nearest_many(
     (a LATERAL top-k per vector).
 
     The vectors arrive as ``vector[]``: a ``text`` element cast inside the LATERAL was parsed
-    again for every row it was compared with (~100 µs a row, 3 s per vector at 20,000)."""
+    again for every row it was compared with (~100 µs a row, 3 s per vector at 20,000).
+    Inside a write, the rows' stored lemmas go to the write's memo (``nlp.remember_lemmas``):
+    the duplicate check compares words without a jieba/spaCy pass over each memory."""
     if not vectors:
         return []
     found: list[list[tuple[str, str, float]]] = [[] for _ in vectors]
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
-            SELECT c.ord, n.id, n.data, n.score
+            SELECT c.ord, n.id, n.data, n.lemmas, n.score
             FROM unnest(%s::vector[]) WITH ORDINALITY AS c(v, ord)
             CROSS JOIN LATERAL (
-                SELECT m.id, m.payload->>'data' AS data, 1 - (m.vector <=> c.v) AS score
+                SELECT m.id, m.payload->>'data' AS data,
+                       m.payload->>'text_lemmatized' AS lemmas, 1 - (m.vector <=> c.v) AS score
                 FROM poco_memories m
                 WHERE m.payload->>'user_id' = %s AND {live_condition("m")}
                   AND NOT (m.id::text = ANY(%s::text[]))
@@ -211,8 +214,10 @@ def memory_nearest_many(
             """,
             [[str(v) for v in vectors], scope.key, list(exclude_ids), DEDUP_CANDIDATES],
         )
-        for ordinal, memory_id, content, score in cursor.fetchall():
-            found[int(ordinal) - 1].append((str(memory_id), str(content or ""), float(score)))
+        rows = cursor.fetchall()
+    for ordinal, memory_id, content, _, score in rows:
+        found[int(ordinal) - 1].append((str(memory_id), str(content or ""), float(score)))
+    nlp.remember_lemmas((str(content or ""), lemmas) for _, _, content, lemmas, _ in rows)
     return found
 
 

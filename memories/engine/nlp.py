@@ -113,6 +113,18 @@ def lemma_memo() -> Iterator[None]:
         _lemma_memo.reset(token)
 
 
+def remember_lemmas(stored: Iterable[tuple[str, str | None]]) -> None:
+    """Inside a write (``lemma_memo``), take memories' stored lemmas (``text_lemmatized``) as
+    the lemmatisation of their text: the duplicate check reads its nearest memories' lemmas
+    instead of running jieba/spaCy over each again. Outside a write it does nothing."""
+    memo = _lemma_memo.get()
+    if memo is None:
+        return
+    for text, lemmas in stored:
+        if lemmas is not None:
+            memo.setdefault(text, lemmas)
+
+
 def lemmatize_for_bm25(text: str) -> str:
     memo = _lemma_memo.get()
     if memo is None:

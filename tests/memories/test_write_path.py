@@ -89,6 +89,31 @@ def test_an_add_embeds_its_text_once(scope, agent, embedded):
     assert outcome.memory_id in links.payload["linked_memory_ids"]
 
 
+@pytest.mark.django_db
+def test_the_duplicate_check_reads_stored_lemmas_instead_of_analysing_memories_again(
+    scope, agent, monkeypatch
+):
+    from memories.engine import nlp
+
+    stored = "The user prefers dark mode in every editor."
+    services.memory_add(scope=scope, text=stored, actor=agent)
+    analysed: list[str] = []
+    lemmatize = nlp._lemmatize
+
+    def spy(text: str) -> str:
+        analysed.append(text)
+        return lemmatize(text)
+
+    monkeypatch.setattr(nlp, "_lemmatize", spy)
+    outcome = services.memory_add(
+        scope=scope, text="The user prefers dark mode in every editor, always.", actor=agent
+    )
+
+    assert outcome.status == WriteStatus.NO_EFFECT and outcome.reason == "duplicate"
+    assert stored not in analysed  # its words came from its stored text_lemmatized
+    assert analysed  # the new text itself was analysed
+
+
 @pytest.fixture
 def scope_lock_held(scope) -> Iterator[Callable[[], None]]:
     """Hold the scope's write lock from another session until the returned call releases it."""
