@@ -54,7 +54,13 @@ CSRF_TRUSTED_ORIGINS = [o for o in _env("POCO_CSRF_TRUSTED_ORIGINS").split(",") 
 # Filtered HNSW search returns too few rows without iterative scans. No parallel workers: every
 # statement here is a short OLTP query, where starting workers cost more than they saved
 # (30 ms of a 50 ms entity lookup at 20,000 memories) and multiplied the load under concurrency.
-PG_SESSION_OPTIONS = "-c hnsw.iterative_scan=relaxed_order -c max_parallel_workers_per_gather=0"
+# Always a plan for the actual parameters: psycopg prepares a statement after five runs (Mem0's
+# pool), and PostgreSQL's generic plan for recall knows neither the scope nor the query vector —
+# at 20,000 memories it scanned the scope exactly instead of walking HNSW (1-3 ms -> 40 ms).
+PG_SESSION_OPTIONS = (
+    "-c hnsw.iterative_scan=relaxed_order -c max_parallel_workers_per_gather=0 "
+    "-c plan_cache_mode=force_custom_plan"
+)
 
 DATABASE_URL = _env("DATABASE_URL")
 EMBEDDED_DATABASE = not DATABASE_URL

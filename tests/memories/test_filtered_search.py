@@ -28,6 +28,27 @@ def test_mem0_connections_use_iterative_hnsw_scans():
         assert cur.fetchone()[0] == "relaxed_order"
 
 
+def test_every_execution_is_planned_for_its_own_scope_and_vector():
+    """psycopg prepares a statement after five runs on Mem0's pool; PostgreSQL's generic plan
+    for recall knows neither the scope nor the vector and scanned a 20,000-memory scope
+    exactly instead of walking HNSW (docs/benchmarks.md)."""
+    from django.db import connection
+
+    store = get_engine()._memory.vector_store
+    with store._get_cursor() as cur:
+        for _ in range(7):  # past psycopg's prepare threshold: a server-side prepared statement
+            cur.execute("SELECT count(*) FROM poco_memories WHERE scope_key = %s", ["x"])
+        cur.execute(
+            "SELECT coalesce(sum(generic_plans), 0) FROM pg_prepared_statements "
+            "WHERE statement LIKE %s",
+            ["%FROM poco_memories WHERE scope_key%"],
+        )
+        assert cur.fetchone()[0] == 0
+    with connection.cursor() as cur:
+        cur.execute("SHOW plan_cache_mode")
+        assert cur.fetchone()[0] == "force_custom_plan"
+
+
 def test_selective_filter_still_returns_every_match(scope):
     engine = get_engine()
     rng = random.Random(7)
