@@ -389,13 +389,12 @@ def memory_add_many(
             admitted.append((index, *checked))
     try:
         # The text's own work (embedding, entities, lemmas) needs no lock: concurrent writers
-        # of the scope do it in parallel and queue only for the statements.
-        # The lemmas computed outside the lock are reused inside it, for this write only.
+        # of the scope do it in parallel and queue only for the statements. Under the lock the
+        # duplicate check reuses those lemmas and reads the nearest memories' stored ones
+        # (``memory_nearest_many``), for this write only: no jieba/spaCy while others wait.
         with nlp.lemma_memo():
             with _PREPARE_SLOTS:
                 prepared = get_engine().prepare([text for _, text, _ in admitted])
-                texts = [text for _, text, _ in admitted]
-                _warm_duplicate_check(scope=scope, texts=texts, prepared=prepared)
             with scope_write_lock(scope):
                 _add_admitted(
                     scope=scope,
@@ -418,22 +417,6 @@ def memory_add_many(
 # thread: fifty adds of one scope analysing at once starved the lock holder of the GIL, and
 # every add queued behind its stretched locked section (a convoy). Waiting here holds no GIL.
 _PREPARE_SLOTS = threading.BoundedSemaphore(max(1, os.cpu_count() or 1))
-
-
-def _warm_duplicate_check(
-    *, scope: MemoryScope, texts: list[str], prepared: list[PreparedText]
-) -> None:
-    """Compare each text with its nearest memories once before the lock. The answer is not
-    used (the check is made again under the lock, against what is stored then), but the
-    lemmas it computes for both sides are memoised for this write (``nlp.lemma_memo``), so
-    the locked check is mostly cache hits: the lock is held for statements, not for jieba
-    and spaCy."""
-    try:
-        nearest = memory_nearest_many(scope=scope, vectors=[p.vector for p in prepared])
-    except DatabaseError as exc:
-        raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
-    for text, near in zip(texts, nearest, strict=True):
-        first_duplicate(text=text, candidates=near)
 
 
 def _add_admitted(

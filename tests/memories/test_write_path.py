@@ -114,6 +114,19 @@ def test_the_duplicate_check_reads_stored_lemmas_instead_of_analysing_memories_a
     assert analysed  # the new text itself was analysed
 
 
+@pytest.mark.django_db
+def test_an_add_looks_for_its_nearest_memories_once(scope, agent):
+    from django.test.utils import CaptureQueriesContext
+
+    services.memory_add(scope=scope, text="团队使用“飞书”沟通。", actor=agent)
+    with CaptureQueriesContext(connection) as queries:
+        outcome = services.memory_add(scope=scope, text="“飞书”里每周五发周报。", actor=agent)
+
+    assert outcome.status == WriteStatus.ADDED
+    nearest = [q for q in queries.captured_queries if "::vector[]" in q["sql"]]
+    assert len(nearest) == 1
+
+
 @pytest.fixture
 def scope_lock_held(scope) -> Iterator[Callable[[], None]]:
     """Hold the scope's write lock from another session until the returned call releases it."""
