@@ -15,11 +15,13 @@ Precision rules (docs/retrieval.md, "Translations"), all from the dictionary's s
 * cross-references are no translations: an entry whose first sense is "variant of", "see …",
   "abbr. for …" or "surname …" is skipped, and so are "CL:" classifier notes;
 * only an entry's first ``PRIMARY_SENSES`` senses count (CC-CEDICT lists the main sense
-  first), and of those only the ones that are one English word once "(computing)"-style notes
-  and a leading "to"/"a"/"the" are removed; a sense marked figurative, literary, old, slang,
-  dialect or vulgar is never a translation;
+  first), and of those only the renderings that are one English word once "(computing)"-style
+  notes and a leading "to"/"a"/"the" are removed ("invoice; receipt; bill" is one sense of three
+  renderings); a sense marked figurative, literary, old, slang, dialect or vulgar is never a
+  translation;
 * a word gets at most ``MAX_TRANSLATIONS`` translations: Chinese → English in sense order,
-  English → Chinese by sense position, then by jieba's word frequency (common words first);
+  English → Chinese by jieba's word frequency (common words first), a word for which the English
+  is the second or third sense counting a half or a third;
 * generic words (``nlp.GENERIC_TERMS``, stop words) neither get nor give translations, and a
   word never gets a word of its own language: no Chinese–Chinese synonyms through a shared
   English gloss.
@@ -98,9 +100,10 @@ def _read_cedict() -> Iterator[str]:
         yield from lines
 
 
-def _senses(glosses: str) -> list[str]:
-    """An entry's primary senses as candidate English words ("" for a sense of several)."""
-    senses: list[str] = []
+def _senses(glosses: str) -> list[tuple[str, ...]]:
+    """An entry's primary senses, each as its one-word English renderings (none for a sense
+    that takes several words); "invoice; receipt; bill" is one sense of three words."""
+    senses: list[tuple[str, ...]] = []
     for gloss in glosses.split("/"):
         gloss = gloss.strip()
         if not gloss:
@@ -109,9 +112,13 @@ def _senses(glosses: str) -> list[str]:
             if not senses:
                 return []  # the entry itself is a cross-reference
             continue
-        word = _ARTICLE.sub("", " ".join(_NOTE.sub(" ", gloss).lower().split()))
-        marked = _MARKED.search(gloss) is not None
-        senses.append(word if _ONE_WORD.match(word) and not marked else "")
+        words: list[str] = []
+        if not _MARKED.search(gloss):
+            for part in _NOTE.sub(" ", gloss).lower().split(";"):
+                word = _ARTICLE.sub("", " ".join(part.split()))
+                if _ONE_WORD.match(word):
+                    words.append(word)
+        senses.append(tuple(words))
         if len(senses) == PRIMARY_SENSES:
             break
     return senses
@@ -129,7 +136,7 @@ def _usable_headword(word: str) -> bool:
 
 def build(lines: Iterable[str]) -> Lexicon:
     """Both maps from CC-CEDICT's lines (``nlp.configure`` must have prepared jieba/spaCy)."""
-    senses_of: dict[str, list[list[str]]] = {}
+    senses_of: dict[str, list[list[tuple[str, ...]]]] = {}
     for line in lines:
         entry = _ENTRY.match(line)
         if entry is None or line.startswith("#"):
@@ -140,7 +147,9 @@ def build(lines: Iterable[str]) -> Lexicon:
         senses = _senses(glosses)
         if any(senses):
             senses_of.setdefault(simplified, []).append(senses)
-    forms = _english_forms({w for entries in senses_of.values() for s in entries for w in s if w})
+    forms = _english_forms(
+        {w for entries in senses_of.values() for senses in entries for s in senses for w in s}
+    )
     zh_en: dict[str, tuple[str, ...]] = {}
     ranked: defaultdict[str, list[tuple[float, str]]] = defaultdict(list)
     for headword, entries in senses_of.items():
@@ -148,13 +157,14 @@ def build(lines: Iterable[str]) -> Lexicon:
         # Senses in order, an entry's first sense before any entry's second (several readings).
         for position in range(PRIMARY_SENSES):
             for senses in entries:
-                form = forms.get(senses[position]) if position < len(senses) else None
-                if form and form not in english:
-                    english[form] = None
-                    # Common words first, a later sense counting less: 服务 (service is its
-                    # second sense) before 劳务 (its first, but a rare word).
-                    weight = jieba.dt.FREQ[headword] / (1 + position)
-                    ranked[form].append((-weight, headword))
+                for word in senses[position] if position < len(senses) else ():
+                    form = forms.get(word)
+                    if form and form not in english:
+                        english[form] = None
+                        # Common words first, a later sense counting less: 服务 (service is its
+                        # second sense) before 劳务 (its first, but a rare word).
+                        weight = jieba.dt.FREQ[headword] / (1 + position)
+                        ranked[form].append((-weight, headword))
         if english:
             zh_en[headword] = tuple(english)[:MAX_TRANSLATIONS]
     en_zh = {
