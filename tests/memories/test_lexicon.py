@@ -150,3 +150,22 @@ def test_translations_per_query_are_bounded():
     assert {"部署", "原因"} <= {t[0] for t in terms}  # every term stays, with or without forms
     extra = sum(len(t) - 1 for t in terms)
     assert extra == nlp.MAX_TRANSLATED_FORMS
+
+
+# --- the cache of the warm-up -----------------------------------------------------------------
+def test_the_warm_up_builds_once_per_data_directory_and_reads_it_back(tmp_path, monkeypatch):
+    small = lexicon.build(lines("部署 部署 [bu4 shu3] /to dispose/to deploy/deployment/"))
+    monkeypatch.setattr(lexicon, "build", lambda _lines: small)
+    assert lexicon._load_or_build(tmp_path) == small
+    (stored,) = tmp_path.glob("lexicon-*.json")
+
+    def no_build(_lines):
+        raise AssertionError("built again although the cache holds it")
+
+    monkeypatch.setattr(lexicon, "build", no_build)
+    assert lexicon._load_or_build(tmp_path) == small
+
+    stored.write_text("{not json", encoding="utf-8")  # a torn or foreign file is rebuilt
+    monkeypatch.setattr(lexicon, "build", lambda _lines: small)
+    assert lexicon._load_or_build(tmp_path) == small
+    assert [p.name for p in tmp_path.iterdir()] == [stored.name]
