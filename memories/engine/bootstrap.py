@@ -48,7 +48,7 @@ def prepare() -> None:
             english_entities=entity_extraction.extract_entities,
             english_entities_batch=entity_extraction.extract_entities_batch,
         )
-        # Built here, not by the first search: it needs jieba's dictionary and spaCy (above).
+        # With jieba and spaCy (it needs both), not inside a query's analysis.
         lexicon.prepare(cache_dir=Path(settings.DATA_DIR) / "cache" / "lexicon")
         mem0_main.lemmatize_for_bm25 = nlp.lemmatize_for_bm25
         mem0_main.extract_entities = nlp.extract_entities

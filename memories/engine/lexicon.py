@@ -26,9 +26,9 @@ Precision rules (docs/retrieval.md, "Translations"), all from the dictionary's s
   word never gets a word of its own language: no Chinese–Chinese synonyms through a shared
   English gloss.
 
-Made once per process, under a lock, by ``memories.engine.bootstrap.prepare`` (the engine's
-warm-up), so the first search does not pay for it; the first process of a data directory
-builds it and leaves it in ``DATA_DIR/cache/lexicon`` for the next ones (``prepare``).
+Made once per process, under a lock, by ``memories.engine.bootstrap.prepare`` with jieba and
+spaCy when the engine is built, never inside a query's analysis; the first process of a data
+directory builds it and leaves it in ``DATA_DIR/cache/lexicon`` for the next ones (``prepare``).
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ _lexicon: Lexicon | None = None
 
 
 def prepare(*, cache_dir: Path) -> Lexicon:
-    """The engine's warm-up: load the lexicon from ``cache_dir``, or build it and store it there.
+    """The engine's start: load the lexicon from ``cache_dir``, or build it and store it there.
 
     Building runs spaCy over some 17,000 English words (seconds); the result is about 1 MB of
     JSON, read back in a fraction of that, so only the first process of a data directory pays.
@@ -105,7 +105,7 @@ def prepare(*, cache_dir: Path) -> Lexicon:
 
 
 def get() -> Lexicon:
-    """The process's lexicon (``prepare`` made it during the warm-up; else built here)."""
+    """The process's lexicon (``prepare`` made it when the engine started; else built here)."""
     global _lexicon
     if _lexicon is None:
         with _lock:
