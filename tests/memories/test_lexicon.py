@@ -169,3 +169,11 @@ def test_the_warm_up_builds_once_per_data_directory_and_reads_it_back(tmp_path, 
     monkeypatch.setattr(lexicon, "build", lambda _lines: small)
     assert lexicon._load_or_build(tmp_path) == small
     assert [p.name for p in tmp_path.iterdir()] == [stored.name]
+
+
+def test_a_data_directory_that_cannot_be_written_still_gets_the_lexicon(tmp_path, monkeypatch):
+    small = lexicon.build(lines("部署 部署 [bu4 shu3] /to dispose/to deploy/deployment/"))
+    monkeypatch.setattr(lexicon, "build", lambda _lines: small)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("", encoding="utf-8")  # the cache folder cannot be made under a file
+    assert lexicon._load_or_build(blocked / "lexicon") == small
