@@ -221,9 +221,9 @@ en_direct AS MATERIALIZED (
 ),
 en_named AS (
     -- Each name the query names, with every entity that is it: the entity itself and, for a
-    -- Latin name, the entities whose name holds it as whole words in order ("Project Kestrel"
-    -- for "Kestrel", or for "Kestral" at the misspelling's weight; the (user_id, words) GIN
-    -- index of migration 0010).
+    -- name of Latin letters and digits, the entities whose name holds it as whole words in
+    -- order ("Project Kestrel" for "Kestrel", or for "Kestral" at the misspelling's weight;
+    -- the (user_id, words) GIN index of migration 0010).
     SELECT d.name AS grp, d.links,
            CASE WHEN d.exact THEN 1.0 ELSE %(en_fuzzy_weight)s END AS factor
     FROM en_direct d
@@ -234,7 +234,7 @@ en_named AS (
     JOIN {entities} wider
       ON wider.payload->>'user_id' = %(scope)s
      AND to_tsvector('simple', wider.payload->>'data') @@ phraseto_tsquery('simple', d.name)
-    WHERE d.name !~ '[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]'
+    WHERE d.name ~ '^[a-z0-9]+( [a-z0-9]+)*$'  -- words the parser keeps whole ("c++" is "c")
       AND wider.id <> d.id
 ),
 en_weighted AS (

@@ -178,6 +178,16 @@ def test_a_word_of_a_longer_name_counts_only_when_it_is_a_name_itself(scope, rem
     assert entity == []
 
 
+def test_a_name_with_symbols_is_not_looked_for_inside_longer_names(scope, remember):
+    # The text parser reads "C++" as the word "c": "Objective C." must not be C++.
+    cpp = remember("The engine is written in C++.")
+    remember("Legacy tools use Objective C.")
+    entity = selectors.recall_channels(scope=scope, query="C++", pool=10, min_score=1.0)[
+        Channel.ENTITY
+    ]
+    assert [h.id for h in entity] == [cpp]
+
+
 def test_when_is_it_due_finds_the_memory_that_says_when(v1, scope, remember):
     ids = {key: remember(text) for key, text in KESTREL_PROJECT.items()}
     items = search(v1, scope, "When is Kestrel due?")["items"]
