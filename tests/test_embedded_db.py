@@ -13,10 +13,13 @@ import pytest
 
 from tests.processes import ROOT, child_env, postgres_processes, wait_gone
 
+# Ctrl-C as a terminal delivers it: a suite launched in the background (``cmd &`` in a shell
+# without job control) hands its children SIGINT ignored, and Python keeps it ignored.
 STARTER = """
-import sys, time
+import signal, sys, time
 from pathlib import Path
 from poco_memory import embedded_db
+signal.signal(signal.SIGINT, signal.default_int_handler)
 print(embedded_db.start(Path(sys.argv[1])), flush=True)
 if sys.argv[2] == "wait":
     time.sleep(120)
