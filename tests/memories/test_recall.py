@@ -10,9 +10,11 @@ a memory before the keyword signal counted.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from importlib import import_module
 
 import pytest
 from django.conf import settings
+from django.db import connection
 
 from memories import selectors, services
 from memories.types import Category, Channel, SearchFilters, Source
@@ -42,6 +44,13 @@ def remember(scope, agent):
 @pytest.fixture
 def facts(remember) -> dict[str, str]:
     return {text: remember(text) for text in (ATLAS, KESTREL, FEISHU, CAT, HIKING, TEA)}
+
+
+def apply_data_migration(module: str, function: str) -> None:
+    """Run a data migration's forward step again, over rows written as before it."""
+    getattr(import_module(f"memories.migrations.{module}"), function)(
+        None, connection.schema_editor()
+    )
 
 
 # --- channels add candidates the vector floor would drop -----------------------------------------
@@ -104,10 +113,6 @@ def test_pinyin_must_spell_the_whole_name(scope, remember):
 
 @pytest.mark.django_db(transaction=True)  # Mem0's own connections must see the rewritten rows
 def test_pinyin_of_entities_stored_before_is_filled_in(scope, remember):
-    from importlib import import_module
-
-    from django.db import connection
-
     wanted = remember(QINGNIAO)
     with connection.cursor() as cur:
         cur.execute("UPDATE poco_memories_entities SET payload = payload - 'pinyin'")
@@ -116,8 +121,7 @@ def test_pinyin_of_entities_stored_before_is_filled_in(scope, remember):
         selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[Channel.ENTITY]
         == []
     )
-    migration = import_module("memories.migrations.0007_entity_pinyin")
-    migration.fill_pinyin(None, connection.schema_editor())
+    apply_data_migration("0007_entity_pinyin", "fill_pinyin")
     channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
     assert wanted in [h.id for h in channels[Channel.ENTITY]]
 
@@ -196,10 +200,6 @@ def test_when_is_it_due_finds_the_memory_that_says_when(v1, scope, remember):
 
 @pytest.mark.django_db(transaction=True)  # Mem0's own connections must see the rewritten rows
 def test_due_is_added_to_the_keywords_of_english_memories_stored_before(scope, remember):
-    from importlib import import_module
-
-    from django.db import connection
-
     wanted = remember(KESTREL_PROJECT["goal"])
     with connection.cursor() as cur:  # what Mem0's lemmas held before: no "due"
         cur.execute(
@@ -211,8 +211,7 @@ def test_due_is_added_to_the_keywords_of_english_memories_stored_before(scope, r
         selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[Channel.KEYWORD]
         == []
     )
-    migration = import_module("memories.migrations.0009_attribute_stop_words")
-    migration.add_words(None, connection.schema_editor())
+    apply_data_migration("0009_attribute_stop_words", "add_words")
     keyword = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[
         Channel.KEYWORD
     ]
