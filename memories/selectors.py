@@ -336,11 +336,13 @@ def recall_channels(
     Raises ``BackendError``; ``memory_search`` turns that into ``available=False``.
     """
     engine = get_engine()  # prepares jieba/spaCy before the query is analysed
+    terms = nlp.keyword_terms(query)
     return engine.recall(
         ChannelQuery(
             scope_key=scope.key,
             vector=engine.embed_query(query),
-            terms=nlp.keyword_terms(query),
+            terms=terms,
+            slips=nlp.keyword_slips(terms),
             grams=nlp.name_grams(query),
             quoted=nlp.quoted_names(query),
             misspellings=nlp.misspellings(query),

@@ -393,25 +393,51 @@ _LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 MIN_MISSPELT_LENGTH = 5
 
 
+def _one_slip(word: str) -> Iterator[str]:
+    """Every string one edit away from ``word``: a deletion, a swap of neighbours, a replacement
+    or an insertion of a letter."""
+    for i in range(len(word) + 1):
+        left, right = word[:i], word[i:]
+        if right:
+            yield left + right[1:]
+            for letter in _LATIN_LETTERS:
+                yield left + letter + right[1:]
+        if len(right) > 1:
+            yield left + right[1] + right[0] + right[2:]
+        for letter in _LATIN_LETTERS:
+            yield left + letter + right
+
+
 def misspellings(text: str) -> list[str]:
-    """Every string one edit (a deletion, a swap of neighbours, a replacement or an insertion of
-    a letter) away from a Latin word of 5 or more letters in the query: a stored name equal to
-    one of them is the name the user mistyped.  Shorter words have too many real neighbours."""
+    """Every string one edit away from a Latin word of 5 or more letters in the query: a stored
+    name equal to one of them is the name the user mistyped.  Shorter words have too many real
+    neighbours."""
     variants: dict[str, None] = {}
     words = [w for w in _NAME_UNIT.findall(normalize_name(text)) if not has_han(w)]
     for word in words:
-        if len(word) < MIN_MISSPELT_LENGTH or not word.isalpha():
-            continue
-        splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-        for left, right in splits:
-            if right:
-                variants.setdefault(left + right[1:], None)
-                for letter in _LATIN_LETTERS:
-                    variants.setdefault(left + letter + right[1:], None)
-            if len(right) > 1:
-                variants.setdefault(left + right[1] + right[0] + right[2:], None)
-            for letter in _LATIN_LETTERS:
-                variants.setdefault(left + letter + right, None)
+        if len(word) >= MIN_MISSPELT_LENGTH and word.isalpha():
+            variants.update(dict.fromkeys(_one_slip(word)))
     for word in words:
         variants.pop(word, None)
     return list(variants)
+
+
+def keyword_slips(terms: list[tuple[str, ...]]) -> list[tuple[int, str]]:
+    """For each keyword term (``keyword_terms``, numbered from 1) that may be a typing slip — a
+    Latin word of 5 or more letters that no dictionary knows ("kestral", "afternon"; never
+    "bread") — the words one edit away from it, as ``(term number, word)``.  The keyword channel
+    uses those a memory of the scope holds when no memory holds the term itself."""
+    from memories.engine import lexicon
+
+    known = lexicon.get()
+    slips: list[tuple[int, str]] = []
+    for number, forms in enumerate(terms, start=1):
+        word = forms[0]
+        if len(forms) > 1 or len(word) < MIN_MISSPELT_LENGTH or not word.isascii():
+            continue
+        if not word.isalpha() or known.translations(word):
+            continue
+        slips.extend(
+            (number, variant) for variant in dict.fromkeys(_one_slip(word)) if variant != word
+        )
+    return slips

@@ -49,6 +49,7 @@ class ChannelQuery:
     scope_key: str
     vector: list[float]
     terms: list[tuple[str, ...]]  # each term with the forms that match it (nlp.keyword_terms)
+    slips: list[tuple[int, str]]  # (term number, a word one typing slip away: nlp.keyword_slips)
     grams: list[str]
     quoted: list[str]
     misspellings: list[str]
@@ -129,15 +130,6 @@ WHERE v.strength >= %(vector_floor)s
 # never makes a common word look rare. They and the scope's size come from the tables the
 # database keeps exact on every write (migration 0006), not from reading the memories.
 _KEYWORD_CTES = """
-kw_terms AS (
-    SELECT t.ord, t.term, t.lexeme, to_tsquery('simple', t.lexeme) AS tsq
-    FROM unnest(%(kw_terms)s::text[], %(kw_lexemes)s::text[])
-         WITH ORDINALITY AS t(term, lexeme, ord)
-),
-kw_scope AS (
-    SELECT coalesce((SELECT n FROM poco_memories_scope_size WHERE scope_key = %(scope)s), 0)::float8
-           AS n
-),
 kw_form_df AS (
     -- A form the parser splits into several lexemes ("gpt-4") takes its rarest lexeme's count,
     -- an upper bound of the memories holding the whole phrase.
@@ -148,11 +140,33 @@ kw_form_df AS (
     LEFT JOIN poco_memories_term_df d ON d.scope_key = %(scope)s AND d.term = l.lexeme
     GROUP BY f.ord, f.form
 ),
+kw_slip_df AS (
+    -- A word no memory of the scope holds and no dictionary knows ("kestral") is a typing slip:
+    -- it stands for the words one edit away from it that memories hold (nlp.keyword_slips).
+    SELECT s.ord, s.form, d.df
+    FROM unnest(%(kw_slip_terms)s::int[], %(kw_slip_forms)s::text[]) AS s(ord, form)
+    JOIN poco_memories_term_df d ON d.scope_key = %(scope)s AND d.term = s.form AND d.df > 0
+    WHERE NOT EXISTS (SELECT 1 FROM kw_form_df f WHERE f.ord = s.ord AND f.df > 0)
+),
+kw_terms AS (
+    SELECT t.ord, t.term, coalesce(s.lexeme, t.lexeme) AS lexeme,
+           to_tsquery('simple', coalesce(s.lexeme, t.lexeme)) AS tsq
+    FROM unnest(%(kw_terms)s::text[], %(kw_lexemes)s::text[])
+         WITH ORDINALITY AS t(term, lexeme, ord)
+    LEFT JOIN (  -- slips are letters only: no quoting needed
+        SELECT ord, '(' || string_agg(form, ' | ') || ')' AS lexeme FROM kw_slip_df GROUP BY ord
+    ) s ON s.ord = t.ord
+),
+kw_scope AS (
+    SELECT coalesce((SELECT n FROM poco_memories_scope_size WHERE scope_key = %(scope)s), 0)::float8
+           AS n
+),
 kw_df AS (
     -- A term matched by several forms (an attribute word's group) is held by at most the sum
     -- of its forms' counts: upper bounds, so a weight is never overstated.
     SELECT ord, least(sum(df), (SELECT n FROM kw_scope))::float8 AS df
-    FROM kw_form_df GROUP BY ord
+    FROM (SELECT ord, df FROM kw_form_df UNION ALL SELECT ord, df FROM kw_slip_df) AS forms
+    GROUP BY ord
 ),
 kw_idf AS (
     SELECT t.term, t.lexeme, t.tsq, coalesce(f.df, 0) AS df,
@@ -288,6 +302,8 @@ def channel_statement(
             "kw_lexemes": lexemes,
             "kw_form_terms": [n for n, forms in enumerate(query.terms, 1) for _ in forms],
             "kw_forms": [form for forms in query.terms for form in forms],
+            "kw_slip_terms": [number for number, _ in query.slips],
+            "kw_slip_forms": [form for _, form in query.slips],
             "kw_max_share": query.keyword_max_share,
             "kw_min_scope": KEYWORD_DF_MIN_SCOPE,
             "kw_min_coverage": query.keyword_min_coverage,

@@ -27,6 +27,7 @@ def _channels(engine, scope, query: str, names: str) -> dict[Channel, list[str]]
             scope_key=scope.key,
             vector=engine.embed_query(query),
             terms=nlp.keyword_terms(query),
+            slips=[],
             grams=nlp.name_grams(names),
             quoted=[],
             misspellings=[],

@@ -198,6 +198,34 @@ def test_when_is_it_due_finds_the_memory_that_says_when(v1, scope, remember):
     assert items and items[0]["id"] == ids["goal"]
 
 
+def test_a_misspelt_word_no_memory_holds_is_read_as_the_word_it_slipped_from(v1, scope, remember):
+    # "kestral" is in no memory and no dictionary; "kestrel", one slip away, is in three.
+    ids = {key: remember(text) for key, text in KESTREL_PROJECT.items()}
+    keyword = selectors.recall_channels(
+        scope=scope, query="When is Kestral due?", pool=10, min_score=1.0
+    )[Channel.KEYWORD]
+    assert keyword and keyword[0].id == ids["goal"] and keyword[0].strength == 1.0
+    items = search(v1, scope, "When is Kestral due?")["items"]
+    assert items and items[0]["id"] == ids["goal"]
+
+
+def test_an_ordinary_misspelt_word_is_read_as_the_word_it_slipped_from(scope, facts):
+    keyword = selectors.recall_channels(
+        scope=scope, query="green tea in the afternon", pool=10, min_score=1.0
+    )[Channel.KEYWORD]
+    assert [h.id for h in keyword] == [facts[TEA]]
+
+
+def test_a_dictionary_word_is_never_read_as_another_word(scope, remember):
+    # "bread" is one slip from "break", which the memory holds; it is a word of its own.
+    remember("User takes a coffee break at three.")
+    for query, found in (("coffee braek", 1), ("bread", 0)):
+        keyword = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[
+            Channel.KEYWORD
+        ]
+        assert len(keyword) == found, query
+
+
 @pytest.mark.django_db(transaction=True)  # Mem0's own connections must see the rewritten rows
 def test_due_is_added_to_the_keywords_of_english_memories_stored_before(scope, remember):
     wanted = remember(KESTREL_PROJECT["goal"])

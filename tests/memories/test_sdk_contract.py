@@ -147,6 +147,7 @@ def test_recall_reads_what_mem0_writes_and_scores_similarity(engine, scope):
             scope_key=scope.key,
             vector=engine.embed_query(text),
             terms=nlp.keyword_terms("PostgreSQL service"),
+            slips=[],
             grams=nlp.name_grams("PostgreSQL"),
             quoted=[],
             misspellings=[],
