@@ -41,15 +41,20 @@ def fuse(
     top_k: int,
     use: Iterable[Channel] = ALL_CHANNELS,
 ) -> tuple[SearchHit, ...]:
-    """The ``top_k`` memories by fused rank, best first; ties go to the higher cosine."""
+    """The ``top_k`` memories by fused rank, best first.  A tie goes to the memory whose best
+    evidence clears its channel's floor by more (``ChannelHit.margin``: first in the keyword
+    channel with every word asked beats first in the vector channel at its floor), then to the
+    higher cosine."""
     best = len(ALL_CHANNELS) / (RRF_K + 1)
     fused: dict[str, float] = {}
     first: dict[str, ChannelHit] = {}
+    margin: dict[str, float] = {}
     for channel in use:
         for rank, hit in _ranked(channels.get(channel, ())):
             fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
             first.setdefault(hit.id, hit)
-    order = sorted(fused, key=lambda i: (-fused[i], -first[i].similarity, i))
+            margin[hit.id] = max(margin.get(hit.id, 0.0), hit.margin)
+    order = sorted(fused, key=lambda i: (-fused[i], -margin[i], -first[i].similarity, i))
     return tuple(
         SearchHit(
             id=memory_id,

@@ -145,8 +145,10 @@ class ChannelHit:
     """One memory one channel found, best first within the channel.
 
     ``strength`` is on the channel's own scale (cosine, matched keyword share, entity weight):
-    it orders and gates within a channel and is never added across channels. ``similarity`` is
-    the memory's cosine to the query whatever the channel, for breaking ties.
+    it orders and gates within a channel and is never added across channels. ``margin`` is how
+    far the strength clears the channel's floor, as a share of the way from the floor to the
+    channel's best (1.0), so 0 is "only just evidence" on every channel; ``similarity`` is the
+    memory's cosine to the query whatever the channel. Fusion breaks ties with them, in order.
     """
 
     channel: Channel
@@ -155,6 +157,7 @@ class ChannelHit:
     category: str
     strength: float
     similarity: float
+    margin: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -432,7 +432,7 @@ class Mem0Adapter:
         with _backend("search"), self._memory.vector_store._get_cursor() as cur:
             cur.execute(statement, params)
             rows = cur.fetchall()
-        return channel_hits(rows)
+        return channel_hits(rows, query)
 
     def close(self) -> None:
         for store in (self._memory.vector_store, self._memory._entity_store):

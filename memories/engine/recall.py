@@ -324,8 +324,21 @@ def channel_statement(
     return sql.SQL(body).format(filters=sql.SQL(filters), **tables), params
 
 
-def channel_hits(rows: list[tuple[Any, ...]]) -> dict[Channel, list[ChannelHit]]:
-    """Rows of the statement, grouped by channel, strongest first within each."""
+def _margin(strength: float, floor: float) -> float:
+    """How far ``strength`` clears ``floor`` on a channel whose best is 1.0, in [0, 1]."""
+    return max(0.0, min(1.0, (strength - floor) / (1.0 - floor))) if floor < 1.0 else 0.0
+
+
+def channel_hits(
+    rows: list[tuple[Any, ...]], query: ChannelQuery
+) -> dict[Channel, list[ChannelHit]]:
+    """Rows of the statement, grouped by channel, strongest first within each.  An entity hit
+    counts from any link (its floor is 0; a weight is at most 1 per name)."""
+    floors = {
+        Channel.VECTOR: query.vector_floor,
+        Channel.KEYWORD: query.keyword_min_coverage,
+        Channel.ENTITY: 0.0,
+    }
     found: dict[Channel, list[ChannelHit]] = {c: [] for c in Channel}
     for channel, memory_id, content, category, strength, similarity in rows:
         hit = ChannelHit(
@@ -335,6 +348,7 @@ def channel_hits(rows: list[tuple[Any, ...]]) -> dict[Channel, list[ChannelHit]]
             category=str(category or "fact"),
             strength=float(strength),
             similarity=float(similarity),
+            margin=_margin(float(strength), floors[Channel(channel)]),
         )
         found[hit.channel].append(hit)
     for hits in found.values():

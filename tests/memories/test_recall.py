@@ -305,6 +305,23 @@ def test_memory_found_by_more_channels_ranks_higher(scope, facts):
     assert result.items[0].score > 2 * result.items[-1].score
 
 
+def test_between_two_firsts_of_one_channel_each_the_clearer_evidence_ranks_first(scope, remember):
+    # The vector channel's best only just passes its floor; the keyword channel's best holds
+    # every word asked. Each is first in one channel: the cosine must not decide.
+    query = "重写收费系统的那个项目"
+    job = remember("用户是后端工程师，负责支付系统。")
+    goal_text = "项目“青鸟”是计费系统重写，计划三月底上线，上线前要完成压测和灰度发布。"
+    goal = remember(goal_text)
+    remember(HIKING)
+    floor = semantic(query, "用户是后端工程师，负责支付系统。") - 0.001
+    assert semantic(query, goal_text) < floor
+    channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=floor)
+    assert [h.id for h in channels[Channel.VECTOR]] == [job]
+    assert [h.id for h in channels[Channel.KEYWORD]] == [goal]
+    result = selectors.memory_search(scope=scope, query=query, min_score=floor)
+    assert [i.id for i in result.items] == [goal, job]
+
+
 # --- filters inside every channel, before the top-k cut -----------------------------------------
 def test_category_filter_applies_before_the_top_k_cut(v1, scope, remember):
     for n in range(6):
