@@ -171,7 +171,10 @@ kw_df AS (
 kw_idf AS (
     SELECT t.term, t.lexeme, t.tsq, coalesce(f.df, 0) AS df,
            coalesce(f.df, 0) / greatest(s.n, 1) AS share,
-           ln(1 + (s.n - coalesce(f.df, 0) + 0.5) / (coalesce(f.df, 0) + 0.5)) AS idf
+           -- A word no memory holds weighs what the rarest held word weighs: it still says the
+           -- query asks for more than a memory holds, but BM25's idf at df = 0 is an
+           -- extrapolation that made one unknown word outweigh any word found.
+           ln(1 + (s.n - greatest(f.df, 1) + 0.5) / (greatest(f.df, 1) + 0.5)) AS idf
     FROM kw_terms t CROSS JOIN kw_scope s LEFT JOIN kw_df f ON f.ord = t.ord
 ),
 kw_total AS (

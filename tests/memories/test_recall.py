@@ -275,6 +275,13 @@ def test_a_word_most_memories_share_is_no_keyword_evidence_in_a_large_scope(scop
     assert len(channels[Channel.KEYWORD]) == 1
 
 
+def test_a_word_no_memory_holds_weighs_no_more_than_the_rarest_word_found(scope, facts, remember):
+    # "选型" is in no memory: it must not outweigh "缓存", which one memory holds.
+    cache = remember("新服务默认用 PostgreSQL，缓存用 Redis。")
+    channels = selectors.recall_channels(scope=scope, query="缓存选型", pool=10, min_score=1.0)
+    assert [h.id for h in channels[Channel.KEYWORD]] == [cache]
+
+
 def test_a_partial_match_of_a_long_query_is_not_keyword_evidence(scope, facts):
     # Shares only "周末" with the hiking memory: too little of what the query asks.
     channels = selectors.recall_channels(
