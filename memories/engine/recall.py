@@ -161,12 +161,28 @@ kw_scope AS (
     SELECT coalesce((SELECT n FROM poco_memories_scope_size WHERE scope_key = %(scope)s), 0)::float8
            AS n
 ),
-kw_df AS (
-    -- A term matched by several forms (an attribute word's group) is held by at most the sum
-    -- of its forms' counts: upper bounds, so a weight is never overstated.
-    SELECT ord, least(sum(df), (SELECT n FROM kw_scope))::float8 AS df
+kw_bounds AS (
+    -- A term matched by several forms (an attribute's words, a word and its translations) is
+    -- held by at least its commonest form's memories and at most the sum of its forms' counts.
+    SELECT ord, count(*) AS forms, max(df) AS lower,
+           least(sum(df), (SELECT n FROM kw_scope)) AS upper
     FROM (SELECT ord, df FROM kw_form_df UNION ALL SELECT ord, df FROM kw_slip_df) AS forms
     GROUP BY ord
+),
+kw_df AS (
+    -- The sum, an upper bound, never overstates a weight; but one memory often holds several
+    -- words of one attribute ("due … rollout"), and the sum can make the term look too common
+    -- to count when it is not.  Only then are its memories counted, through the GIN index and
+    -- no further than the share that decides.
+    SELECT b.ord, (CASE
+        WHEN b.forms > 1 AND s.n >= %(kw_min_scope)s
+             AND b.lower <= %(kw_max_share)s * s.n AND b.upper > %(kw_max_share)s * s.n
+        THEN (SELECT count(*) FROM (
+                  SELECT 1 FROM {memories} m JOIN kw_terms t ON t.ord = b.ord
+                  WHERE m.scope_key = %(scope)s AND m.terms @@ t.tsq
+                  LIMIT floor(%(kw_max_share)s * s.n)::int + 1) AS held)
+        ELSE b.upper END)::float8 AS df
+    FROM kw_bounds b CROSS JOIN kw_scope s
 ),
 kw_idf AS (
     SELECT t.term, t.lexeme, t.tsq, coalesce(f.df, 0) AS df,

@@ -282,6 +282,24 @@ def test_a_word_no_memory_holds_weighs_no_more_than_the_rarest_word_found(scope,
     assert [h.id for h in channels[Channel.KEYWORD]] == [cache]
 
 
+def test_an_attribute_held_in_several_words_by_one_memory_is_counted_once(scope, remember):
+    # Every goal says "due" and "rollout": 6 of 26 memories hold the launch attribute, not 12 —
+    # summing its words' counts made it look too common to count, and the owner and the stack
+    # memories of Falcon then matched "When is Falcon due?" as well as its goal.
+    projects = ("Falcon", "Osprey", "Heron", "Condor", "Pelican", "Magpie")
+    for name in projects:
+        remember(f"Project {name} is a rewrite, due in the spring; a staged rollout comes first.")
+    remember("Noah Kim leads Falcon; scope changes go through him.")
+    remember("Falcon runs on Elasticsearch behind the internal gateway.")
+    for n in range(18):
+        remember(f"Retro notes of sprint {n} live in the team space.")
+    keyword = selectors.recall_channels(
+        scope=scope, query="When is Falcon due?", pool=10, min_score=1.0
+    )[Channel.KEYWORD]
+    assert keyword[0].strength == 1.0 and "Falcon is a rewrite" in keyword[0].content
+    assert all(h.strength < 1.0 for h in keyword[1:])
+
+
 def test_a_partial_match_of_a_long_query_is_not_keyword_evidence(scope, facts):
     # Shares only "周末" with the hiking memory: too little of what the query asks.
     channels = selectors.recall_channels(
