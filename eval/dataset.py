@@ -2,7 +2,7 @@
 
 Four scopes of a few dozen memories each — a Chinese user, an English user, a user who mixes
 both, and a second Chinese user whose topics overlap the first (so scope isolation is measured
-too).  Every query names its kind and the memories that answer it (any of them is a hit);
+too) — and the same scopes grown by 30 projects each (``grown_memories``).  Every query names its kind and the memories that answer it (any of them is a hit);
 negatives name none and must answer nothing.
 
 Kinds: ``zh``, ``en``, ``mixed`` (Chinese and English in one query), ``paraphrase`` (other words,
@@ -192,6 +192,113 @@ FILLER = {
         for n, team in enumerate(["运营组", "数据组", "财务组"] * 12, start=1)
     ],
 }
+
+
+# --- grown scopes: 30 more projects each ---------------------------------------------------------
+# Mem0's search takes its candidates from the vector search alone — the nearest
+# ``max(4 * top_k, 60)`` memories — and only re-ranks them with keywords and entities.  The
+# scopes above hold 55 to 74 memories, about that pool: nearly every memory is a candidate, and
+# the defect cannot show.  A working user's memory is larger, and much of it is sibling facts of
+# other projects.  The grown scopes add 30 projects per scope in the same three sentences as
+# the scope's own (goal and deadline, owner, stack).  Their code names, people, purposes and
+# stacks share no name, typo target or asked-about topic with any query here (no billing,
+# warehouse, order, recommendation, registry or invoicing work; none of the tools, languages or
+# people the queries name), so every label stays right and the new memories only compete.
+def _listed(text: str, separator: str = " ") -> tuple[str, ...]:
+    return tuple(text.split(separator))
+
+
+GROWN_ZH_NAMES = _listed(
+    "朱雀 白虎 青龙 麒麟 泰山 黄山 长江 珠峰 天山 祁连 太行 秦岭 洞庭 鄱阳 "
+    "岱宗 Vega Lyra Draco Cygnus Sirius Polaris "
+    "Rigel Mira Hydra Pegasus Carina Lynx Corvus "
+    "Auriga Fornax"
+)
+GROWN_ZH_OWNERS = _listed(
+    "张伟 李娜 王芳 杨帆 高翔 宋佳 韩冰 冯雪 邓超 曹阳 彭博 曾琳 萧然 董浩 "
+    "潘越 袁野 蒋欣 蔡明 叶青 程远 苏晴 丁宁 沈洁 姚岚 汪洋 任杰 贾茹 范伟 "
+    "石磊 龚玥"
+)
+GROWN_ZH_PURPOSES = _listed(
+    "员工报销审批流程 工位预订小程序 门禁系统对接 知识库搜索 内部论坛改版 合同电子签 "
+    "供应商管理后台 仓储条码识别 车队调度 客户满意度问卷 培训课程平台 固定资产盘点 "
+    "工单系统 监控告警收敛 统一参数中心 埋点数据校验 短信通道切换 翻译管理平台 "
+    "图片压缩服务 视频转码 地图选址 积分商城 优惠券系统 会员等级体系 考勤打卡 "
+    "访客登记 文档多人协作 数据脱敏 接口限流网关 功能开关服务"
+)
+GROWN_ZH_WHEN = _listed(
+    "一月 二月底 三月中旬 四月底 五月初 六月 七月中旬 八月底 九月初 十月 十一月中旬 十二月"
+)
+GROWN_ZH_STACKS = _listed(
+    "Vue, Node.js, Kotlin, Swift, .NET, PHP 和 Laravel, Ruby on Rails, Scala, Flink, "
+    "ClickHouse, MongoDB, RabbitMQ, TiDB, Hadoop, Presto, Spring Boot, Nginx, "
+    "Cassandra, Elixir, C++",
+    ", ",
+)
+GROWN_EN_NAMES = _listed(
+    "Sparrow Heron Osprey Condor Pelican Magpie Finch Wren Lark Raven Ibis Egret Puffin "
+    "Plover Tern Gannet Cormorant Albatross Marlin Cobalt Basalt Granite Onyx Jasper Topaz "
+    "Garnet Beryl Opal Agate Zircon"
+)
+GROWN_EN_OWNERS = _listed(
+    "Olivia Turner, James Wright, Ava Lopez, Ethan Clark, Mia Walker, Benjamin Hall, "
+    "Charlotte Young, Henry Allen, Amelia King, Jack Scott, Harper Green, Daniel Baker, "
+    "Evelyn Adams, Samuel Nelson, Abigail Hill, Owen Campbell, Ella Mitchell, Leo Roberts, "
+    "Grace Carter, Isaac Phillips, Chloe Evans, Ryan Parker, Zoe Collins, Nathan Stewart, "
+    "Lily Morris, Caleb Rogers, Hannah Reed, Dylan Cook, Nora Bell, Adrian Murphy",
+    ", ",
+)
+GROWN_EN_PURPOSES = _listed(
+    "expense approval flow, meeting room booking app, badge access integration, "
+    "knowledge base search, forum refresh, contract e-signature, vendor portal, "
+    "barcode scanning for stock, fleet scheduling, customer satisfaction survey, "
+    "training course platform, asset inventory, ticketing system, alert deduplication, "
+    "config service, event tracking checks, SMS gateway switch, translation management, "
+    "image compression service, video transcoding, store location finder, "
+    "loyalty points store, coupon engine, membership tiers, attendance tracking, "
+    "visitor sign-in, collaborative editing, data masking tool, API rate limiter, "
+    "feature flag service",
+    ", ",
+)
+GROWN_EN_WHEN = _listed(
+    "January, end of February, mid April, May, early July, end of August, September, "
+    "mid November, December, next quarter, the spring, the autumn",
+    ", ",
+)
+GROWN_EN_STACKS = _listed(
+    "Vue and Node.js, Kotlin and Ktor, Swift, .NET and SQL Server, PHP and Laravel, "
+    "Ruby on Rails, Scala and Akka, Flink, ClickHouse, MongoDB, RabbitMQ, Elixir, "
+    "Spring Boot, Cassandra, Hadoop, Presto, Nginx and Lua, C++",
+    ", ",
+)
+
+
+def _grown(names, owners, purposes, whens, stacks, offset: int) -> list[tuple[str, ...]]:
+    """30 projects: every list is walked from its own offset, so no two scopes pair them alike."""
+    return [
+        (
+            f"grown{n}",
+            names[(n + offset) % len(names)],
+            purposes[(n + 3 * offset) % len(purposes)],
+            whens[(n + offset) % len(whens)],
+            owners[(n + 2 * offset) % len(owners)],
+            stacks[(n + offset) % len(stacks)],
+        )
+        for n in range(30)
+    ]
+
+
+def grown_memories() -> dict[str, dict[str, str]]:
+    """``memories()`` with 30 more projects in every scope (90 memories each)."""
+    scopes = memories()
+    zh = (GROWN_ZH_NAMES, GROWN_ZH_OWNERS, GROWN_ZH_PURPOSES, GROWN_ZH_WHEN, GROWN_ZH_STACKS)
+    for offset, scope in enumerate(("zh", "mixed", "zh2")):
+        for project in _grown(*zh, offset=offset):
+            scopes[scope].update(_zh_project_memories(*project))
+    en = (GROWN_EN_NAMES, GROWN_EN_OWNERS, GROWN_EN_PURPOSES, GROWN_EN_WHEN, GROWN_EN_STACKS)
+    for project in _grown(*en, offset=0):
+        scopes["en"].update(_en_project_memories(*project))
+    return scopes
 
 
 def _q(scope: str, kind: str, text: str, *relevant: str) -> Query:

@@ -4,8 +4,11 @@ Stores every memory of the set in fresh scopes of the configured database, asks 
 through each channel combination of ``memories.selectors.recall_channels`` + ``memories.fusion``
 and through raw mem0ai (``Memory.search`` with the same embedder, threshold 0, and at the
 product's old floor), then prints hit@1, hit@3, MRR (over the top 5) per query kind and the
-number of negatives that answered anything.  ``--write`` puts the table into docs/retrieval.md.
-The scopes are deleted afterwards.  Measures, never asserts: not part of `make test`.
+number of negatives that answered anything.  It does so twice: on the scopes as written, and on
+the grown scopes (``dataset.grown_memories``: 30 more projects per scope, past the 60
+candidates Mem0's search draws from its vector search).  ``--write`` puts both tables into
+docs/retrieval.md.  The scopes are deleted afterwards.  Measures, never asserts: not part of
+`make test`.
 """
 
 from __future__ import annotations
@@ -109,11 +112,12 @@ def _score(ranked: Sequence[str], relevant: set[str]) -> tuple[float, float, flo
     return 0.0, 0.0, 0.0
 
 
-def evaluate(pool: int, misses: bool = False) -> str:
+def evaluate(pool: int, misses: bool = False, grown: bool = False) -> str:
     from eval import dataset
 
     run = uuid.uuid4().hex[:8]
-    scopes, ids = _store(dataset.memories(), run)
+    stored = dataset.grown_memories() if grown else dataset.memories()
+    scopes, ids = _store(stored, run)
     systems = _systems(pool)
     key_of = {memory_id: key for scope_ids in ids.values() for key, memory_id in scope_ids.items()}
     # system -> kind -> [hit1, hit3, rr] sums and counts; negatives: answered count
@@ -135,7 +139,8 @@ def evaluate(pool: int, misses: bool = False) -> str:
                     row[i] += value
                 if misses and scored[0] < 1.0 and name.startswith(("fused", "mem0 raw")):
                     print(
-                        f"miss [{name}] {query.kind} {query.scope}: {query.text!r} -> "
+                        f"miss [{name}]{' grown' if grown else ''} {query.kind} {query.scope}: "
+                        f"{query.text!r} -> "
                         f"{[key_of.get(i, '?') for i in ranked[:3]]} want {query.relevant}"
                     )
     finally:
@@ -145,16 +150,16 @@ def evaluate(pool: int, misses: bool = False) -> str:
         for scope in scopes.values():
             services.memory_delete_user(scope=scope, actor=Actor(kind=ActorKind.SYSTEM, id="eval"))
     elapsed = time.perf_counter() - started
-    return _table(sums, dataset, elapsed)
+    return _table(sums, dataset, stored, elapsed)
 
 
-def _table(sums, dataset, elapsed: float) -> str:
+def _table(sums, dataset, stored: dict[str, dict[str, str]], elapsed: float) -> str:
     positives = [k for k in dataset.KINDS if k != "negative"]
     counts = {k: sum(1 for q in dataset.QUERIES if q.kind == k) for k in dataset.KINDS}
-    stored = sum(len(v) for v in dataset.memories().values())
+    sizes = ", ".join(str(len(v)) for v in stored.values())
     lines = [
-        f"{len(dataset.QUERIES)} queries over {stored} memories in {len(dataset.memories())} "
-        f"scopes; top {TOP_K}; cells are hit@1 / hit@3 / MRR; "
+        f"{len(dataset.QUERIES)} queries over {sum(len(v) for v in stored.values())} memories "
+        f"in {len(stored)} scopes ({sizes}); top {TOP_K}; cells are hit@1 / hit@3 / MRR; "
         f"negatives: how many of the {counts['negative']} answered anything (0 is right).",
         "",
         "| system | "
@@ -195,7 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="print every query not hit first")
     args = parser.parse_args(argv)
     _setup()
-    table = evaluate(args.pool, misses=args.misses)
+    table = "\n\n".join(
+        f"**{title}**\n\n" + evaluate(args.pool, misses=args.misses, grown=grown)
+        for title, grown in (("As written", False), ("Grown: 30 more projects per scope", True))
+    )
     print(table)
     if args.write:
         _write(table)
