@@ -49,8 +49,12 @@ def fuse(
     fused: dict[str, float] = {}
     first: dict[str, ChannelHit] = {}
     margin: dict[str, float] = {}
+    use = tuple(use)
+    named = {h.id for h in channels.get(Channel.ENTITY, ())} if Channel.ENTITY in use else set()
     for channel in use:
-        for rank, hit in _ranked(channels.get(channel, ())):
+        # A keyword hit on the query's names alone is the entity hit of the same memory again.
+        found = [h for h in channels.get(channel, ()) if not (h.names_only and h.id in named)]
+        for rank, hit in _ranked(found):
             fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
             first.setdefault(hit.id, hit)
             margin[hit.id] = max(margin.get(hit.id, 0.0), hit.margin)

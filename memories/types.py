@@ -149,6 +149,8 @@ class ChannelHit:
     far the strength clears the channel's floor, as a share of the way from the floor to the
     channel's best (1.0), so 0 is "only just evidence" on every channel; ``similarity`` is the
     memory's cosine to the query whatever the channel. Fusion breaks ties with them, in order.
+    ``names_only`` marks a keyword hit whose matched words are all names the query names: when
+    the entity channel found the same memory, that is one piece of evidence, counted there.
     """
 
     channel: Channel
@@ -158,6 +160,7 @@ class ChannelHit:
     strength: float
     similarity: float
     margin: float = 0.0
+    names_only: bool = False
 
 
 @dataclass(frozen=True)

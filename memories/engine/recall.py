@@ -114,7 +114,7 @@ def _filters(filters: SearchFilters) -> tuple[str, dict[str, Any]]:
 
 
 _VECTOR = """
-SELECT 'vector', v.id, v.content, v.category, v.strength, v.strength FROM (
+SELECT 'vector', v.id, v.content, v.category, v.strength, v.strength, false FROM (
     SELECT m.id, m.payload->>'data' AS content,
            coalesce(m.payload->>'category', 'fact') AS category,
            greatest(0, 1 - (m.vector <=> %(vector)s::vector)) AS strength
@@ -218,15 +218,22 @@ kw_candidates AS MATERIALIZED (
       )
 ),
 kw_ranked AS (
-    SELECT c.id, c.distance, sum(u.idf) / (SELECT total FROM kw_total) AS coverage
+    -- ``names_only``: every term the memory matched is a name the entity channel looked up.
+    SELECT c.id, c.distance, sum(u.idf) / (SELECT total FROM kw_total) AS coverage,
+           bool_and({kw_is_name}) AS names_only
     FROM kw_candidates c JOIN kw_useful u ON c.terms @@ u.tsq
     GROUP BY c.id, c.distance
 )
 """
 
+# A keyword term is a name when an entity the query names is called by it (or holds it as a
+# word: "maya" of "maya chen"); a memory that matched nothing else has the entity channel's
+# evidence, not a second piece of its own (``ChannelHit.names_only``).
+_KEYWORD_IS_NAME = "EXISTS (SELECT 1 FROM en_direct d WHERE to_tsvector('simple', d.name) @@ u.tsq)"
+
 _KEYWORD = """
 SELECT 'keyword', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'), k.coverage,
-       greatest(0, 1 - k.distance)
+       greatest(0, 1 - k.distance), k.names_only
 FROM (
     SELECT * FROM kw_ranked WHERE coverage >= %(kw_min_coverage)s
     ORDER BY coverage DESC, distance, id
@@ -281,7 +288,7 @@ en_weighted AS (
 
 _ENTITY = """
 SELECT 'entity', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'),
-       w.weight, greatest(0, 1 - (m.vector <=> %(vector)s::vector))
+       w.weight, greatest(0, 1 - (m.vector <=> %(vector)s::vector)), false
 FROM (
     SELECT e.id, sum(e.weight) AS weight FROM (
         SELECT link.mid::uuid AS id, named.weight
@@ -312,6 +319,17 @@ def channel_statement(
     parts = [_VECTOR]
     params |= {"vector": str(query.vector), "vector_floor": query.vector_floor}
     ctes: list[str] = []
+    names = query.grams or query.quoted or query.misspellings or query.pinyin
+    if names:  # first: the keyword channel asks which of its terms are names the query names
+        ctes.append(_ENTITY_CTES)
+        parts.append(_ENTITY)
+        params |= {
+            "en_grams": query.grams,
+            "en_pinyin": query.pinyin,
+            "en_fuzzy": query.misspellings,
+            "en_fuzzy_weight": MISSPELLING_WEIGHT,
+            "en_quoted": [_contains(name) for name in query.quoted],
+        }
     if query.terms:
         lexemes = ["(" + " | ".join(_lexeme(f) for f in forms) + ")" for forms in query.terms]
         ctes.append(_KEYWORD_CTES)
@@ -327,20 +345,14 @@ def channel_statement(
             "kw_min_scope": KEYWORD_DF_MIN_SCOPE,
             "kw_min_coverage": query.keyword_min_coverage,
         }
-    if query.grams or query.quoted or query.misspellings or query.pinyin:
-        ctes.append(_ENTITY_CTES)
-        parts.append(_ENTITY)
-        params |= {
-            "en_grams": query.grams,
-            "en_pinyin": query.pinyin,
-            "en_fuzzy": query.misspellings,
-            "en_fuzzy_weight": MISSPELLING_WEIGHT,
-            "en_quoted": [_contains(name) for name in query.quoted],
-        }
     body = ("WITH " + ",".join(ctes) if ctes else "") + " UNION ALL ".join(
         f"({part})" for part in parts
     )
-    return sql.SQL(body).format(filters=sql.SQL(filters), **tables), params
+    is_name = _KEYWORD_IS_NAME if names else "false"
+    return (
+        sql.SQL(body).format(filters=sql.SQL(filters), kw_is_name=sql.SQL(is_name), **tables),
+        params,
+    )
 
 
 def _margin(strength: float, floor: float) -> float:
@@ -359,7 +371,7 @@ def channel_hits(
         Channel.ENTITY: 0.0,
     }
     found: dict[Channel, list[ChannelHit]] = {c: [] for c in Channel}
-    for channel, memory_id, content, category, strength, similarity in rows:
+    for channel, memory_id, content, category, strength, similarity, names_only in rows:
         hit = ChannelHit(
             channel=Channel(channel),
             id=str(memory_id),
@@ -368,6 +380,7 @@ def channel_hits(
             strength=float(strength),
             similarity=float(similarity),
             margin=_margin(float(strength), floors[Channel(channel)]),
+            names_only=bool(names_only),
         )
         found[hit.channel].append(hit)
     for hits in found.values():

@@ -347,6 +347,39 @@ def test_between_two_firsts_of_one_channel_each_the_clearer_evidence_ranks_first
     assert [i.id for i in result.items] == [goal, job]
 
 
+def test_a_name_counts_once_so_the_attribute_asked_for_decides(scope, remember):
+    # Every Nimbus memory holds the word "nimbus" and is linked to the entity: one piece of
+    # evidence, not two votes. Only the owner memory holds what is asked ("leads").
+    texts = {
+        "owner": "Liam Patel leads Nimbus; scope changes go through them before QA and ops "
+        "hear about it.",
+        "goal": "Project Nimbus is the cloud cost dashboard, due mid June; load tests and a "
+        "staged rollout must finish first.",
+        "stack": "Nimbus runs on React and BigQuery, deployed on the internal container platform.",
+    }
+    ids = {key: remember(text) for key, text in texts.items()}
+    people = (
+        "Olivia Turner",
+        "James Wright",
+        "Ava Lopez",
+        "Ethan Clark",
+        "Mia Walker",
+        "Jack Scott",
+    )
+    for person, project in zip(people, ("Sparrow", "Heron", "Osprey", "Condor", "Magpie", "Finch")):
+        remember(f"{person} leads {project}; scope changes go through them first.")
+    for n in range(16):  # "leads" is in 7 of 25 memories, "nimbus" in 3
+        remember(f"Retro notes of sprint {n} live in the team space.")
+    query = "Who leads Nimbus?"
+    floor = semantic(query, texts["stack"]) - 0.001  # the stack memory only just passes
+    channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=floor)
+    assert ids["stack"] in {h.id for h in channels[Channel.VECTOR]}
+    assert ids["owner"] not in {h.id for h in channels[Channel.VECTOR]}
+    assert channels[Channel.KEYWORD][0].id == ids["owner"]
+    result = selectors.memory_search(scope=scope, query=query, min_score=floor)
+    assert result.items[0].id == ids["owner"]
+
+
 # --- filters inside every channel, before the top-k cut -----------------------------------------
 def test_category_filter_applies_before_the_top_k_cut(v1, scope, remember):
     for n in range(6):
