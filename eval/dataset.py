@@ -2,8 +2,9 @@
 
 Four scopes of a few dozen memories each — a Chinese user, an English user, a user who mixes
 both, and a second Chinese user whose topics overlap the first (so scope isolation is measured
-too) — and the same scopes grown by 30 projects each (``grown_memories``).  Every query names its kind and the memories that answer it (any of them is a hit);
-negatives name none and must answer nothing.
+too) — and the same scopes grown by 30 projects each (``grown_memories``).  Every query names
+its kind and the memories that answer it (any of them is a hit); negatives name none and must
+answer nothing.
 
 Kinds: ``zh``, ``en``, ``mixed`` (Chinese and English in one query), ``paraphrase`` (other words,
 same meaning), ``short_name`` (a bare code name or person), ``typo`` (a misspelt word or
@@ -273,7 +274,14 @@ GROWN_EN_STACKS = _listed(
 )
 
 
-def _grown(names, owners, purposes, whens, stacks, offset: int) -> list[tuple[str, ...]]:
+def _grown(
+    names: tuple[str, ...],
+    owners: tuple[str, ...],
+    purposes: tuple[str, ...],
+    whens: tuple[str, ...],
+    stacks: tuple[str, ...],
+    offset: int,
+) -> list[tuple[str, str, str, str, str, str]]:
     """30 projects: every list is walked from its own offset, so no two scopes pair them alike."""
     return [
         (

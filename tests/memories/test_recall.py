@@ -366,7 +366,8 @@ def test_a_name_counts_once_so_the_attribute_asked_for_decides(scope, remember):
         "Mia Walker",
         "Jack Scott",
     )
-    for person, project in zip(people, ("Sparrow", "Heron", "Osprey", "Condor", "Magpie", "Finch")):
+    projects = ("Sparrow", "Heron", "Osprey", "Condor", "Magpie", "Finch")
+    for person, project in zip(people, projects, strict=True):
         remember(f"{person} leads {project}; scope changes go through them first.")
     for n in range(16):  # "leads" is in 7 of 25 memories, "nimbus" in 3
         remember(f"Retro notes of sprint {n} live in the team space.")
