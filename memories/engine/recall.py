@@ -199,7 +199,8 @@ kw_total AS (
 kw_useful AS (
     -- The terms that can count: held by some memory and, in a larger scope, not so common that
     -- they say nothing; ``upto`` sums the weights up to each term, weakest first.
-    SELECT i.*, sum(i.idf) OVER (ORDER BY i.idf, i.term ROWS UNBOUNDED PRECEDING) AS upto
+    SELECT i.*, sum(i.idf) OVER (ORDER BY i.idf, i.term ROWS UNBOUNDED PRECEDING) AS upto,
+           {kw_is_name} AS is_name
     FROM kw_idf i
     WHERE i.df > 0
       AND (i.share <= %(kw_max_share)s OR (SELECT n FROM kw_scope) < %(kw_min_scope)s)
@@ -220,7 +221,7 @@ kw_candidates AS MATERIALIZED (
 kw_ranked AS (
     -- ``names_only``: every term the memory matched is a name the entity channel looked up.
     SELECT c.id, c.distance, sum(u.idf) / (SELECT total FROM kw_total) AS coverage,
-           bool_and({kw_is_name}) AS names_only
+           bool_and(u.is_name) AS names_only
     FROM kw_candidates c JOIN kw_useful u ON c.terms @@ u.tsq
     GROUP BY c.id, c.distance
 )
@@ -229,7 +230,7 @@ kw_ranked AS (
 # A keyword term is a name when an entity the query names is called by it (or holds it as a
 # word: "maya" of "maya chen"); a memory that matched nothing else has the entity channel's
 # evidence, not a second piece of its own (``ChannelHit.names_only``).
-_KEYWORD_IS_NAME = "EXISTS (SELECT 1 FROM en_direct d WHERE to_tsvector('simple', d.name) @@ u.tsq)"
+_KEYWORD_IS_NAME = "EXISTS (SELECT 1 FROM en_direct d WHERE to_tsvector('simple', d.name) @@ i.tsq)"
 
 _KEYWORD = """
 SELECT 'keyword', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'), k.coverage,
