@@ -10,7 +10,10 @@
   least ``keyword_min_coverage`` of the query's idf weight, and in a larger scope a term found
   in more than ``keyword_max_share`` of the memories counts for nothing.  A term that names an
   attribute (owner, launch date, tech stack: ``nlp.ATTRIBUTE_WORDS``) matches any word of
-  its attribute, in either language.
+  its attribute, in either language.  A Latin word no memory holds and no dictionary knows
+  stands for the held words one typing slip away (``nlp.keyword_slips``); a word no memory
+  holds weighs what the rarest held word weighs.  A hit whose matched terms are all names the
+  entity channel looked up is marked ``names_only``: fusion counts it there, once.
 * **entity** — memories linked in ``poco_memories_entities`` to an entity whose normalised text
   (NFKC, lower case, single spaces) equals a span of the query — or, at half weight, a Latin
   word of the query with one typing slip undone — or whose stored pinyin (青鸟 → ``qingniao``)
