@@ -159,8 +159,8 @@ class ChannelHit:
     category: str
     strength: float
     similarity: float
-    margin: float = 0.0
-    names_only: bool = False
+    margin: float
+    names_only: bool
 
 
 @dataclass(frozen=True)
