@@ -494,3 +494,137 @@ NEGATIVES = {
     ],
 }
 QUERIES += [_q(scope, "negative", text) for scope, texts in NEGATIVES.items() for text in texts]
+
+
+# --- questions about the grown projects -----------------------------------------------------------
+# A memory of many projects is asked about one of them: the sibling memories say the same thing
+# about another project, so only the name tells them apart.  Three grown projects per scope
+# (numbers 0, 10 and 20, fixed before any run) are asked about in every kind but negative, each
+# question from one template per kind and attribute, the attribute turning with the project — so
+# every question is the same for every system and none was picked by its result.  Asked only on
+# the grown scopes (the projects exist nowhere else).
+GROWN_ASKED = (0, 10, 20)
+# The pinyin a person writes for the Chinese code names asked in English (pypinyin reads 太行
+# as "taixing"; people write Taihang).
+GROWN_PINYIN = {
+    "朱雀": "Zhuque",
+    "太行": "Taihang",
+    "白虎": "Baihu",
+    "秦岭": "Qinling",
+    "青龙": "Qinglong",
+    "洞庭": "Dongting",
+}
+ATTRIBUTES = ("owner", "goal", "stack")
+_ZH_TEMPLATES = {
+    "zh": {
+        "owner": "{name}的负责人是谁",
+        "goal": "{name}项目什么时候上线",
+        "stack": "{name}用的什么技术栈",
+    },
+    "paraphrase": {
+        "owner": "谁在管{name}",
+        "goal": "{name}打算哪天交付",
+        "stack": "{name}是用什么开发的",
+    },
+    "mixed": {
+        "owner": "{name} 的 owner 是谁",
+        "goal": "{name} 的 deadline 是什么时候",
+        "stack": "{name} 用了什么 tech stack",
+    },
+    # A slip in a Latin name; for a Chinese name, a homophone slip in the attribute word.
+    "typo": {
+        "owner": "{name}的负债人是谁",
+        "goal": "{name}什么时候上限",
+        "stack": "{name}的计术栈",
+    },
+    "cross_language": {
+        "owner": "Who is in charge of {name}?",
+        "goal": "When does {name} launch?",
+        "stack": "What tech stack does {name} use?",
+    },
+}
+_EN_TEMPLATES = {
+    "en": {
+        "owner": "Who leads {name}?",
+        "goal": "When is {name} due?",
+        "stack": "What does {name} run on?",
+    },
+    "paraphrase": {
+        "owner": "Who is in charge of {name}?",
+        "goal": "What's the deadline for {name}?",
+        "stack": "Which technologies power {name}?",
+    },
+    "mixed": {
+        "owner": "{name} 的负责人是谁",
+        "goal": "{name} 什么时候上线",
+        "stack": "{name} 用什么技术栈",
+    },
+    "typo": {
+        "owner": "Who leads {name}?",
+        "goal": "When is {name} due?",
+        "stack": "What does {name} run on?",
+    },
+    # Asked in Chinese by the project's purpose (the memories hold it in English).
+    "cross_language": {
+        "owner": "{purpose}由谁负责",
+        "goal": "{purpose}什么时候上线",
+        "stack": "{purpose}用的什么技术",
+    },
+}
+
+
+def _slip(name: str) -> str:
+    """The second and third letters swapped ("Polaris" → "Ploaris")."""
+    return name[0] + name[2] + name[1] + name[3:]
+
+
+def _is_latin(name: str) -> bool:
+    return name.isascii()
+
+
+def _grown_questions(
+    scope: str, key: str, name: str, owner: str, turn: int, zh_purpose: str
+) -> list[Query]:
+    english = scope == "en"
+    templates = _EN_TEMPLATES if english else _ZH_TEMPLATES
+    keys = {attribute: f"{key}_{attribute}" for attribute in ATTRIBUTES}
+    asked: list[Query] = []
+    for step, (kind, forms) in enumerate(templates.items()):
+        attribute = ATTRIBUTES[(turn + step) % 3]
+        said = name
+        if kind == "typo" and (english or _is_latin(name)):
+            said = _slip(name)
+            if not english:  # the Latin name slips, the attribute word stays right
+                forms = _ZH_TEMPLATES["zh"]
+        elif kind == "cross_language" and not english:
+            said = GROWN_PINYIN.get(name, name)
+        text = forms[attribute].format(name=said, purpose=zh_purpose)
+        relevant = [keys[attribute]]
+        if kind == "cross_language" and english and attribute != "goal":
+            relevant.append(keys["goal"])  # only the goal memory holds the purpose
+        asked.append(_q(scope, kind, text, *relevant))
+    # A bare name: the code name (any of its memories) or, every third, its owner.
+    if turn == 1:
+        asked.append(_q(scope, "short_name", owner, keys["owner"]))
+    else:
+        asked.append(_q(scope, "short_name", name, *keys.values()))
+    return asked
+
+
+def grown_queries() -> list[Query]:
+    """The questions about the grown projects (on ``grown_memories`` only)."""
+    zh = (GROWN_ZH_NAMES, GROWN_ZH_OWNERS, GROWN_ZH_PURPOSES, GROWN_ZH_WHEN, GROWN_ZH_STACKS)
+    en = (GROWN_EN_NAMES, GROWN_EN_OWNERS, GROWN_EN_PURPOSES, GROWN_EN_WHEN, GROWN_EN_STACKS)
+    projects = {
+        "zh": _grown(*zh, offset=0),
+        "mixed": _grown(*zh, offset=1),
+        "zh2": _grown(*zh, offset=2),
+        "en": _grown(*en, offset=0),
+    }
+    asked: list[Query] = []
+    for scope, grown in projects.items():
+        for turn, number in enumerate(GROWN_ASKED):
+            key, name, _purpose, _when, owner, _stack = grown[number]
+            zh_purpose = GROWN_ZH_PURPOSES[number]  # the en scope walks the purposes from 0 too
+            asked += _grown_questions(scope, key, name, owner, turn, zh_purpose)
+    return asked

@@ -117,6 +117,7 @@ def evaluate(pool: int, misses: bool = False, grown: bool = False) -> str:
 
     run = uuid.uuid4().hex[:8]
     stored = dataset.grown_memories() if grown else dataset.memories()
+    queries = dataset.QUERIES + (dataset.grown_queries() if grown else [])
     scopes, ids = _store(stored, run)
     systems = _systems(pool)
     key_of = {memory_id: key for scope_ids in ids.values() for key, memory_id in scope_ids.items()}
@@ -124,7 +125,7 @@ def evaluate(pool: int, misses: bool = False, grown: bool = False) -> str:
     sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0] * 4))
     started = time.perf_counter()
     try:
-        for query in dataset.QUERIES:
+        for query in queries:
             scope = scopes[query.scope]
             relevant = {ids[query.scope][key] for key in query.relevant}
             for name, rank in systems.items():
@@ -150,15 +151,17 @@ def evaluate(pool: int, misses: bool = False, grown: bool = False) -> str:
         for scope in scopes.values():
             services.memory_delete_user(scope=scope, actor=Actor(kind=ActorKind.SYSTEM, id="eval"))
     elapsed = time.perf_counter() - started
-    return _table(sums, dataset, stored, elapsed)
+    return _table(sums, queries, stored, elapsed)
 
 
-def _table(sums, dataset, stored: dict[str, dict[str, str]], elapsed: float) -> str:
-    positives = [k for k in dataset.KINDS if k != "negative"]
-    counts = {k: sum(1 for q in dataset.QUERIES if q.kind == k) for k in dataset.KINDS}
+def _table(sums, queries, stored: dict[str, dict[str, str]], elapsed: float) -> str:
+    from eval.dataset import KINDS
+
+    positives = [k for k in KINDS if k != "negative"]
+    counts = {k: sum(1 for q in queries if q.kind == k) for k in KINDS}
     sizes = ", ".join(str(len(v)) for v in stored.values())
     lines = [
-        f"{len(dataset.QUERIES)} queries over {sum(len(v) for v in stored.values())} memories "
+        f"{len(queries)} queries over {sum(len(v) for v in stored.values())} memories "
         f"in {len(stored)} scopes ({sizes}); top {TOP_K}; cells are hit@1 / hit@3 / MRR; "
         f"negatives: how many of the {counts['negative']} answered anything (0 is right).",
         "",
