@@ -391,32 +391,52 @@ def pinyin_grams(text: str) -> list[str]:
 
 _LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 MIN_MISSPELT_LENGTH = 5
+# In a word of four letters only two neighbours swapped ("Mria" for "Mira") is read as a slip:
+# a replaced, dropped or added letter makes another word or name too often ("Mica", "Mars").
+MIN_SWAPPED_LENGTH = 4
+
+
+def _swaps(word: str) -> Iterator[str]:
+    """Every string ``word`` becomes when two neighbouring letters trade places."""
+    for i in range(len(word) - 1):
+        yield word[:i] + word[i + 1] + word[i] + word[i + 2 :]
 
 
 def _one_slip(word: str) -> Iterator[str]:
     """Every string one edit away from ``word``: a deletion, a swap of neighbours, a replacement
     or an insertion of a letter."""
+    yield from _swaps(word)
     for i in range(len(word) + 1):
         left, right = word[:i], word[i:]
         if right:
             yield left + right[1:]
             for letter in _LATIN_LETTERS:
                 yield left + letter + right[1:]
-        if len(right) > 1:
-            yield left + right[1] + right[0] + right[2:]
         for letter in _LATIN_LETTERS:
             yield left + letter + right
 
 
+def _slips(word: str) -> list[str]:
+    """What ``word`` may have been meant as, read as one typing slip: any single edit of a word
+    of 5+ letters, a swap of neighbours in a word of 4, nothing for shorter words."""
+    if len(word) >= MIN_MISSPELT_LENGTH:
+        variants = _one_slip(word)
+    elif len(word) >= MIN_SWAPPED_LENGTH:
+        variants = _swaps(word)
+    else:
+        return []
+    return [variant for variant in dict.fromkeys(variants) if variant != word]
+
+
 def misspellings(text: str) -> list[str]:
-    """Every string one edit away from a Latin word of 5 or more letters in the query: a stored
-    name equal to one of them is the name the user mistyped.  Shorter words have too many real
-    neighbours."""
+    """Every string a Latin word of the query may be a slip of (``_slips``: one edit of a word of
+    5+ letters, a swap of neighbours in a word of 4): a stored name equal to one of them is the
+    name the user mistyped.  Shorter words have too many real neighbours."""
     variants: dict[str, None] = {}
     words = [w for w in _NAME_UNIT.findall(normalize_name(text)) if not has_han(w)]
     for word in words:
-        if len(word) >= MIN_MISSPELT_LENGTH and word.isalpha():
-            variants.update(dict.fromkeys(_one_slip(word)))
+        if word.isalpha():
+            variants.update(dict.fromkeys(_slips(word)))
     for word in words:
         variants.pop(word, None)
     return list(variants)
@@ -424,20 +444,19 @@ def misspellings(text: str) -> list[str]:
 
 def keyword_slips(terms: list[tuple[str, ...]]) -> list[tuple[int, str]]:
     """For each keyword term (``keyword_terms``, numbered from 1) that may be a typing slip — a
-    Latin word of 5 or more letters that no dictionary knows ("kestral", "afternon"; never
-    "bread") — the words one edit away from it, as ``(term number, word)``.  The keyword channel
-    uses those a memory of the scope holds when no memory holds the term itself."""
+    Latin word of 4 or more letters that no dictionary knows ("kestral", "afternon", "iibs";
+    never "bread") — the words it may be a slip of (``_slips``), as ``(term number, word)``.  The
+    keyword channel uses those a memory of the scope holds when no memory holds the term
+    itself."""
     from memories.engine import lexicon
 
     known = lexicon.get()
     slips: list[tuple[int, str]] = []
     for number, forms in enumerate(terms, start=1):
         word = forms[0]
-        if len(forms) > 1 or len(word) < MIN_MISSPELT_LENGTH or not word.isascii():
+        if len(forms) > 1 or not word.isascii() or not word.isalpha():
             continue
-        if not word.isalpha() or known.translations(word):
+        if len(word) < MIN_SWAPPED_LENGTH or known.translations(word):
             continue
-        slips.extend(
-            (number, variant) for variant in dict.fromkeys(_one_slip(word)) if variant != word
-        )
+        slips.extend((number, variant) for variant in _slips(word))
     return slips

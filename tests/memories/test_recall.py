@@ -226,6 +226,41 @@ def test_a_dictionary_word_is_never_read_as_another_word(scope, remember):
         assert len(keyword) == found, query
 
 
+MIRA_PROJECT = {
+    "goal": "项目“Mira”是访客登记系统，计划五月上线。",
+    "owner": "“Mira”的负责人是沈洁。",
+    "stack": "“Mira”的技术栈是 Rust，部署在内部容器平台上。",
+}
+VEGA_STACK = "“Vega”的技术栈是 Kotlin，部署在内部容器平台上。"
+
+
+@pytest.mark.parametrize("query", ["Mria 用的什么技术栈", "Miar 的技术栈", "mrIA 技术栈"])
+def test_two_letters_swapped_in_a_four_letter_name_are_read_as_the_name(v1, scope, remember, query):
+    # Four letters are too few for every slip ("Mars", "Mica" are words and names of their own),
+    # but two neighbours swapped is the commonest slip and leaves the letters as typed.
+    ids = {key: remember(text) for key, text in MIRA_PROJECT.items()}
+    remember(VEGA_STACK)
+    assert semantic(query, MIRA_PROJECT["stack"]) < settings.SEARCH_MIN_SCORE
+    items = search(v1, scope, query)["items"]
+    assert items and items[0]["id"] == ids["stack"]
+
+
+def test_other_slips_in_a_four_letter_word_are_not_read_as_the_word(scope, remember):
+    remember(MIRA_PROJECT["stack"])
+    for query in ("Mica", "Mirz", "Mra"):  # replacements, and a deletion
+        channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
+        assert not channels[Channel.ENTITY] and not channels[Channel.KEYWORD], query
+
+
+def test_a_four_letter_word_with_neighbours_swapped_is_keyword_evidence(scope, remember):
+    goal = remember("Project Onyx is the coupon engine, due in June.")
+    remember("Project Ibis is the attendance tracking tool, due in May.")
+    keyword = selectors.recall_channels(
+        scope=scope, query="When is Onxy due?", pool=10, min_score=1.0
+    )[Channel.KEYWORD]
+    assert keyword and keyword[0].id == goal and keyword[0].strength == 1.0
+
+
 @pytest.mark.django_db(transaction=True)  # Mem0's own connections must see the rewritten rows
 def test_due_is_added_to_the_keywords_of_english_memories_stored_before(scope, remember):
     wanted = remember(KESTREL_PROJECT["goal"])
