@@ -430,13 +430,20 @@ def _slips(word: str) -> list[str]:
 
 def misspellings(text: str) -> list[str]:
     """Every string a Latin word of the query may be a slip of (``_slips``: one edit of a word of
-    5+ letters, a swap of neighbours in a word of 4): a stored name equal to one of them is the
-    name the user mistyped.  Shorter words have too many real neighbours."""
+    5+ letters, a swap of neighbours in a word of 4 that no dictionary knows — "mail" is a word,
+    not a slip of "Mali"): a stored name equal to one of them is the name the user mistyped.
+    Shorter words have too many real neighbours."""
+    from memories.engine import lexicon  # it reads this module's word lists
+
+    known = lexicon.get()
     variants: dict[str, None] = {}
     words = [w for w in _NAME_UNIT.findall(normalize_name(text)) if not has_han(w)]
     for word in words:
-        if word.isalpha():
-            variants.update(dict.fromkeys(_slips(word)))
+        if not word.isalpha():
+            continue
+        if len(word) < MIN_MISSPELT_LENGTH and known.translations(word):
+            continue
+        variants.update(dict.fromkeys(_slips(word)))
     for word in words:
         variants.pop(word, None)
     return list(variants)

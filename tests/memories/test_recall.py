@@ -252,6 +252,16 @@ def test_other_slips_in_a_four_letter_word_are_not_read_as_the_word(scope, remem
         assert not channels[Channel.ENTITY] and not channels[Channel.KEYWORD], query
 
 
+def test_a_four_letter_word_of_the_dictionary_is_never_read_as_a_swapped_name(scope, remember):
+    # "mail" is "Mali" with two neighbours swapped, and a word of its own.
+    remember("“Mali”的技术栈是 Go，部署在内部容器平台上。")
+    for query in ("mail", "MAIL 怎么配置"):
+        entity = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[
+            Channel.ENTITY
+        ]
+        assert not entity, query
+
+
 def test_a_four_letter_word_with_neighbours_swapped_is_keyword_evidence(scope, remember):
     goal = remember("Project Onyx is the coupon engine, due in June.")
     remember("Project Ibis is the attendance tracking tool, due in May.")
