@@ -137,6 +137,62 @@ ZH2_PREFERENCES = {
     "z2_shanghai": "用户在上海工作。",
 }
 
+# Verified conclusions and project context (seed: "已验证结论", "项目长期背景"): longer memories of
+# two or three clauses, where the question asks for one detail among several.
+CONCLUSIONS = {
+    "zh": {
+        "c_pool": "青鸟压测复盘的结论：瓶颈在数据库连接池，把 PgBouncer 改成事务模式后 p99 延迟从 "
+        "800 毫秒降到 120 毫秒，以后压测前先检查连接池配置。",
+        "c_leak": "排查线上内存泄漏已验证有效的做法：先用 py-spy 抓火焰图，再对比两次 tracemalloc "
+        "快照，不要一上来就重启服务。",
+        "c_fx": "和财务对账发现汇率只保留两位小数会产生差额，已确认统一用 Decimal 保留六位小数，"
+        "四舍五入只在展示层做。",
+        "c_doc": "前端文档要包含“使用场景、操作步骤、常见问题”三部分，截图放在对应步骤下面。",
+        "c_alert": "上次故障复盘的结论：磁盘告警阈值设得太松，使用率超过 85% 就要告警，值班同学"
+        "十分钟内必须响应。",
+        "c_api": "和刘洋约定：移动端接口有变更要提前两天在项目群里通知，并同步更新 Apifox 上的"
+        "接口文档。",
+        "c_sql": "慢查询优化的经验：先看 EXPLAIN ANALYZE 的实际行数，给 orders 表的 user_id 和 "
+        "created_at 建联合索引后，列表页从 3 秒降到 200 毫秒。",
+        "c_cache": "缓存击穿的解决办法：热点 key 用互斥锁重建，过期时间加随机抖动，已在大促期间"
+        "验证有效。",
+    },
+    "en": {
+        "e_flaky": "Flaky integration tests were traced to a shared Redis instance; giving each CI "
+        "job its own database number fixed them.",
+        "e_migr": "Lesson from the March outage: run schema migrations before deploying the new "
+        "code, and never drop a column in the same release that stops using it.",
+        "e_pricing": "Customer interviews showed that annual plans convert better when the "
+        "monthly price is shown next to the yearly total.",
+        "e_timeout": "The Adyen payment gateway times out after 30 seconds, so webhook handlers "
+        "must answer within 10 seconds and do the work in a background job.",
+        "e_profiling": "Profiling showed most request time went to JSON serialisation; switching "
+        "to orjson halved the p95 latency.",
+        "e_hiring": "Backend interviews use a take-home task capped at three hours, followed by "
+        "a pairing session on the candidate's own code.",
+        "e_sla": "The analytics API promises 99.9% availability; anything below that triggers "
+        "service credits for enterprise customers.",
+        "e_dash": "Dashboards for the ops team must load in under two seconds, so heavy charts "
+        "are pre-aggregated every hour.",
+    },
+    "mixed": {
+        "m_oom": "线上 Pod 频繁 OOMKilled 的原因是 JVM 没有读到容器内存限制，加上 "
+        "-XX:MaxRAMPercentage=75 后稳定了。",
+        "m_gray": "灰度发布的经验：先放 5% 流量观察 30 分钟，错误率不超过 0.1% 再全量，回滚脚本"
+        "要提前演练。",
+        "m_kafka": "Kafka 消费积压的根因是单分区热点，按 user_id 哈希重新分区后积压消失。",
+        "m_review": "Code review 的共识：单个 PR 不超过 400 行 diff，超过就拆分，reviewer 24 小时"
+        "内给反馈。",
+        "m_sentry": "前端报错接入 Sentry，source map 只在 CI 上传，不放到线上服务器。",
+    },
+    "zh2": {
+        "z_forecast": "供应链预测的验证结论：加入节假日特征后，周销量预测的 MAPE 从 18% 降到 11%。",
+        "z_store": "门店巡检照片统一压缩到 500KB 以内再上传，否则弱网下会超时。",
+        "z_push": "消息推送的经验：晚上十点到早上八点不发营销推送，否则投诉率翻倍。",
+        "z_report": "给区域经理的周报只放三个指标：销售额、客单价、复购率，别的放附录。",
+    },
+}
+
 
 def _zh_project_memories(key: str, name: str, purpose: str, when: str, owner: str, stack: str):
     quoted = f"“{name}”"
@@ -168,6 +224,8 @@ def memories() -> dict[str, dict[str, str]]:
     scopes["en"].update(EN_PREFERENCES)
     scopes["mixed"].update(MIXED_PREFERENCES)
     scopes["zh2"].update(ZH2_PREFERENCES)
+    for scope, conclusions in CONCLUSIONS.items():
+        scopes[scope].update(conclusions)
     # Everyday facts make each scope a realistic size and give negatives something to miss.
     for scope, facts in FILLER.items():
         for n, text in enumerate(facts):
@@ -459,6 +517,57 @@ QUERIES: list[Query] = [
     _q("zh2", "cross_language", "What does the user drink?", "z2_coffee"),
     _q("zh2", "cross_language", "Where does the user work?", "z2_shanghai"),
     _q("zh2", "cross_language", "When is the weekly meeting?", "z2_meeting"),
+]
+
+# --- verified conclusions: one detail of a longer memory ------------------------------------------
+QUERIES += [
+    _q("zh", "zh", "压测的瓶颈最后查出来是什么", "c_pool"),
+    _q("zh", "short_name", "PgBouncer", "c_pool"),
+    _q("zh", "zh", "线上内存泄漏怎么排查", "c_leak"),
+    _q("zh", "short_name", "tracemalloc", "c_leak"),
+    _q("zh", "zh", "汇率保留几位小数", "c_fx"),
+    _q("zh", "paraphrase", "对不上账是什么原因", "c_fx"),
+    _q("zh", "zh", "前端文档要包含哪几部分", "c_doc"),
+    _q("zh", "zh", "磁盘使用率超过多少要告警", "c_alert"),
+    _q("zh", "cross_language", "What disk usage should trigger an alert?", "c_alert"),
+    _q("zh", "short_name", "Apifox", "c_api"),
+    _q("zh", "zh", "移动端接口变更要提前几天通知", "c_api"),
+    _q("zh", "zh", "列表页慢是怎么优化的", "c_sql"),
+    _q("zh", "mixed", "EXPLAIN ANALYZE 主要看什么", "c_sql"),
+    _q("zh", "paraphrase", "大促时缓存被打穿怎么办", "c_cache"),
+    _q("en", "en", "What caused the flaky integration tests?", "e_flaky"),
+    _q("en", "short_name", "Redis", "e_flaky"),
+    _q("en", "en", "When should a column be dropped?", "e_migr"),
+    _q("en", "paraphrase", "what went wrong in the March incident", "e_migr"),
+    _q("en", "en", "How should annual plan prices be displayed?", "e_pricing"),
+    _q("en", "cross_language", "年付方案的价格怎么展示转化更好", "e_pricing"),
+    _q("en", "short_name", "Adyen", "e_timeout"),
+    _q("en", "en", "How fast must webhook handlers respond?", "e_timeout"),
+    _q("en", "en", "What halved the p95 latency?", "e_profiling"),
+    _q("en", "short_name", "orjson", "e_profiling"),
+    _q("en", "en", "How long is the take-home task for backend interviews?", "e_hiring"),
+    _q("en", "paraphrase", "how we assess engineering candidates", "e_hiring"),
+    _q("en", "en", "What availability does the analytics API promise?", "e_sla"),
+    _q("en", "mixed", "analytics API 的可用性承诺是多少", "e_sla"),
+    _q("en", "cross_language", "运维看板要求多久加载完", "e_dash"),
+    _q("mixed", "mixed", "Pod 为什么老是 OOMKilled", "m_oom"),
+    _q("mixed", "short_name", "OOMKilled", "m_oom"),
+    _q("mixed", "zh", "灰度发布先放多少流量", "m_gray"),
+    _q("mixed", "cross_language", "How much traffic goes to a canary release first?", "m_gray"),
+    _q("mixed", "mixed", "Kafka 消费积压怎么解决的", "m_kafka"),
+    _q("mixed", "paraphrase", "消息队列堆积的原因", "m_kafka"),
+    _q("mixed", "mixed", "PR 最多多少行", "m_review"),
+    _q("mixed", "cross_language", "How big may a pull request be?", "m_review"),
+    _q("mixed", "short_name", "Sentry", "m_sentry"),
+    _q("mixed", "mixed", "source map 放在哪里", "m_sentry"),
+    _q("zh2", "zh", "加了什么特征让预测更准", "z_forecast"),
+    _q("zh2", "short_name", "MAPE", "z_forecast"),
+    _q("zh2", "zh", "巡检照片要压缩到多大", "z_store"),
+    _q("zh2", "paraphrase", "为什么门店上传图片老失败", "z_store"),
+    _q("zh2", "zh", "什么时间段不能发营销推送", "z_push"),
+    _q("zh2", "cross_language", "When must marketing pushes not be sent?", "z_push"),
+    _q("zh2", "zh", "区域经理的周报放哪几个指标", "z_report"),
+    _q("zh2", "paraphrase", "给区域负责人汇报看哪些数", "z_report"),
 ]
 
 NEGATIVES = {
