@@ -13,9 +13,9 @@ not grow with the scope:
   top-1 at similarity >= 0.95) in one statement; the rest are inserted;
 * links are appended / removed with ``jsonb`` operators in SQL, never re-embedding.
 
-A new all-Han name also gets ``pinyin`` (青鸟 → ``qingniao``, ``memories.engine.nlp.pinyin_key``)
-so recall finds it when a query writes the name in Latin letters (migration 0007 indexes it
-and fills it in for rows written before).
+A new all-Han name also gets ``pinyin``, the list of its readings (青鸟 → ``["qingniao", …]``,
+``memories.engine.nlp.pinyin_readings``), so recall finds it when a query writes the name in
+Latin letters (migration 0011 indexes them and fills them in for rows written before).
 
 Rows keep Mem0's payload shape (``data``, ``entity_type``, ``linked_memory_ids``, ``user_id``)
 so recall, Mem0's own search and our residue checks read them unchanged.
@@ -32,7 +32,7 @@ from typing import Any
 
 from psycopg import sql
 
-from memories.engine.nlp import pinyin_key
+from memories.engine.nlp import pinyin_readings
 
 Entity = tuple[str, str]
 # Mem0's ``_upsert_entity``: a stored entity this similar to a new name is the same entity.
@@ -122,9 +122,9 @@ def link(
                 "linked_memory_ids": entry.memory_ids,
                 "user_id": scope_key,
             }
-            pinyin = pinyin_key(entry.text)
-            if pinyin:
-                payload["pinyin"] = pinyin
+            readings = pinyin_readings(entry.text)
+            if readings:
+                payload["pinyin"] = readings
             new_rows.append((str(uuid.uuid4()), vector, json.dumps(payload, ensure_ascii=False)))
     if new_rows:
         ids, vectors, payloads = (list(column) for column in zip(*new_rows, strict=True))

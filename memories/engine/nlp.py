@@ -9,6 +9,7 @@ quoted names); everything else goes through the pinned English spaCy pipeline th
 from __future__ import annotations
 
 import contextlib
+import itertools
 import re
 import threading
 import unicodedata
@@ -19,7 +20,7 @@ from typing import Any
 
 import jieba
 import jieba.posseg
-from pypinyin import Style, lazy_pinyin
+from pypinyin import Style, lazy_pinyin, pinyin
 
 from memories.text import HAN, normalize_quotes
 
@@ -360,21 +361,35 @@ _ALL_HAN = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,12}$")
 _PINYIN_WORD = re.compile(r"^[a-z]+$")
 
 
-def pinyin_key(name: str) -> str | None:
-    """The toneless pinyin of an all-Han name of 2 to 12 characters, syllables run together
-    (青鸟 → ``qingniao``); None for any other name.  pypinyin's bundled phrase dictionary picks
-    the reading of heteronyms in context (长城 → ``changcheng``).  Stored on the entity row when
-    it is written (``memories.engine.entities``) so recall compares it in SQL, through an index."""
+# A character read several ways (行: xing, hang) multiplies a name's readings; past this many the
+# rest are dropped (names are two to four characters, with one or two such characters).
+MAX_PINYIN_READINGS = 8
+
+
+def pinyin_readings(name: str) -> list[str]:
+    """The toneless pinyin readings of an all-Han name of 2 to 12 characters, syllables run
+    together, the likeliest first; none for any other name.  pypinyin's bundled phrase
+    dictionary picks the first in context (长城 → ``changcheng``), but it reads 太行 as
+    "taixing" and the surname 曾 as "ceng", where people write Taihang and Zeng: so every
+    reading of a character that has several counts too, up to ``MAX_PINYIN_READINGS``.  Stored
+    on the entity row when it is written (``memories.engine.entities``) so recall compares them
+    in SQL, through an index."""
     text = normalize_name(name)
     if not _ALL_HAN.match(text):
-        return None
-    return "".join(lazy_pinyin(text, style=Style.NORMAL)).lower()
+        return []
+    readings = {"".join(lazy_pinyin(text, style=Style.NORMAL)).lower(): None}
+    per_character = pinyin(text, style=Style.NORMAL, heteronym=True)
+    for combination in itertools.product(*per_character):
+        if len(readings) == MAX_PINYIN_READINGS:
+            break
+        readings.setdefault("".join(combination).lower(), None)
+    return list(readings)
 
 
 def pinyin_grams(text: str) -> list[str]:
     """Runs of 1 to 4 Latin words of the query, run together (``qing niao`` → ``qingniao``):
-    equal to a name's ``pinyin_key``, the query names it in pinyin.  Words holding digits or
-    symbols are never pinyin and break a run."""
+    equal to one of a name's ``pinyin_readings``, the query names it in pinyin.  Words holding
+    digits or symbols are never pinyin and break a run."""
     grams: dict[str, None] = {}
     units = _NAME_UNIT.findall(normalize_name(text))
     for index in range(len(units)):

@@ -16,9 +16,10 @@
   entity channel looked up is marked ``names_only``: fusion counts it there, once.
 * **entity** — memories linked in ``poco_memories_entities`` to an entity whose normalised text
   (NFKC, lower case, single spaces) equals a span of the query — or, at half weight, a Latin
-  word of the query with one typing slip undone — or whose stored pinyin (青鸟 → ``qingniao``)
-  equals a run of the query's Latin words, plus memories whose text holds a name the query
-  puts in quotes.  Entities linked to fewer memories weigh more.
+  word of the query with one typing slip undone — or one of whose stored pinyin readings
+  (青鸟 → ``qingniao``; 太行 → ``taixing``, ``taihang``…) equals a run of the query's Latin
+  words, plus memories whose text holds a name the query puts in quotes.  Entities linked to
+  fewer memories weigh more.
 
 Every row carries the memory's cosine similarity to the query: fusion breaks ties with it.
 
@@ -254,14 +255,14 @@ _ENTITY_CTES = """
 en_direct AS MATERIALIZED (
     SELECT en.id, n.name, en.payload->'linked_memory_ids' AS links,
            (n.name = ANY(%(en_grams)s::text[])
-            OR en.payload->>'pinyin' = ANY(%(en_pinyin)s::text[])) AS exact
+            OR en.payload->'pinyin' ?| %(en_pinyin)s::text[]) AS exact
     FROM {entities} en
     CROSS JOIN LATERAL (
         SELECT regexp_replace(lower(normalize(en.payload->>'data', NFKC)), '\\s+', ' ', 'g')
     ) AS n(name)
     WHERE en.payload->>'user_id' = %(scope)s
       AND (n.name = ANY(%(en_grams)s::text[]) OR n.name = ANY(%(en_fuzzy)s::text[])
-           OR (en.payload ? 'pinyin' AND en.payload->>'pinyin' = ANY(%(en_pinyin)s::text[])))
+           OR en.payload->'pinyin' ?| %(en_pinyin)s::text[])
 ),
 en_named AS (
     -- Each name the query names, with every entity that is it: the entity itself and, for a

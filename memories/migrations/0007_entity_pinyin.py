@@ -15,9 +15,14 @@ INDEX = (
 BATCH = 500
 
 
-def fill_pinyin(apps, schema_editor):
-    from memories.engine.nlp import pinyin_key
+def pinyin_key(name: str) -> str | None:
+    """The reading this migration stored: the likeliest one (0011 stores them all)."""
+    from memories.engine.nlp import pinyin_readings
 
+    return next(iter(pinyin_readings(name)), None)
+
+
+def fill_pinyin(apps, schema_editor):
     connection = schema_editor.connection
     with connection.cursor() as cur:
         cur.execute(

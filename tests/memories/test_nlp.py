@@ -39,13 +39,24 @@ def entity_texts(text: str) -> list[str]:
     ("name", "key"),
     [("青鸟", "qingniao"), ("王磊", "wanglei"), ("长城", "changcheng"), ("重庆", "chongqing")],
 )
-def test_all_han_names_get_their_toneless_pinyin(name, key):
-    assert nlp.pinyin_key(name) == key
+def test_all_han_names_get_their_toneless_pinyin_likeliest_first(name, key):
+    assert nlp.pinyin_readings(name)[0] == key
+
+
+@pytest.mark.parametrize(("name", "reading"), [("太行", "taihang"), ("曾琳", "zenglin")])
+def test_every_reading_of_a_character_read_several_ways_counts(name, reading):
+    readings = nlp.pinyin_readings(name)
+    assert reading in readings and reading != readings[0]
+
+
+def test_a_name_has_at_most_so_many_readings():
+    readings = nlp.pinyin_readings("乐乐乐乐")  # le / yue / yao / lao for each character
+    assert len(readings) == nlp.MAX_PINYIN_READINGS == len(set(readings))
 
 
 @pytest.mark.parametrize("name", ["Atlas", "鸟", "Atlas 青鸟", "青鸟2", ""])
 def test_other_names_get_no_pinyin(name):
-    assert nlp.pinyin_key(name) is None
+    assert nlp.pinyin_readings(name) == []
 
 
 def test_runs_of_latin_words_are_pinyin_candidates():

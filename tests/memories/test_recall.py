@@ -111,19 +111,40 @@ def test_pinyin_must_spell_the_whole_name(scope, remember):
         assert channels[Channel.ENTITY] == [], query
 
 
-@pytest.mark.django_db(transaction=True)  # Mem0's own connections must see the rewritten rows
-def test_pinyin_of_entities_stored_before_is_filled_in(scope, remember):
-    wanted = remember(QINGNIAO)
-    with connection.cursor() as cur:
-        cur.execute("UPDATE poco_memories_entities SET payload = payload - 'pinyin'")
-    query = "Who owns Qingniao?"
-    assert (
-        selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[Channel.ENTITY]
-        == []
-    )
-    apply_data_migration("0007_entity_pinyin", "fill_pinyin")
+@pytest.mark.parametrize(
+    ("memory", "query"),
+    [
+        ("项目“太行”的技术栈是 Vue，部署在内部容器平台上。", "What tech stack does Taihang use?"),
+        ("“青鸟”的负责人是曾琳，需求变更要先和她确认。", "Zeng Lin"),
+    ],
+)
+def test_a_name_whose_characters_read_several_ways_is_found_by_the_reading_people_write(
+    scope, remember, memory, query
+):
+    # pypinyin reads 太行 as "taixing" and the surname 曾 as "ceng"; people write Taihang, Zeng.
+    wanted = remember(memory)
     channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
-    assert wanted in [h.id for h in channels[Channel.ENTITY]]
+    assert [h.id for h in channels[Channel.ENTITY]] == [wanted]
+
+
+@pytest.mark.django_db(transaction=True)  # Mem0's own connections must see the rewritten rows
+def test_pinyin_readings_of_entities_stored_before_are_filled_in(scope, remember):
+    wanted = remember(QINGNIAO)
+    taihang = remember("项目“太行”的技术栈是 Vue。")
+    with connection.cursor() as cur:
+        # As rows were before: none (older than 0007), or 0007's one reading, a string.
+        cur.execute("UPDATE poco_memories_entities SET payload = payload - 'pinyin'")
+        cur.execute(
+            'UPDATE poco_memories_entities SET payload = payload || \'{"pinyin": "taixing"}\' '
+            "WHERE payload->>'data' = '太行'"
+        )
+    for query in ("Who owns Qingniao?", "Taihang"):
+        channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
+        assert channels[Channel.ENTITY] == [], query
+    apply_data_migration("0011_entity_pinyin_readings", "store_readings")
+    for query, memory in (("Who owns Qingniao?", wanted), ("Taihang", taihang)):
+        channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
+        assert memory in [h.id for h in channels[Channel.ENTITY]], query
 
 
 # --- attribute words: the name finds the project, the attribute picks the memory -----------------
