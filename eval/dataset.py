@@ -2,9 +2,10 @@
 
 Four scopes of a few dozen memories each — a Chinese user, an English user, a user who mixes
 both, and a second Chinese user whose topics overlap the first (so scope isolation is measured
-too) — and the same scopes grown by 30 projects each (``grown_memories``).  Every query names
-its kind and the memories that answer it (any of them is a hit); negatives name none and must
-answer nothing.
+too): projects, preferences, verified conclusions (longer memories, ``CONCLUSIONS``) and
+everyday filler.  The same scopes grown by 30 projects each (``grown_memories``) are also asked
+about three of those projects (``grown_queries``).  Every query names its kind and the memories
+that answer it (any of them is a hit); negatives name none and must answer nothing.
 
 Kinds: ``zh``, ``en``, ``mixed`` (Chinese and English in one query), ``paraphrase`` (other words,
 same meaning), ``short_name`` (a bare code name or person), ``typo`` (a misspelt word or

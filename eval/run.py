@@ -6,7 +6,8 @@ and through raw mem0ai (``Memory.search`` with the same embedder, threshold 0, a
 product's old floor), then prints hit@1, hit@3, MRR (over the top 5) per query kind and the
 number of negatives that answered anything.  It does so twice: on the scopes as written, and on
 the grown scopes (``dataset.grown_memories``: 30 more projects per scope, past the 60
-candidates Mem0's search draws from its vector search).  ``--write`` puts both tables into
+candidates Mem0's search draws from its vector search), where the questions about grown
+projects (``dataset.grown_queries``) are asked too.  ``--write`` puts both tables into
 docs/retrieval.md.  The scopes are deleted afterwards.  Measures, never asserts: not part of
 `make test`.
 """
