@@ -688,10 +688,6 @@ def _slip(name: str) -> str:
     return name[0] + name[2] + name[1] + name[3:]
 
 
-def _is_latin(name: str) -> bool:
-    return name.isascii()
-
-
 def _grown_questions(
     scope: str, key: str, name: str, owner: str, turn: int, zh_purpose: str
 ) -> list[Query]:
@@ -702,7 +698,7 @@ def _grown_questions(
     for step, (kind, forms) in enumerate(templates.items()):
         attribute = ATTRIBUTES[(turn + step) % 3]
         said = name
-        if kind == "typo" and (english or _is_latin(name)):
+        if kind == "typo" and (english or name.isascii()):
             said = _slip(name)
             if not english:  # the Latin name slips, the attribute word stays right
                 forms = _ZH_TEMPLATES["zh"]

@@ -1,10 +1,10 @@
 """Every pinyin reading of Chinese entity names, for recall's entity channel (issue 9).
 
-0007 stored one reading per all-Han name, pypinyin's likeliest: 太行 as "taixing", the surname
+0007 indexed one reading per all-Han name, pypinyin's likeliest: 太行 as "taixing", the surname
 曾 as "ceng", where people write Taihang and Zeng.  ``payload.pinyin`` is now the list of a
-name's readings (``memories.engine.nlp.pinyin_readings``); this rewrites every all-Han entity
-row to it and indexes the list per scope, so the entity channel's ``?|`` test is answered by
-the index in the same statement as before.
+name's readings (``memories.engine.nlp.pinyin_readings``); this writes it on every all-Han
+entity row (none, or a string, before) and indexes the list per scope, so the entity channel's
+``?|`` test is answered by the index in the same statement as before.
 """
 
 import json
