@@ -39,7 +39,14 @@ from detect_secrets.plugins.stripe import StripeDetector
 from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
 from detect_secrets.plugins.twilio import TwilioKeyDetector
 
-from memories.admission.normalize import despace, fold, squeeze_keys
+from memories.admission.normalize import (
+    decoded_base64,
+    despace,
+    fold,
+    fold_confusables,
+    squeeze_keys,
+    visual_order,
+)
 from memories.text import HAN
 
 __all__ = ["find_credential"]
@@ -241,7 +248,11 @@ _MIN_SECRET_LENGTH: Final = 8
 _MIN_SECRET_ENTROPY: Final = 3.0
 
 
-def find_credential(text: str) -> str | None:
+# A token base64-encoded twice is still found; deeper nesting is not worth the scan.
+_MAX_DECODE_DEPTH: Final = 2
+
+
+def find_credential(text: str, *, _depth: int = 0) -> str | None:
     """Return the kind of the first credential found (e.g. ``"openai_api_key"``), else None.
 
     Never returns the secret itself.
@@ -252,17 +263,30 @@ def find_credential(text: str) -> str | None:
         kind = _find_in_view(view)
         if kind is not None:
             return kind
+    if _depth < _MAX_DECODE_DEPTH:
+        for decoded in decoded_base64(fold(text)):
+            kind = find_credential(decoded, _depth=_depth + 1)
+            if kind is not None:
+                return kind
     return None
 
 
 def _views(text: str) -> Iterator[str]:
-    """The folded text, then (when they differ) spelled-out words joined and chunked keys
-    closed: each disguise is undone in a view of its own, so undoing one cannot hide
-    another."""
+    """The folded text, then (when they differ) spelled-out words joined, chunked keys closed,
+    look-alike letters of labels made Latin and overridden runs in display order: each
+    disguise is undone in a view of its own, so undoing one cannot hide another."""
     folded = fold(text)
     seen = {folded}
     yield folded
-    for view in (despace(folded), squeeze_keys(folded), squeeze_keys(despace(folded))):
+    confusables = fold_confusables(folded)
+    for view in (
+        despace(folded),
+        squeeze_keys(folded),
+        squeeze_keys(despace(folded)),
+        confusables,
+        despace(confusables),
+        fold(visual_order(text)),
+    ):
         if view not in seen:
             seen.add(view)
             yield view

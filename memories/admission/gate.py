@@ -6,7 +6,8 @@
   across the joined messages (an ID number split over two messages);
 * technical noise is dropped and paths/URLs are cut out (``noise``);
 * ``task_completed`` must keep a meaningful user *and* assistant message;
-* Chinese curly quotes become ASCII double quotes.
+* Chinese curly quotes become ASCII double quotes; bidi controls and zero-width characters
+  are stripped (``normalize.strip_invisible``), so what is stored reads as it is shown.
 
 This layer judges safety only. Whether something is worth remembering ("这次", "长期",
 "偏好"…) is Mem0's call, never a keyword rule here. Everything is pure and deterministic: no
@@ -25,6 +26,7 @@ from typing import Final
 from memories.admission.credentials import find_credential
 from memories.admission.identifiers import find_sensitive_identifier
 from memories.admission.noise import clean_text
+from memories.admission.normalize import strip_invisible
 from memories.text import normalize_quotes
 
 __all__ = [
@@ -123,7 +125,7 @@ def admit(*, source: str, messages: Sequence[Message]) -> AdmissionResult:
     cleaned = tuple(
         Message(role=message.role, content=content)
         for message in messages
-        if _is_meaningful(content := clean_text(normalize_quotes(message.content)))
+        if _is_meaningful(content := clean_text(normalize_quotes(strip_invisible(message.content))))
     )
     if not cleaned:
         return _refuse("empty_after_cleaning", "nothing meaningful is left after removing noise")

@@ -15,7 +15,14 @@ import re
 from datetime import UTC, date, datetime
 from typing import Final
 
-from memories.admission.normalize import DigitRun, digit_runs, fold, map_chinese_numerals
+from memories.admission.normalize import (
+    DigitRun,
+    decoded_base64,
+    digit_runs,
+    fold,
+    map_chinese_numerals,
+    visual_order,
+)
 
 __all__ = ["find_sensitive_identifier"]
 
@@ -76,9 +83,24 @@ _RETINA_ASSET_RE: Final = re.compile(r"@\d(?:\.\d)?x\.", re.IGNORECASE)
 
 def find_sensitive_identifier(text: str) -> str | None:
     """Return ``"cn_resident_id"``, ``"cn_mobile"``, ``"bank_card"``, ``"passport"`` or
-    ``"email"`` for the first personal identifier found, else None. Never the identifier."""
+    ``"email"`` for the first personal identifier found, else None. Never the identifier.
+
+    The text is read as stored, as a right-to-left override displays it, and inside each
+    base64 run that decodes to text.
+    """
     if not text:
         return None
+    shown = visual_order(text)
+    views = [text] if shown == text else [text, shown]
+    views.extend(decoded_base64(fold(text)))
+    for view in views:
+        kind = _find_in_view(view)
+        if kind is not None:
+            return kind
+    return None
+
+
+def _find_in_view(text: str) -> str | None:
     folded = fold(text)
     numbers = map_chinese_numerals(folded)
     kind = _labelled(numbers)

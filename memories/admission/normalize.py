@@ -9,6 +9,8 @@ original text, cleaned by ``noise``.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -17,7 +19,18 @@ from typing import Final
 
 from memories.text import normalize_quotes
 
-__all__ = ["DigitRun", "digit_runs", "despace", "fold", "map_chinese_numerals", "squeeze_keys"]
+__all__ = [
+    "DigitRun",
+    "decoded_base64",
+    "despace",
+    "digit_runs",
+    "fold",
+    "fold_confusables",
+    "map_chinese_numerals",
+    "squeeze_keys",
+    "strip_invisible",
+    "visual_order",
+]
 
 # Invisible characters that are not format characters (Cf) but render as nothing: Hangul
 # fillers, the blank Braille pattern, variation selectors.
@@ -32,6 +45,140 @@ def fold(text: str) -> str:
     return "".join(
         char for char in folded if char not in _INVISIBLE and unicodedata.category(char) != "Cf"
     )
+
+
+# Bidirectional controls (embeddings, overrides, isolates, marks) and zero-width characters:
+# they change what a reader sees without being seen, so a stored memory never keeps them.
+BIDI_CONTROLS: Final = frozenset(
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+)
+ZERO_WIDTH: Final = frozenset("\u200b\u200c\u200d\u2060\ufeff")
+_ZWJ: Final = "\u200d"
+_RLO: Final = "\u202e"
+# What ends an override: its pop (PDF), an isolate's end (PDI), or the end of the line.
+_OVERRIDE_ENDS: Final = frozenset("\u202c\u2069\n")
+
+
+def strip_invisible(text: str) -> str:
+    """``text`` without bidi controls and zero-width characters.
+
+    Stripping, not refusing: they arrive in ordinary pasted text (a BOM, a word processor's
+    marks) and carry no meaning a memory needs, so the write goes on without them. The one
+    exception is a zero-width joiner between two emoji, which makes one glyph of a sequence
+    (a family, a flag with a profession).
+    """
+    if not any(char in BIDI_CONTROLS or char in ZERO_WIDTH for char in text):
+        return text
+    kept = []
+    for index, char in enumerate(text):
+        if char in BIDI_CONTROLS:
+            continue
+        if char in ZERO_WIDTH and not (
+            char == _ZWJ and _is_emoji(text[index - 1 : index]) and _is_emoji(text[index + 1 :][:1])
+        ):
+            continue
+        kept.append(char)
+    return "".join(kept)
+
+
+def _is_emoji(char: str) -> bool:
+    return bool(char) and (unicodedata.category(char) == "So" or char == "\ufe0f")
+
+
+def visual_order(text: str) -> str:
+    """The characters in the order a right-to-left override displays them.
+
+    After U+202E every character is laid out right to left up to its pop, an isolate's end
+    or the line's end: "\u202e8765-4321-931" is read on screen as 139-1234-5678. Only the
+    override reverses digits; embeddings and marks leave a number's digits in order.
+    """
+    if _RLO not in text:
+        return text
+    out: list[str] = []
+    index = 0
+    while index < len(text):
+        start = text.find(_RLO, index)
+        if start < 0:
+            out.append(text[index:])
+            break
+        out.append(text[index:start])
+        end = start + 1
+        while end < len(text) and text[end] not in _OVERRIDE_ENDS:
+            end += 1
+        out.append(text[start + 1 : end][::-1])
+        index = end
+    return "".join(out)
+
+
+# Letters of other scripts drawn like Latin ones, as a label would be spelled to slip past an
+# ASCII keyword ("pаssword" with a Cyrillic а). Folded only inside a word that also holds a
+# Latin letter or consists of look-alikes alone, so Russian or Greek sentences keep their words.
+_CONFUSABLES: Final = {
+    # Cyrillic
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+    "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "і": "i", "ї": "i", "ј": "j", "һ": "h",
+    "ԁ": "d", "ԛ": "q", "ԝ": "w", "ɡ": "g",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+    "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J",
+    # Greek
+    "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t", "υ": "u",
+    "χ": "x", "ω": "w",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N",
+    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+}  # fmt: skip
+_CONFUSABLE_TABLE: Final = str.maketrans(_CONFUSABLES)
+_WORD_RE: Final = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+
+def fold_confusables(text: str) -> str:
+    """Latin look-alikes of other scripts → Latin, in words that mix scripts or are all
+    look-alikes."""
+    if not any(char in _CONFUSABLES for char in text):
+        return text
+
+    def fold_word(match: re.Match[str]) -> str:
+        word = match.group()
+        mixed = any(char.isascii() for char in word)
+        if mixed or all(char in _CONFUSABLES for char in word):
+            return word.translate(_CONFUSABLE_TABLE)
+        return word
+
+    return _WORD_RE.sub(fold_word, text)
+
+
+# A base64 (or base64url) run long enough to hide a token. Runs are decoded only when they
+# give printable UTF-8 text, which random ids, hashes and binary data almost never do.
+_BASE64_RUN_RE: Final = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,4096}={0,2}")
+_HEX_RE: Final = re.compile(r"[0-9a-fA-F]+")
+_MAX_DECODED_RUNS: Final = 32
+_MIN_DECODED: Final = 8
+
+
+def decoded_base64(text: str) -> Iterator[str]:
+    """The printable text hidden in each base64 run of ``text`` (at most a few dozen runs)."""
+    for count, match in enumerate(_BASE64_RUN_RE.finditer(text)):
+        if count >= _MAX_DECODED_RUNS:
+            return
+        run = match.group().rstrip("=")
+        if _HEX_RE.fullmatch(run) or not any(char.isdigit() or char.isupper() for char in run):
+            continue  # hex ids and plain words are not base64 payloads
+        decoded = _decode(run)
+        if decoded is not None:
+            yield decoded
+
+
+def _decode(run: str) -> str | None:
+    altchars = b"-_" if ("-" in run or "_" in run) else None
+    try:
+        raw = base64.b64decode(run + "=" * (-len(run) % 4), altchars=altchars, validate=True)
+        decoded = raw.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    if len(decoded) < _MIN_DECODED:
+        return None
+    if not all(char.isprintable() or char in "\n\t" for char in decoded):
+        return None
+    return decoded
 
 
 # Chinese numerals as digits are read out (一三九…, 幺 for 1 in phone numbers), and the

@@ -9,6 +9,7 @@ Values are assembled at run time (``j``) so secret scanners never see a literal 
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass
 
 from tests.memories.admission.fakes import j, resident_id_of, with_luhn_digit
@@ -17,6 +18,8 @@ RESIDENT_ID = resident_id_of("44030419900307231")  # 440304199003072312
 WRONG_CHECK_ID = RESIDENT_ID[:17] + "0"  # region and birth date real, check digit wrong
 MOBILE = "13912345678"
 ZW = "\u200b"  # zero-width space
+RLO, PDF = "\u202e", "\u202c"  # right-to-left override, pop directional formatting
+GITHUB_TOKEN = j("ghp_", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8")
 CARD = with_luhn_digit("622202123456789012")
 AWS_KEY = j("AKIA", "Z7Q4R2T8W3Y6U1P5")
 
@@ -111,6 +114,26 @@ DISGUISED: tuple[Disguise, ...] = (
              "ｈｕｎｔｅｒ"),
     Disguise("password-zero-width-keyword", f"密{ZW}码是 abc12345", "credential", "abc12345"),
     Disguise("password-dotted", "my password is h.u.n.t.e.r", "credential", "h.u.n.t.e.r"),
+    # --- what a display shows but the characters do not say ----------------------------------
+    # Stored logically as 8765-4321-931, displayed right to left as 139-1234-5678.
+    Disguise("mobile-behind-rlo", f"有事打 {RLO}8765-4321-931{PDF} 找我", "sensitive_identifier",
+             "8765-4321"),
+    # An override left open runs to the end of the paragraph.
+    Disguise("id-behind-open-rlo", f"号码 {RLO}{RESIDENT_ID[::-1]}", "sensitive_identifier",
+             RESIDENT_ID[::-1][:8]),
+    Disguise("password-cyrillic-label", "p\u0430ssword: Tr0ub4dor2024", "credential",
+             "Tr0ub4dor2024"),
+    Disguise("password-cyrillic-label-han-value", "\u0440\u0430ss\u0440hrase is 芝麻开门",
+             "credential", "芝麻开门"),
+    Disguise("api-key-greek-label", "\u03b1pi_key = Zq8Lw3Nv7Rt2Yx5K", "credential",
+             "Zq8Lw3Nv7Rt2Yx5K"),
+    Disguise("github-token-base64", f"备用 {base64.b64encode(GITHUB_TOKEN.encode()).decode()}",
+             "credential", base64.b64encode(GITHUB_TOKEN.encode()).decode()[:24]),
+    Disguise("password-base64", j("config ", base64.b64encode(b"password=hunter2024").decode()),
+             "credential", base64.b64encode(b"password=hunter2024").decode()),
+    Disguise("mobile-base64-urlsafe", "号码 " + base64.urlsafe_b64encode(b"phone 13912345678")
+             .decode().rstrip("="), "sensitive_identifier",
+             base64.urlsafe_b64encode(b"phone 13912345678").decode()[:12]),
 )  # fmt: skip
 
 # An ID number split over two messages of one ingest: harmless one by one, refused together.
