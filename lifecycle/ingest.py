@@ -72,7 +72,8 @@ def ingest_submit(
     if policy.has_explicit_writer(scope=scope, run_id=run_id):
         metrics.policy_refused.labels("skipped_explicit_writer").inc()
         return IngestSubmission(accepted=False, status="skipped", reason="skipped_explicit_writer")
-    admission = admit(source=source, messages=messages)
+    # The metadata is stored with the job and shown to staff: admitted with the messages.
+    admission = admit(source=source, messages=messages, fields=metadata or {})
     if not admission.admitted:
         memory_metrics.admission_rejected.labels(admission.reason or "unknown").inc()
         logger.info(

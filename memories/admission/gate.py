@@ -19,7 +19,7 @@ identifier it found.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -89,13 +89,25 @@ def find_secret(text: str) -> tuple[str, str] | None:
     return None
 
 
-def admit(*, source: str, messages: Sequence[Message]) -> AdmissionResult:
-    """Run the gate over one candidate batch."""
+def admit(
+    *, source: str, messages: Sequence[Message], fields: Mapping[str, str] | None = None
+) -> AdmissionResult:
+    """Run the gate over one candidate batch.
+
+    ``fields`` is free text kept beside the batch (an ingest's metadata, by name): it is never
+    a memory, but it is stored and shown, so a secret in it refuses the batch like one in a
+    message. Each is read as ``name: value``: the name may be the label ("password").
+    """
     source_key = _normalize_source(source)
     if source_key in _SNAPSHOT_SOURCES:
         return _refuse("snapshot_source", f"source {source_key!r} is a transient session snapshot")
     if source_key == _SESSION_STATE_SOURCE:
         return _refuse("session_state", "session state is never stored as long-term memory")
+    for name, value in (fields or {}).items():
+        found = find_secret(f"{name}: {value}")
+        if found is not None:
+            what = "a credential" if found[0] == "credential" else "a personal identifier"
+            return _refuse(found[0], f"field {_field_label(name)} contains {what} ({found[1]})")
 
     # Judge the raw text, before cleaning can hide anything.
     for index, message in enumerate(messages):
@@ -180,6 +192,11 @@ def _role_label(role: str) -> str:
     # The role is caller-supplied text; keep the detail short and free of message content.
     label = _normalize_role(role)
     return label if re.fullmatch(r"[a-z_]{1,20}", label) else "unknown role"
+
+
+def _field_label(name: str) -> str:
+    # Field names are ids by the time they get here; still, never echo anything else.
+    return name if re.fullmatch(r"[A-Za-z0-9._:\-]{1,64}", name) else "of unknown name"
 
 
 def _is_meaningful(text: str) -> bool:

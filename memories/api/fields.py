@@ -17,6 +17,8 @@ from django.core.validators import RegexValidator
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
+from memories.admission.refs import MAX_REF, REF_PATTERN, ref_problem
+
 # PostgreSQL cannot store U+0000 in text or jsonb: refuse it at the edge, never as a 503.
 NO_NUL_PATTERN = r"^[^\x00]*$"
 NO_NUL = RegexValidator(NO_NUL_PATTERN, "must not contain NUL (\\u0000) characters")
@@ -59,6 +61,26 @@ class StrictCharField(serializers.CharField):
         if self.max_length is not None and len(data) > self.max_length:
             self.fail("max_length", max_length=self.max_length)
         return super().to_internal_value(data)
+
+
+class RefField(StrictCharField):
+    """An id or a reference (run id, run kind, source, ``source_ref``): a short token of a fixed
+    alphabet and never a secret (``memories.admission.refs``). Optional; blank when absent."""
+
+    def __init__(self, *, max_length: int = MAX_REF, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        if not kwargs.get("allow_null"):
+            kwargs.setdefault("default", "")
+        super().__init__(max_length=max_length, allow_blank=True, trim_whitespace=False, **kwargs)
+        # Published as the field's pattern; ``ref_problem`` below is the rule itself.
+        self.validators.append(RegexValidator(REF_PATTERN, "not an id"))
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        problem = ref_problem(value, max_length=self.max_length or MAX_REF)
+        if problem is not None:
+            raise serializers.ValidationError(problem, code="invalid_ref")
+        return value
 
 
 class StrictRegexField(serializers.RegexField):
@@ -122,7 +144,8 @@ class StrictUUIDField(serializers.UUIDField):
 
 
 class StringMapField(serializers.DictField):
-    """A flat object of string keys to string values, bounded in entries and lengths."""
+    """A flat object of string keys to string values, bounded in entries and lengths. Keys are
+    ids (``memories.admission.refs``); values are free text the write's admission reads."""
 
     def __init__(self, *, max_entries: int, max_key: int, max_value: int, **kwargs: Any) -> None:
         self.max_entries = max_entries
@@ -136,8 +159,7 @@ class StringMapField(serializers.DictField):
         if len(data) > self.max_entries:
             raise serializers.ValidationError(f"at most {self.max_entries} entries")
         for key in data:
-            if not 1 <= len(key) <= self.max_key or "\x00" in key:
-                raise serializers.ValidationError(
-                    f"keys must be 1-{self.max_key} characters without NUL"
-                )
+            problem = ref_problem(key, max_length=self.max_key) if key else "must not be blank"
+            if problem is not None:
+                raise serializers.ValidationError(f"every key must be an id: {problem}")
         return super().to_internal_value(data)

@@ -11,6 +11,7 @@ from typing import Any
 from rest_framework import serializers
 
 from memories.api.fields import (
+    RefField,
     StrictCharField,
     StrictChoiceField,
     StrictFloatField,
@@ -117,7 +118,7 @@ class ContextInput(ScopeInput):
     """The executor's automatic context: the user's current input and the kind of run."""
 
     input = StrictCharField(max_length=MAX_MESSAGE, trim_whitespace=True, allow_blank=True)
-    run_kind = StrictCharField(max_length=32, required=False, default="", allow_blank=True)
+    run_kind = RefField(max_length=32)
 
 
 class ManageInput(ScopeInput):
@@ -131,8 +132,8 @@ class ManageInput(ScopeInput):
     memory_key = memory_key_field(allow_blank=True)
     # Absent: add uses the default lifetime, update keeps it; null: never expires.
     valid_until = ValidUntilField()
-    run_id = StrictCharField(max_length=128, required=False, default="", allow_blank=True)
-    run_kind = StrictCharField(max_length=32, required=False, default="", allow_blank=True)
+    run_id = RefField()
+    run_kind = RefField(max_length=32)
     reason = StrictCharField(max_length=500, required=False, default="", allow_blank=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -184,11 +185,9 @@ class IngestInput(ScopeInput):
     """New shape ``messages`` (real roles) or the legacy ``text`` shape (one user message):
     exactly one of the two."""
 
-    run_id = StrictCharField(max_length=128, required=False, default="", allow_blank=True)
-    source = StrictCharField(  # type: ignore[assignment]
-        max_length=32, required=False, default="task_completed", allow_blank=True
-    )
-    run_kind = StrictCharField(max_length=32, required=False, default="", allow_blank=True)
+    run_id = RefField()
+    source = RefField(max_length=32, default="task_completed")  # type: ignore[assignment]
+    run_kind = RefField(max_length=32)
     messages = IngestMessageInput(  # type: ignore[call-arg]
         many=True, required=False, min_length=1, max_length=MAX_MESSAGES
     )
@@ -225,7 +224,7 @@ class ImportItemInput(StrictSerializer):
     memory_key = StrictCharField(max_length=128, required=False, allow_null=True, allow_blank=True)
     status = StrictChoiceField(choices=list(STATUSES), required=False, default="active")
     source = StrictChoiceField(choices=SOURCES, required=False, allow_null=True)  # type: ignore[assignment]
-    source_ref = StrictCharField(max_length=500, required=False, allow_null=True, allow_blank=True)
+    source_ref = RefField(allow_null=True)
     confidence = StrictFloatField(min_value=0.0, max_value=1.0, required=False, allow_null=True)
     superseded_by = StrictUUIDField(required=False, allow_null=True)
     valid_until = serializers.DateTimeField(required=False, allow_null=True)

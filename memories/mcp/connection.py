@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from memories.admission.refs import ref_problem
 from memories.api.auth import service_token_name
 from memories.types import SCOPE_PART, Actor, ActorKind, MemoryScope
 
@@ -68,10 +69,14 @@ def connection_from_headers(headers: Mapping[str, str]) -> Connection:
             fields[header] = ["this header is required: it names whose memory the tools use"]
         elif not SCOPE_PART.match(value):
             fields[header] = ["1-64 characters of A-Z a-z 0-9 _ . @ + -"]
-    if len(run_id) > MAX_RUN_ID:
-        fields[RUN_ID_HEADER] = [f"at most {MAX_RUN_ID} characters"]
-    if len(run_kind) > MAX_RUN_KIND:
-        fields[RUN_KIND_HEADER] = [f"at most {MAX_RUN_KIND} characters"]
+    # The one rule for ids (memories.admission.refs), as on /v1.
+    for header, value, limit in (
+        (RUN_ID_HEADER, run_id, MAX_RUN_ID),
+        (RUN_KIND_HEADER, run_kind, MAX_RUN_KIND),
+    ):
+        problem = ref_problem(value, max_length=limit)
+        if problem is not None:
+            fields[header] = [problem]
     if fields:
         raise ConnectionRefused(400, "invalid_request", "invalid scope headers", fields)
     return Connection(
