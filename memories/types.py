@@ -231,5 +231,10 @@ class BackendError(Exception):
     """The database, embedder or LLM failed: nothing may be reported as success."""
 
 
+class ScopeBusy(BackendError):
+    """The scope's other writers held its lock longer than a writer may wait: retry later
+    (an answer of 503 with Retry-After, like any outage)."""
+
+
 class CleanupError(BackendError):
     """The main row is gone but derived data (entities, history) could not be purged."""

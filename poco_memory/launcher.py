@@ -159,6 +159,19 @@ def serve_web(fd: int) -> int:
     return 0
 
 
+def _give_back_connections() -> None:
+    """The supervisor serves nothing: the connections migrate and the demo data opened go back
+    to PostgreSQL, so it holds none while the children run."""
+    from django.db import connections
+
+    from memories.engine import reset_engine
+
+    reset_engine()
+    for conn in connections.all(initialized_only=True):
+        conn.close()
+        conn.close_pool()
+
+
 def main(*, node: bool = False) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poco_memory.settings")
     from poco_memory import embedded_db
@@ -182,6 +195,7 @@ def main(*, node: bool = False) -> int:
             call_command("seed_demo", verbosity=0)
             password = (settings.DATA_DIR / "demo_password").read_text().strip()
             demo_login = f"demo / {password}"
+        _give_back_connections()
 
     # Web and worker counters are merged by /metrics through a shared folder: ours, or the
     # one the cluster gives this node and the queue worker beside it.

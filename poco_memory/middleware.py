@@ -27,13 +27,16 @@ def page_headers(
 ) -> Callable[[HttpRequest], HttpResponse]:
     """Everything past the static files shows or changes personal data: a Content-Security-Policy,
     and `Cache-Control: no-store` unless the view chose its caching (else Back shows a deleted
-    memory again from the browser's cache)."""
+    memory again from the browser's cache); a 503 says when to retry."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
         response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
         if "Cache-Control" not in response.headers:
             patch_cache_control(response, no_store=True)
+        if response.status_code == 503:
+            # An outage or a busy scope passes: say when to try again.
+            response.headers.setdefault("Retry-After", str(settings.RETRY_AFTER_SECONDS))
         return response
 
     return middleware

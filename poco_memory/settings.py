@@ -62,6 +62,22 @@ PG_SESSION_OPTIONS = (
     "-c plan_cache_mode=force_custom_plan"
 )
 
+# Connections: every process holds at most DB_POOL_SIZE of Django's (a psycopg pool, returned
+# after each request or task) plus ENGINE_POOL_SIZE of Mem0's; the queue worker adds
+# procrastinate's own pool. poco_memory.connections sums them for N web processes and M
+# workers (README, "Connections"). A connection waited for longer than DB_POOL_TIMEOUT is an
+# outage answer (503), never an unbounded queue; one idle longer than DB_POOL_MAX_IDLE above
+# the pool's minimum is closed, so a burst's connections go back to PostgreSQL.
+DB_POOL_SIZE = int(_env("POCO_DB_POOL_SIZE", "6"))
+ENGINE_POOL_SIZE = int(_env("POCO_ENGINE_POOL_SIZE", "4"))
+DB_POOL_TIMEOUT = float(_env("POCO_DB_POOL_TIMEOUT", "5"))
+DB_POOL_MAX_IDLE = float(_env("POCO_DB_POOL_MAX_IDLE", "3"))
+# Writers of one scope queue on its lock (memories.locks) this long, then answer 503 with
+# Retry-After; other scopes never wait for it.
+SCOPE_LOCK_WAIT_SECONDS = float(_env("POCO_SCOPE_LOCK_WAIT_SECONDS", "10"))
+# Every 503 (an outage, a busy scope, no free connection) carries this Retry-After.
+RETRY_AFTER_SECONDS = 5
+
 DATABASE_URL = _env("DATABASE_URL")
 EMBEDDED_DATABASE = not DATABASE_URL
 if EMBEDDED_DATABASE:
@@ -81,6 +97,13 @@ def _database_from_url(url: str) -> dict[str, object]:
         if key in query:
             options[key] = query[key]
     options.setdefault("connect_timeout", "5")
+    options["pool"] = {
+        "name": "django",
+        "min_size": 1,
+        "max_size": DB_POOL_SIZE,
+        "timeout": DB_POOL_TIMEOUT,
+        "max_idle": DB_POOL_MAX_IDLE,
+    }
     return {
         "ENGINE": "django.db.backends.postgresql",
         "NAME": unquote(parts.path.lstrip("/")) or "postgres",
@@ -89,7 +112,9 @@ def _database_from_url(url: str) -> dict[str, object]:
         "HOST": query.get("host") or parts.hostname or "",
         "PORT": str(parts.port or query.get("port") or ""),
         "OPTIONS": options,
-        "CONN_MAX_AGE": 0 if DEBUG else 60,
+        # Persistent per-thread connections leak under ASGI (every request runs on a thread
+        # of its own); the pool bounds them and takes each back when the request ends.
+        "CONN_MAX_AGE": 0,
         # One test database per test process: several suites may run side by side.
         "TEST": {"NAME": f"test_poco_memory_{os.getpid()}"},
     }

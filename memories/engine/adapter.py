@@ -2,7 +2,7 @@
 
 It takes plain values (scope keys, ids, text, metadata dicts), returns our own types and raises
 only ``BackendError`` / ``CleanupError``.  Every Mem0 internal it touches (entity helpers,
-the methods Mem0 calls on its history/messages store, result shapes, the pool timeout) is
+the methods Mem0 calls on its history/messages store, result shapes, the stores' pool) is
 covered by ``tests/memories/test_sdk_contract.py`` (seed 000 §12.1).
 
 Mem0 keeps a history of every change and each user's recent messages in a SQLite file of the
@@ -36,8 +36,6 @@ logger = logging.getLogger(__name__)
 
 # Keys Mem0 never takes from caller metadata (``_strip_identity_keys``): the scope is ours.
 IDENTITY_KEYS = {"user_id", "agent_id", "run_id", "actor_id"}
-# How long a call waits for a database connection before it is an outage, not a hang.
-POOL_TIMEOUT_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -116,17 +114,19 @@ class NoSessionStore:
 
 
 class Mem0Adapter:
-    def __init__(self, memory: Any, *, embedding_model: str) -> None:
+    def __init__(self, memory: Any, *, embedding_model: str, pool: Any) -> None:
         self._memory = memory
         self.embedding_model = embedding_model
         self.entity_collection = f"{memory.collection_name}_entities"
         # Touch the lazily created entity store now: Mem0 skips entity clean-up on delete
-        # while it has never been used in this process (shared/DECISIONS.md).
+        # while it has never been used in this process.
         _ = memory.entity_store
         for store in (memory.vector_store, memory.entity_store):
-            pool = getattr(store, "connection_pool", None)
-            if pool is not None:
-                pool.timeout = POOL_TIMEOUT_SECONDS
+            # Mem0 gives each store a pool of its own (shrunk only every ten minutes): both
+            # share ours, so the engine's connections have one bound.
+            own = store.connection_pool
+            store.connection_pool = pool
+            own.close()
         # Mem0's entity helpers list the whole scope per entity (memories.engine.entities);
         # add, update and delete inside Mem0 call these two names, so ours replace them on
         # this instance, with Mem0's signatures and its "never break the primary write" rule.
@@ -435,11 +435,8 @@ class Mem0Adapter:
         return channel_hits(rows, query)
 
     def close(self) -> None:
-        for store in (self._memory.vector_store, self._memory._entity_store):
-            pool = getattr(store, "connection_pool", None)
-            if pool is not None:
-                with contextlib.suppress(Exception):
-                    pool.close()
+        with contextlib.suppress(Exception):
+            self._memory.vector_store.connection_pool.close()  # the entity store's too
 
 
 _engine: Mem0Adapter | None = None
@@ -500,7 +497,28 @@ def build_engine(*, connection_string: str) -> Mem0Adapter:
     memory = Memory.from_config(config)
     memory.db.close()
     memory.db = NoSessionStore()
-    return Mem0Adapter(memory, embedding_model=settings.EMBEDDING_MODEL)
+    return Mem0Adapter(
+        memory, embedding_model=settings.EMBEDDING_MODEL, pool=engine_pool(connection_string)
+    )
+
+
+def engine_pool(connection_string: str) -> Any:
+    """The process's one pool for Mem0's statements: bounded, and it gives idle connections
+    back like Django's (settings, "Connections")."""
+    from django.conf import settings
+    from psycopg_pool import ConnectionPool
+
+    pool = ConnectionPool(
+        conninfo=connection_string,
+        name="engine",
+        min_size=1,
+        max_size=settings.ENGINE_POOL_SIZE,
+        timeout=settings.DB_POOL_TIMEOUT,
+        max_idle=settings.DB_POOL_MAX_IDLE,
+        open=False,
+    )
+    pool.open(wait=False)
+    return pool
 
 
 def connection_string_for(database_name: str) -> str:

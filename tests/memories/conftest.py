@@ -1,9 +1,15 @@
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import psycopg
 import pytest
+from django.db import connection
 from rest_framework.test import APIClient
+
+from memories.engine.adapter import connection_string_for
+from memories.locks import scope_lock_key
 
 TOKEN = "test-service-token"
 
@@ -50,3 +56,38 @@ def assert_error(response, http_status: int, code: str, *fields: str) -> dict[st
 
 def assert_invalid(response, *fields: str) -> None:
     assert_error(response, 400, "invalid_request", *fields)
+
+
+@pytest.fixture
+def scope_lock_held(scope) -> Iterator[Callable[[], None]]:
+    """Hold the scope's write lock from another session until the returned call releases it."""
+    holder = psycopg.connect(
+        connection_string_for(connection.settings_dict["NAME"]), autocommit=True
+    )
+    holder.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (scope_lock_key(scope),))
+    released = False
+
+    def release() -> None:
+        nonlocal released
+        if not released:
+            holder.execute(
+                "SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (scope_lock_key(scope),)
+            )
+            released = True
+
+    yield release
+    release()
+    holder.close()
+
+
+def advisory_lock_waiters() -> int:
+    """Sessions queued in PostgreSQL for an advisory lock."""
+    with psycopg.connect(connection_string_for(connection.settings_dict["NAME"])) as observer:
+        row = observer.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def waiting_for_advisory_lock() -> bool:
+    return advisory_lock_waiters() > 0

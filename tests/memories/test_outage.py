@@ -37,8 +37,8 @@ def swap_engine(monkeypatch) -> Iterator[callable]:
 
 
 @pytest.fixture
-def unreachable_db_engine(tmp_path, monkeypatch, swap_engine):
-    monkeypatch.setattr(adapter_module, "POOL_TIMEOUT_SECONDS", 1.0)
+def unreachable_db_engine(tmp_path, settings, swap_engine):
+    settings.DB_POOL_TIMEOUT = 1.0
     engine = build_engine(
         connection_string=f"postgresql://postgres@/postgres?host={tmp_path}&connect_timeout=1"
     )
@@ -172,12 +172,16 @@ def django_database_unreachable(socket_dir) -> Iterator[None]:
 
     saved = (connection.settings_dict["HOST"], dict(connection.settings_dict["OPTIONS"]))
     connection.close()
+    connection.close_pool()  # the pool keeps its conninfo: a new one for the dead socket
     connection.settings_dict["HOST"] = str(socket_dir)
-    connection.settings_dict["OPTIONS"]["connect_timeout"] = "1"
+    options = connection.settings_dict["OPTIONS"]
+    options["connect_timeout"] = "1"
+    options["pool"] = {**options["pool"], "timeout": 1}
     try:
         yield
     finally:
         connection.close()
+        connection.close_pool()
         connection.settings_dict["HOST"], connection.settings_dict["OPTIONS"] = saved
 
 

@@ -104,9 +104,11 @@ def test_nlp_entry_points_are_routed(engine):
     assert spacy_models._ensure_model_available() is None  # never a download
 
 
-def test_pool_timeout_is_settable(engine):
+def test_both_stores_draw_from_the_engines_one_bounded_pool(engine, settings):
     pool = engine._memory.vector_store.connection_pool
-    assert pool.timeout == adapter_module.POOL_TIMEOUT_SECONDS, "PGVector.connection_pool changed"
+    assert engine._memory.entity_store.connection_pool is pool, "PGVector.connection_pool changed"
+    assert pool.max_size == settings.ENGINE_POOL_SIZE
+    assert pool.timeout == settings.DB_POOL_TIMEOUT
 
 
 def test_add_result_shape_and_payload(engine, scope):

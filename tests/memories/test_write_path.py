@@ -5,21 +5,19 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import psycopg
 import pytest
 from django.db import connection, connections
 
 from memories import services
 from memories.engine import get_engine
-from memories.engine.adapter import connection_string_for
-from memories.locks import scope_lock_key
 from memories.models import AuditEvent, EntityRow, MemoryRow
 from memories.text import normalize_quotes
 from memories.types import WriteStatus
+from tests.memories.conftest import waiting_for_advisory_lock
 
 PEOPLE = ["林清", "王磊", "张敏", "李娜", "陈晨", "刘洋", "杨帆", "赵雷", "黄蕾", "周杰"]
 WORK = ["预算评审", "接口设计", "灰度发布", "性能压测", "安全审计"]
@@ -125,36 +123,6 @@ def test_an_add_looks_for_its_nearest_memories_once(scope, agent):
     assert outcome.status == WriteStatus.ADDED
     nearest = [q for q in queries.captured_queries if "::vector[]" in q["sql"]]
     assert len(nearest) == 1
-
-
-@pytest.fixture
-def scope_lock_held(scope) -> Iterator[Callable[[], None]]:
-    """Hold the scope's write lock from another session until the returned call releases it."""
-    holder = psycopg.connect(
-        connection_string_for(connection.settings_dict["NAME"]), autocommit=True
-    )
-    holder.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (scope_lock_key(scope),))
-    released = False
-
-    def release() -> None:
-        nonlocal released
-        if not released:
-            holder.execute(
-                "SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (scope_lock_key(scope),)
-            )
-            released = True
-
-    yield release
-    release()
-    holder.close()
-
-
-def waiting_for_advisory_lock() -> bool:
-    with psycopg.connect(connection_string_for(connection.settings_dict["NAME"])) as observer:
-        row = observer.execute(
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-        ).fetchone()
-    return bool(row and row[0])
 
 
 @pytest.mark.django_db(transaction=True)

@@ -2,103 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import signal
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import psutil
 import pytest
 
-from tests.processes import ROOT, child_env, free_port, get, wait_gone, wait_healthy
-
-SCOPE = {"tenant_id": "t", "user_id": "u"}
-
-
-@dataclass
-class Running:
-    process: subprocess.Popen
-    port: int
-    data_dir: Path
-    output: str = ""
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def token(self) -> str:
-        return (self.data_dir / "service_token").read_text().strip()
-
-    def children(self, marker: str) -> list[psutil.Process]:
-        found = []
-        for child in psutil.Process(self.process.pid).children():
-            try:
-                if child.status() != psutil.STATUS_ZOMBIE and marker in " ".join(child.cmdline()):
-                    found.append(child)
-            except psutil.Error:
-                continue  # exited while we looked
-        return found
-
-    def stop(self) -> str:
-        """SIGTERM, as Ctrl-C or a service manager would; returns everything it printed."""
-        if self.process.poll() is None or not self.output:
-            self.process.send_signal(signal.SIGTERM)
-            self.output, _ = self.process.communicate(timeout=90)
-        return self.output
-
-    def call(self, path: str, payload: dict | None = None) -> dict:
-        request = urllib.request.Request(
-            self.url + path,
-            data=json.dumps(payload).encode() if payload is not None else None,
-            headers={"Authorization": f"Bearer {self.token()}", "Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=60) as response:
-            return json.loads(response.read())
-
-    def ingest_and_wait(self, run_id: str, text: str) -> dict:
-        messages = [
-            {"role": "user", "content": text},
-            {"role": "assistant", "content": "好的，记住了。"},
-        ]
-        job = self.call("/v1/memories/ingest", {**SCOPE, "run_id": run_id, "messages": messages})
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            state = self.call(f"/v1/memories/ingest/{job['job_id']}?tenant_id=t&user_id=u")
-            if state["status"] not in {"queued", "running", "retrying"}:
-                return state
-            time.sleep(0.5)
-        raise AssertionError(f"ingest job {job['job_id']} never finished: {state}")
-
-
-@pytest.fixture
-def launcher(server_data_dir) -> Iterator[Running]:
-    port = free_port()
-    env = child_env(POCO_DATA_DIR=str(server_data_dir), PORT=str(port), POCO_DEMO_DATA="0")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "poco_memory.launcher"],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,  # its own process group, as in a terminal
-    )
-    running = Running(process, port, server_data_dir)
-    try:
-        wait_healthy(port, alive=lambda: process.poll() is None)
-        yield running
-    finally:
-        running.stop()
-    assert process.returncode == 0, running.output[-3000:]
-    assert "Poco Memory stopped." in running.output
-    assert wait_gone(server_data_dir) == []
+from tests.processes import get, wait_healthy
+from tests.serving.conftest import SCOPE, Running
 
 
 def test_make_run_serves_through_uvicorn_and_stops_cleanly(launcher):
