@@ -56,6 +56,8 @@ def _empty_mem0_tables() -> None:
         # A test's own trigger (tests/lifecycle/test_forgetting.py) can make the counts drift.
         conn.execute("DELETE FROM poco_memories_term_df")
         conn.execute("DELETE FROM poco_memories_scope_size")
+        # Not a Django model, so no flush empties it: a test's requests never count for the next.
+        conn.execute("DELETE FROM poco_rate_windows")
 
 
 @pytest.fixture(autouse=True)

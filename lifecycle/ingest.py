@@ -36,10 +36,12 @@ from memories.locks import scope_write_lock
 from memories.models import DeletionMark
 from memories.selectors import memory_attribution
 from memories.services import (
+    QUOTA_EXCEEDED,
     memory_discard,
     memory_extract,
     memory_record_extracted,
     our_metadata,
+    quota_room,
 )
 from memories.types import Actor, ActorKind, BackendError, MemoryScope, Source, WriteStatus
 
@@ -99,9 +101,34 @@ def ingest_submit(
             messages=[{"role": m.role, "content": m.content} for m in admission.messages],
             metadata=metadata or {},
         )
-        run_ingest.defer(job_id=str(job.id))
+        run_ingest.configure(**queue_fairly(scope)).defer(job_id=str(job.id))
     logger.info("ingest queued: scope=%s run=%s job=%s", scope.key, run_id, job.id)
     return IngestSubmission(accepted=True, status="queued", job_id=str(job.id))
+
+
+INGEST_LOCK = "ingest:"
+
+
+def queue_fairly(scope: MemoryScope) -> dict[str, Any]:
+    """Where a new job of ``scope`` goes in the one ingest queue.
+
+    * ``lock``: one job of a scope runs at a time (they would wait on the scope's write lock
+      anyway), so a second worker slot never sits waiting behind it;
+    * ``priority``: minus the tenant's jobs already waiting or running. The worker takes the
+      highest priority first, oldest first within one, so a tenant's n-th outstanding job waits
+      behind every other tenant's earlier ones: a tenant with a backlog of big ingests holds
+      another tenant's one-line ingest for at most the one job it is running (round robin).
+    """
+    from procrastinate.contrib.django.models import ProcrastinateJob
+
+    from lifecycle.tasks import INGEST_QUEUE
+
+    outstanding = ProcrastinateJob.objects.filter(
+        queue_name=INGEST_QUEUE,
+        status__in=("todo", "doing"),
+        lock__startswith=f"{INGEST_LOCK}{scope.tenant_id}:",
+    ).count()
+    return {"lock": f"{INGEST_LOCK}{scope.key}", "priority": -outstanding}
 
 
 @dataclass
@@ -163,6 +190,10 @@ def ingest_run(*, job_id: str, attempt: int, final_attempt: bool) -> IngestJob:
     if refusal:
         metrics.policy_refused.labels(refusal).inc()
         return _finish(job, IngestJob.Status.SKIPPED, reason=refusal)
+    if quota_room(scope=scope) == 0:
+        # A full scope stores nothing new: no extraction is paid for (adoption checks again).
+        memory_metrics.quota_exceeded.labels(Source.INGEST).inc()
+        return _finish(job, IngestJob.Status.SKIPPED, reason=QUOTA_EXCEEDED)
 
     try:
         return _extract_guarded(scope=scope, job=job, log=log)

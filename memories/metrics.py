@@ -30,3 +30,12 @@ admission_rejected = Counter(
 service_calls = Counter(
     "memory_service_calls", "Calls authenticated by a service token", ["token", "edge"]
 )
+# A token bound to tenants refused another tenant (or /metrics); recorded in TokenRefusal.
+service_refused = Counter(
+    "memory_service_refused",
+    "Service tokens refused a tenant they are not bound to",
+    ["token", "edge"],
+)
+# Refusals of the rate limits (kind: write/search; by: token/scope) and of the per-user cap.
+rate_limited = Counter("memory_rate_limited", "Requests refused by a rate limit", ["kind", "by"])
+quota_exceeded = Counter("memory_quota_exceeded", "Memories refused by the per-user cap", ["path"])

@@ -5,9 +5,10 @@ what a memory knows about itself (category, key, status, source, timestamps, val
 vectors, and no id of another scope. The same document, for any scope, is what import takes.
 
 Import writes every item through ``memories.services.memory_add_many`` (admission, the
-duplicate NOOP, supersede-by-key, exactly as ``memory_add`` for each item) in chunks, under ONE
-hold of the scope's write lock for the whole document, so an import is one request and one
-lock, not one round trip per memory. Importing the same document
+duplicate NOOP, supersede-by-key, exactly as ``memory_add`` for each item) in chunks, each under
+one hold of the scope's write lock, so an import is one request, not one round trip per memory.
+Between chunks the lock is let go: a writer waiting for it (a delete-user above all) goes
+first, and an import whose scope was deleted meanwhile stops there. Importing the same document
 twice changes nothing: the second time every item is the identical text already stored
 (``no_effect``, reason ``duplicate``).
 """
@@ -22,12 +23,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from django.db import DatabaseError
+from django.db.models import Max
 from django.http import HttpResponse
 from django.utils import timezone
 
 from memories.governance import UNSET
 from memories.locks import scope_write_lock
-from memories.models import MemoryRow
+from memories.models import DeletionMark, MemoryRow
 from memories.selectors import scope_rows, to_record
 from memories.services import NewMemory, memory_add_many
 from memories.types import (
@@ -181,21 +184,34 @@ class ImportItemResult:
     reason: str | None = None
 
 
+SCOPE_DELETED = "scope_deleted"
+
+
 @dataclass(frozen=True)
 class ImportReport:
     items: tuple[ImportItemResult, ...] = field(default_factory=tuple)
     backend_error: str | None = None
+    # A delete-user of the scope ran during the import: it stopped, and what it wrote is gone.
+    scope_deleted: bool = False
 
     def count(self, status: str) -> int:
         return sum(1 for item in self.items if item.status == status)
 
     @property
     def success(self) -> bool:
-        return self.backend_error is None
+        return self.backend_error is None and not self.scope_deleted
 
     @property
     def status(self) -> str:
+        if self.scope_deleted:
+            return SCOPE_DELETED
         return "done" if self.success else WriteStatus.BACKEND_ERROR.value
+
+    @property
+    def reason(self) -> str | None:
+        if self.scope_deleted:
+            return "the scope was deleted during the import; the rest was not imported"
+        return self.backend_error
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -250,6 +266,12 @@ def _item_result(index: int, outcome: WriteOutcome, note: str | None) -> ImportI
     )
 
 
+def _scope_marks(scope: MemoryScope) -> Any:
+    return DeletionMark.objects.filter(
+        tenant_id=scope.tenant_id, user_id=scope.user_id, memory_id__isnull=True
+    )
+
+
 def memory_import(
     *,
     scope: MemoryScope,
@@ -257,13 +279,15 @@ def memory_import(
     actor: Actor,
     on_item: Callable[[ImportItemResult], None] | None = None,
 ) -> ImportReport:
-    """Import validated export items into ``scope`` under one hold of its write lock, through
-    ``memory_add_many`` in chunks of ``IMPORT_CHUNK`` (admission, duplicates and
+    """Import validated export items into ``scope`` through ``memory_add_many`` in chunks of
+    ``IMPORT_CHUNK``, each under one hold of the scope's write lock (admission, duplicates and
     supersede-by-key apply as for any add, in document order).
 
     A backend failure stops the import: earlier chunks stay written (each is whole), the
     failed chunk wrote nothing — its first item to write is ``backend_error`` and every item
-    after it ``not_attempted`` — so a re-run finishes it."""
+    after it ``not_attempted`` — so a re-run finishes it. A delete-user of the scope started
+    meanwhile runs between two chunks and stops the import (``scope_deleted``, the rest
+    ``not_attempted``): nothing of the document outlives the deletion."""
     results: list[ImportItemResult] = []
     now = timezone.now()
 
@@ -272,9 +296,20 @@ def memory_import(
         if on_item is not None:
             on_item(result)
 
+    def rest(start: int) -> tuple[ImportItemResult, ...]:
+        return tuple(
+            ImportItemResult(index=i, status="not_attempted") for i in range(start, len(items))
+        )
+
     try:
-        with scope_write_lock(scope):
-            for start in range(0, len(items), IMPORT_CHUNK):
+        # delete-user leaves its mark before it waits for the lock (memory_delete_user).
+        last_mark = _scope_marks(scope).aggregate(last=Max("id"))["last"] or 0
+        for start in range(0, len(items), IMPORT_CHUNK):
+            # One hold per chunk: PostgreSQL grants a released lock to the writers already
+            # queued for it before this import can take it again.
+            with scope_write_lock(scope):
+                if _scope_marks(scope).filter(id__gt=last_mark).exists():
+                    return ImportReport(items=(*results, *rest(start)), scope_deleted=True)
                 chunk = items[start : start + IMPORT_CHUNK]
                 prepared = [
                     _import_item(index=start + offset, item=item, now=now)
@@ -298,13 +333,10 @@ def memory_import(
                     if outcome.status == WriteStatus.BACKEND_ERROR:
                         reason = outcome.reason or "backend error"
                         report(ImportItemResult(index=index, status="backend_error", reason=reason))
-                        results.extend(
-                            ImportItemResult(index=rest, status="not_attempted")
-                            for rest in range(index + 1, len(items))
-                        )
-                        return ImportReport(items=tuple(results), backend_error=reason)
+                        left = rest(index + 1)
+                        return ImportReport(items=(*results, *left), backend_error=reason)
                     report(_item_result(index, outcome, prep[1]))
-    except BackendError as exc:  # the lock itself: nothing was attempted
-        results = [ImportItemResult(index=i, status="not_attempted") for i in range(len(items))]
-        return ImportReport(items=tuple(results), backend_error=str(exc))
+    except (BackendError, DatabaseError) as exc:  # the lock or a mark: this chunk not attempted
+        reason = str(exc) if isinstance(exc, BackendError) else "database unavailable"
+        return ImportReport(items=(*results, *rest(len(results))), backend_error=reason)
     return ImportReport(items=tuple(results))

@@ -635,3 +635,12 @@ def memory_switches(*, scope: MemoryScope) -> Switches:
         memory_save_enabled=row.memory_save_enabled,
         memory_reference_enabled=row.memory_reference_enabled,
     )
+
+
+def scope_stored_count(*, scope: MemoryScope) -> int:
+    """How many memories the scope stores, every status: one row of the size table the
+    triggers of migration 0006 keep exact, not a count over the scope's memories."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT n FROM poco_memories_scope_size WHERE scope_key = %s", [scope.key])
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0

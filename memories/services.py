@@ -38,6 +38,7 @@ from memories.selectors import (
     memory_owned_row,
     memory_switches,
     scope_rows,
+    scope_stored_count,
 )
 from memories.signals import scope_deletion_marked
 from memories.text import normalize_quotes
@@ -59,6 +60,7 @@ from memories.types import (
     WriteOutcome,
     WriteStatus,
 )
+from memories.vacuum import VACUUM_AFTER_DELETING, vacuum_memory_tables_soon
 
 logger = logging.getLogger(__name__)
 
@@ -254,6 +256,16 @@ def _key_conflict(
     return current, not (inference and governance.is_explicit(current.payload))
 
 
+QUOTA_EXCEEDED = "quota_exceeded"
+
+
+def quota_room(*, scope: MemoryScope) -> int | None:
+    """How many more memories the scope may store (``MAX_MEMORIES_PER_USER``), None without a
+    cap. Exact only under the scope's write lock, where every writer reads it."""
+    cap = settings.MAX_MEMORIES_PER_USER
+    return None if cap <= 0 else max(0, cap - scope_stored_count(scope=scope))
+
+
 def _admit_new(
     *,
     text: str,
@@ -443,6 +455,7 @@ def _add_admitted(
             scope=scope,
             memory_keys=[items[i].memory_key for i, _, _ in admitted if items[i].memory_key],
         )
+        room = quota_room(scope=scope)
     except DatabaseError as exc:
         raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
     retired: set[str] = set()  # stored memories a key of this batch superseded
@@ -480,6 +493,11 @@ def _add_admitted(
                 kept = holder if isinstance(holder, _Pending) else str(holder.id)
                 noops.append((index, kept, "explicit_statement_kept"))
                 continue
+        if room is not None and len(pending) >= room:
+            # Decided in order and never added to the batch: nothing later depends on it.
+            metrics.quota_exceeded.labels(source).inc()
+            outcomes[index] = WriteOutcome(status=WriteStatus.REJECTED, reason=QUOTA_EXCEEDED)
+            continue
         metadata = our_metadata(
             category=item.category,
             source=source,
@@ -737,6 +755,15 @@ def memory_record_extracted(
                 source=Source.INGEST,
                 run_id=run_id,
                 reason=reason,
+            )
+        # The extraction's facts are stored already, this one among them, so the size counts
+        # them: near the cap a fact that would just have fit may be refused, never one too many.
+        cap = settings.MAX_MEMORIES_PER_USER
+        if cap > 0 and scope_stored_count(scope=scope) > cap:
+            memory_discard(scope=scope, memory_ids=[memory_id])
+            metrics.quota_exceeded.labels(Source.INGEST).inc()
+            return WriteOutcome(
+                status=WriteStatus.REJECTED, memory_id=memory_id, reason=QUOTA_EXCEEDED
             )
         fields: dict[str, Any] = {"category": Category(category).value}
         if memory_key:
@@ -1132,6 +1159,8 @@ def memory_delete_user(
     except BackendError as exc:
         failure = failure or str(exc)
         remaining = None
+    if len(deleted) >= VACUUM_AFTER_DELETING:
+        vacuum_memory_tables_soon()  # deleted text lingers in heap pages until vacuumed
     if remaining == 0:
         return DeleteOutcome(status=DeleteStatus.DELETED, deleted_count=len(deleted))
     if not deleted and failure:
@@ -1153,8 +1182,9 @@ def _forget_scope_audit_text(
     its text, and each deleted memory gets its content-free tombstone."""
     now = timezone.now()
     with transaction.atomic():
+        # The run id is the client's own reference: it goes with the text.
         AuditEvent.objects.filter(tenant_id=scope.tenant_id, user_id=scope.user_id).update(
-            old_text="", new_text=""
+            old_text="", new_text="", run_id=""
         )
         AuditEvent.objects.bulk_create(
             [

@@ -363,6 +363,22 @@ DEMO_DATA = not PRODUCTION and _env_bool("POCO_DEMO_DATA", True)
 # are retried by another worker (lifecycle.tasks.ingest_upkeep).
 INGEST_STALLED_AFTER_SECONDS = float(_env("POCO_INGEST_STALLED_AFTER_SECONDS", "30"))
 
+# --- quotas and rate limits (memories/ratelimits.py, README "Limits") ------------------------
+# Requests per window, counted in PostgreSQL so every web node shares them; 0 switches one off.
+# Generous on purpose: one agent platform's token speaks for every tenant, and `make bench`
+# sends ~1,000 searches and 50 concurrent adds to one scope within a minute.
+RATE_WINDOW_SECONDS = int(_env("POCO_RATE_WINDOW_SECONDS", "60"))
+RATE_LIMITS = {
+    ("token", "write"): int(_env("POCO_RATE_TOKEN_WRITES", "6000")),
+    ("token", "search"): int(_env("POCO_RATE_TOKEN_SEARCHES", "30000")),
+    ("scope", "write"): int(_env("POCO_RATE_SCOPE_WRITES", "600")),
+    ("scope", "search"): int(_env("POCO_RATE_SCOPE_SEARCHES", "3000")),
+}
+# Memories one user may store (every status counts: superseded ones are stored too); 0 = none.
+MAX_MEMORIES_PER_USER = int(_env("POCO_MAX_MEMORIES_PER_USER", "20000"))
+# One ingest's messages, all contents together; past it the request is a 413.
+INGEST_MAX_CHARS = int(_env("POCO_INGEST_MAX_CHARS", "200000"))
+
 # --- sign-in: local accounts, OpenID Connect, lockout, second factor --------------------------
 # Everything about how people sign in lives in this block and in the ``accounts`` app.
 LOGIN_URL = "login"

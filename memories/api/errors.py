@@ -26,6 +26,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from memories.ratelimits import RateLimited
 from memories.types import (
     BackendError,
     CleanupError,
@@ -46,6 +47,7 @@ CODE_FOR_STATUS = {
     406: "not_acceptable",
     413: "payload_too_large",
     415: "unsupported_media_type",
+    429: "rate_limited",
     500: "server_error",
     503: "backend_error",
 }
@@ -57,6 +59,7 @@ MESSAGES = {
     "method_not_allowed": "method not allowed",
     "payload_too_large": "request body too large",
     "unsupported_media_type": "send application/json",
+    "rate_limited": "too many requests; retry after the seconds in Retry-After",
     "server_error": "internal error; nothing was reported as done",
     "backend_error": "the memory backend is unavailable; nothing was changed",
     "partial_cleanup": "the memory is gone but derived data could not be purged",
@@ -86,6 +89,8 @@ def _mapped(exc: Exception) -> tuple[int, str, str, Any] | None:
     bug of ours (the middleware answers it with a logged 500)."""
     if isinstance(exc, MemoryNotFound):
         return 404, "not_found", "nothing with this id in this scope", {}
+    if isinstance(exc, RateLimited):
+        return 429, "rate_limited", str(exc), {}
     if isinstance(exc, MemoryForbidden):
         return 403, "forbidden", MESSAGES["forbidden"], {}
     if isinstance(exc, CleanupError):
@@ -104,7 +109,7 @@ def _mapped(exc: Exception) -> tuple[int, str, str, Any] | None:
         return 401, "unauthorized", str(exc.detail), {}
     if isinstance(exc, exceptions.APIException):
         code = CODE_FOR_STATUS.get(exc.status_code, str(exc.default_code))
-        return exc.status_code, code, str(exc.detail), {}
+        return exc.status_code, code, str(exc.detail), getattr(exc, "fields", {})
     return None
 
 
@@ -115,6 +120,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return None
     http_status, code, message, fields = mapped
     response = Response(error_body(code, message, fields), status=http_status)
+    if isinstance(exc, RateLimited):
+        response["Retry-After"] = str(exc.retry_after)
     if http_status == status.HTTP_401_UNAUTHORIZED:
         request = context.get("request")
         view = context.get("view")

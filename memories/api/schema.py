@@ -14,8 +14,10 @@ from memories.api.shapes import ErrorOutput
 ERRORS = {
     400: ErrorOutput,  # invalid_request (fields named) or malformed_json (also nested > 32)
     401: ErrorOutput,  # missing or wrong service token
+    403: ErrorOutput,  # a token bound to other tenants than the one asked for
     413: ErrorOutput,  # body over DATA_UPLOAD_MAX_MEMORY_SIZE
     415: ErrorOutput,  # not application/json
+    429: ErrorOutput,  # a rate limit of the token or the scope (Retry-After says when)
     500: ErrorOutput,  # a bug of ours
     503: ErrorOutput,  # PostgreSQL, the embedder or Mem0 unavailable
 }

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rest_framework import serializers
+from django.conf import settings
+from rest_framework import exceptions, serializers
 
 from memories.api.fields import (
     RefField,
@@ -181,6 +182,17 @@ class IngestMessageInput(StrictSerializer):
     content = StrictCharField(max_length=MAX_MESSAGE, allow_blank=True, trim_whitespace=False)
 
 
+class IngestTooLarge(exceptions.APIException):
+    """An ingest past its bounds (message count, characters in all): a 413 naming the field."""
+
+    status_code = 413
+    default_code = "payload_too_large"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.fields = {"messages": [reason]}
+
+
 class IngestInput(ScopeInput):
     """New shape ``messages`` (real roles) or the legacy ``text`` shape (one user message):
     exactly one of the two."""
@@ -188,9 +200,8 @@ class IngestInput(ScopeInput):
     run_id = RefField()
     source = RefField(max_length=32, default="task_completed")  # type: ignore[assignment]
     run_kind = RefField(max_length=32)
-    messages = IngestMessageInput(  # type: ignore[call-arg]
-        many=True, required=False, min_length=1, max_length=MAX_MESSAGES
-    )
+    # The count is bounded in validate_messages (a 413, like the total size), not here (400).
+    messages = IngestMessageInput(many=True, required=False, min_length=1)  # type: ignore[call-arg]
     text = StrictCharField(max_length=MAX_MESSAGE, required=False, trim_whitespace=False)
     metadata = StringMapField(
         max_entries=MAX_METADATA_ENTRIES,
@@ -199,6 +210,18 @@ class IngestInput(ScopeInput):
         required=False,
         default=dict,
     )
+
+    def validate_messages(self, messages: list[dict[str, str]]) -> list[dict[str, str]]:
+        # One ingest is one extraction on the one queue: bounded, so no tenant's job can hold
+        # the worker for long (a 1 MB transcript took minutes).
+        if len(messages) > MAX_MESSAGES:
+            raise IngestTooLarge(f"at most {MAX_MESSAGES} messages per ingest")
+        total = sum(len(m["content"]) for m in messages)
+        if total > settings.INGEST_MAX_CHARS:
+            raise IngestTooLarge(
+                f"at most {settings.INGEST_MAX_CHARS} characters in all messages of an ingest"
+            )
+        return messages
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         has_messages, has_text = "messages" in attrs, "text" in attrs

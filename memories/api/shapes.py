@@ -287,13 +287,14 @@ class ImportItemOutput(serializers.Serializer):
 
 class ImportOutput(serializers.Serializer):
     success = serializers.BooleanField()
-    status = serializers.ChoiceField(choices=["done", "backend_error"])
+    # scope_deleted: a delete-user of the scope ran during the import, which stopped there.
+    status = serializers.ChoiceField(choices=["done", "backend_error", "scope_deleted"])
     added = serializers.SerializerMethodField()
     superseded = serializers.SerializerMethodField()
     no_effect = serializers.SerializerMethodField()
     rejected = serializers.SerializerMethodField()
     not_attempted = serializers.SerializerMethodField()
-    reason = serializers.CharField(source="backend_error", allow_null=True)
+    reason = serializers.CharField(allow_null=True)
     items = ImportItemOutput(many=True)
 
     def get_added(self, report: Any) -> int:

@@ -28,6 +28,7 @@ from memories.api.outcomes import Edge, http_status
 from memories.api.schema import REFUSALS, outcome_or_error, v1_operation
 from memories.context import memory_context
 from memories.governance import UNSET
+from memories.ratelimits import RateKind, rate_check
 from memories.types import Actor
 
 SCOPE = {"tenant_id": "acme", "user_id": "alice"}
@@ -59,17 +60,24 @@ class ServiceAPIView(APIView):
     authentication_classes = [ServiceTokenAuthentication]
     permission_classes = [IsServiceCaller]
     input_serializer: type[io.ScopeInput] = io.ScopeInput
+    # Which rate limit the call counts against (memories.ratelimits); None for reads, deletes.
+    rate_kind: RateKind | None = None
 
     def validated(self, request: Request) -> tuple[io.ScopeInput, dict[str, Any]]:
         if not isinstance(request.data, dict):
             raise serializers.ValidationError({"non_field_errors": ["a JSON object is required"]})
         form = self.input_serializer(data=request.data)
         form.is_valid(raise_exception=True)
+        if self.rate_kind is not None:
+            # Here the scope and the token are both known: counted once per call.
+            token = service_actor(request).id
+            rate_check(kind=self.rate_kind, scope=form.scope(), token=token)
         return form, dict(form.validated_data)
 
 
 class SearchView(ServiceAPIView):
     input_serializer = io.SearchInput
+    rate_kind = RateKind.SEARCH
 
     @v1_operation(
         summary="Recall the scope's memories closest to a query",
@@ -96,6 +104,7 @@ class ContextView(ServiceAPIView):
     with ``available: false``, so the run goes on without memory."""
 
     input_serializer = io.ContextInput
+    rate_kind = RateKind.SEARCH
 
     @v1_operation(
         summary="Background facts to inject before an interactive run's input",
@@ -207,6 +216,7 @@ class HistoryView(ServiceAPIView):
 
 class UpdateItemView(ServiceAPIView):
     input_serializer = io.UpdateItemInput
+    rate_kind = RateKind.WRITE
 
     @v1_operation(
         summary="Correct one memory in place (the id stays); text is required",
@@ -263,6 +273,7 @@ class DeleteUserView(ServiceAPIView):
 
 class ManageView(ServiceAPIView):
     input_serializer = io.ManageInput
+    rate_kind = RateKind.WRITE
 
     @v1_operation(
         summary="One explicit decision: add, update, delete or none",
@@ -298,6 +309,7 @@ class IngestView(ServiceAPIView):
     """Add-only auto-ingest: admission now, extraction later in a worker (202 + job id)."""
 
     input_serializer = io.IngestInput
+    rate_kind = RateKind.WRITE
 
     @v1_operation(
         summary="Submit a finished task's messages for add-only extraction",
@@ -375,6 +387,7 @@ class ExportView(ServiceAPIView):
 
 class ImportView(ServiceAPIView):
     input_serializer = io.ImportInput
+    rate_kind = RateKind.WRITE
 
     @v1_operation(
         summary="Import an export document into the scope, in one request and one lock",

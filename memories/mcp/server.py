@@ -26,6 +26,7 @@ from lifecycle.manage import ManageOutcome, manage_memory
 from memories import metrics, selectors
 from memories.api.serializers import MAX_MEMORY_KEY, MAX_QUERY, MAX_TEXT
 from memories.mcp.connection import Connection
+from memories.ratelimits import RateKind, RateLimited, rate_check
 from memories.types import MEMORY_KEY, Category
 
 logger = logging.getLogger(__name__)
@@ -109,7 +110,17 @@ async def in_thread(work: Callable[[], T]) -> T:
 
 
 # --- the work, in a thread ---------------------------------------------------------------------
+def rate_limit(connection: Connection, kind: RateKind) -> None:
+    """The rate limits of /v1 for the connection's token and scope; a tool answers in its
+    result, not in HTTP, so past a limit the call fails with the seconds to wait."""
+    try:
+        rate_check(kind=kind, scope=connection.scope, token=connection.actor.id)
+    except RateLimited as exc:
+        raise ToolError(f"rate_limited: {exc}") from exc
+
+
 def search(connection: Connection, query: str, top_k: int) -> SearchOutput:
+    rate_limit(connection, RateKind.SEARCH)
     try:
         result = selectors.memory_search(scope=connection.scope, query=query, top_k=top_k)
     except DatabaseError as exc:
@@ -133,6 +144,7 @@ def manage(
     category: str | None,
     memory_key: str | None = None,
 ) -> ManageOutcome:
+    rate_limit(connection, RateKind.WRITE)
     try:
         return manage_memory(
             scope=connection.scope,

@@ -41,6 +41,7 @@ from memories.api.serializers import (
     memory_key_field,
 )
 from memories.governance import UNSET
+from memories.ratelimits import RateKind, rate_check
 from memories.scope import scope_for_user
 from memories.services import MAX_FACT_LENGTH
 from memories.types import (
@@ -64,6 +65,13 @@ class UserApi(APIView):
 
     authentication_classes = [SessionAuthentication]
     permission_classes = [IsAuthenticated]
+    # Which rate limit of the user's scope a call counts against (memories.ratelimits).
+    rate_kind: RateKind | None = None
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        super().initial(request, *args, **kwargs)
+        if self.rate_kind is not None:
+            rate_check(kind=self.rate_kind, scope=self.scope(), token=None)
 
     def scope(self) -> MemoryScope:
         return scope_for_user(self.request.user)
@@ -135,6 +143,8 @@ class MemoryListApi(UserApi):
 
 class MemorySearchApi(UserApi):
     """GET …/memories/search — semantic search; an outage is ``available: false``."""
+
+    rate_kind = RateKind.SEARCH
 
     class InputSerializer(StrictSerializer):
         q = StrictCharField(max_length=2000)
@@ -235,6 +245,8 @@ class SwitchesApi(UserApi):
 # --- writes -----------------------------------------------------------------------------------
 class MemoryUpdateApi(UserApi):
     """POST …/memories/<id>/update — correct a fact in place; the id stays the same."""
+
+    rate_kind = RateKind.WRITE
 
     class InputSerializer(StrictSerializer):
         text = StrictCharField(max_length=MAX_FACT_LENGTH, trim_whitespace=True)

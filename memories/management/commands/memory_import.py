@@ -58,6 +58,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"  item {item.index}: {item.status} ({item.reason})")
         if report.backend_error:
             raise CommandError(f"backend failed, re-run to finish: {report.backend_error}")
+        if report.scope_deleted:
+            raise CommandError(str(report.reason))
 
 
 PROGRESS_EVERY = 100
