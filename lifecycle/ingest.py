@@ -21,7 +21,7 @@ from django.db.models.functions import Now
 
 from lifecycle import guards, metrics, policy
 from lifecycle.categories import categorize
-from lifecycle.models import IngestJob, IngestRejection
+from lifecycle.models import IngestJob, IngestRejection, RunLedger
 from lifecycle.selectors import (
     deleted_fact_digests_since,
     ingest_leftover_ids,
@@ -357,7 +357,10 @@ def _not_deleted_since(
 
 def ingest_forget_scope(*, scope: MemoryScope, marked_at: datetime, **_: Any) -> None:
     """delete-user was called: decide the scope's waiting jobs now (skipped, text dropped,
-    queue job cancelled); a running one loses its text and skips itself at its next check."""
+    queue job cancelled); a running one loses its text and skips itself at its next check.
+
+    Nothing the client sent beside its ids survives either: every earlier job and refusal of
+    the scope loses its run id and metadata, and the run ledger forgets the scope's runs."""
     from procrastinate.contrib.django import app
     from procrastinate.contrib.django.models import ProcrastinateJob
 
@@ -370,7 +373,10 @@ def ingest_forget_scope(*, scope: MemoryScope, marked_at: datetime, **_: Any) ->
     skipped = earlier.filter(id__in=waiting, status__in=IngestJob.WAITING).update(
         status=IngestJob.Status.SKIPPED, reason=SCOPE_DELETED, messages=[], updated_at=Now()
     )
-    earlier.filter(status=IngestJob.Status.RUNNING).update(messages=[], updated_at=Now())
+    earlier.update(run_id="", metadata={}, messages=[], updated_at=Now())
+    owned = {"tenant_id": scope.tenant_id, "user_id": scope.user_id, "created_at__lte": marked_at}
+    IngestRejection.objects.filter(**owned).update(run_id="")
+    RunLedger.objects.filter(**owned).delete()
     for queued in ProcrastinateJob.objects.filter(args__job_id__in=waiting, status="todo"):
         app.job_manager.cancel_job_by_id(queued.id)
     if skipped:
