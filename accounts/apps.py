@@ -2,6 +2,9 @@ from __future__ import annotations
 
 from django.apps import AppConfig
 from django.contrib.admin import apps as admin_apps
+from django.core import checks
+
+from accounts.checks import service_token_reach
 
 
 class AccountsConfig(AppConfig):
@@ -10,6 +13,9 @@ class AccountsConfig(AppConfig):
     default = True
     name = "accounts"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        checks.register(service_token_reach)
 
 
 class StaffAdminConfig(admin_apps.AdminConfig):

@@ -12,6 +12,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from django.db import DatabaseError
+
 from memories.selectors import memory_search, memory_switches
 from memories.text import HAN
 from memories.types import MemoryScope
@@ -51,6 +53,19 @@ def _language(user_input: str) -> str:
     return "zh" if HAN.search(user_input) else "en"
 
 
+def untrusted_frame(text: str) -> str:
+    """The line put before recalled memories wherever a model reads them (this context, the
+    MCP search tool): low-priority, unverified background, not instructions — in the language
+    of ``text``, the user's input or the query."""
+    return FRAMES[_language(text)]
+
+
+def one_line(content: str) -> str:
+    """A recalled fact on one line: a newline inside a memory cannot open what looks like a
+    new section of the prompt."""
+    return " ".join(content.split())
+
+
 def _fact_key(content: str) -> str:
     """Two facts that differ only in case, width, spacing or punctuation are one fact."""
     return _NOT_WORD.sub("", unicodedata.normalize("NFKC", content).lower())
@@ -65,18 +80,24 @@ def memory_context(*, scope: MemoryScope, user_input: str, interactive: bool) ->
     user_input = user_input.strip()
     if not interactive or len(user_input) < MIN_INPUT_CHARS:
         return NOTHING
-    if not memory_switches(scope=scope).memory_reference_enabled:
+    try:
+        enabled = memory_switches(scope=scope).memory_reference_enabled
+    except DatabaseError as exc:
+        return MemoryContext(
+            text="", injected_count=0, available=False, error_reason=type(exc).__name__
+        )
+    if not enabled:
         return NOTHING
     result = memory_search(scope=scope, query=user_input[:MAX_QUERY_CHARS], top_k=MAX_FACTS)
     if not result.available:
         return MemoryContext(
             text="", injected_count=0, available=False, error_reason=result.error_reason
         )
-    frame = FRAMES[_language(user_input)]
+    frame = untrusted_frame(user_input)
     lines: list[str] = []
     seen: set[str] = set()
     for hit in result.items:
-        fact = " ".join(hit.content.split())
+        fact = one_line(hit.content)
         key = _fact_key(fact)
         if not key or key in seen:
             continue

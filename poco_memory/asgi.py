@@ -1,7 +1,7 @@
 """The served app (``poco_memory.asgi:application``, run by uvicorn from the launcher): ``/mcp``
-goes to the MCP endpoint, everything else to Django, on one server and port. Lifespan events go
-to the MCP app, whose session manager must run for the server's lifetime (Django's handler has
-no lifespan)."""
+goes to the MCP endpoint (with the security headers Django's answers carry), everything else to
+Django, on one server and port. Lifespan events go to the MCP app, whose session manager must
+run for the server's lifetime (Django's handler has no lifespan)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,15 @@ warnings.filterwarnings(
 )
 django_application = get_asgi_application()
 
+from django.conf import settings  # noqa: E402 - after setup, like the imports below
+
+from poco_memory.db import BoundedConnection  # noqa: E402
+
+# A serving process never waits on PostgreSQL for longer than this for any one answer.
+BoundedConnection.statement_timeout = settings.STATEMENT_TIMEOUT_SECONDS
+
 from memories.mcp.http import MCP_PATH, mcp_application  # noqa: E402 - needs Django set up
+from poco_memory.middleware import with_security_headers  # noqa: E402 - reads settings
 
 # Django's and Starlette's ASGI signatures differ only in how they spell the dicts.
 App = Callable[[Any, Any, Any], Awaitable[None]]
@@ -38,4 +46,4 @@ def route_mcp(*, mcp: App, django: App) -> App:
     return app
 
 
-application = route_mcp(mcp=mcp_application(), django=django_application)
+application = route_mcp(mcp=with_security_headers(mcp_application()), django=django_application)

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
-from django.db import connection
+from django.contrib import admin
+from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 
+from memories.api.auth import service_token
 from memories.preflight import cheap_checks
 
 
@@ -20,11 +22,25 @@ def health(request: HttpRequest) -> JsonResponse:
 def ready(request: HttpRequest) -> JsonResponse:
     """Readiness: the cheap preflight (database, extensions, tables, vector width against the
     configured embedder). 503 tells a load balancer to send this node nothing, e.g. while its
-    embedder configuration disagrees with the table after a re-embedding."""
+    embedder configuration disagrees with the table after a re-embedding. The checks' details
+    (server and extension versions, table names) are for operators only; a balancer or anyone
+    else gets the status alone, with the same code."""
     checks = cheap_checks()
     ready_now = all(check.ok for check in checks)
-    body = {
-        "status": "ready" if ready_now else "unavailable",
-        "checks": {check.name: {"ok": check.ok, "detail": check.detail} for check in checks},
-    }
+    body: dict[str, object] = {"status": "ready" if ready_now else "unavailable"}
+    if _operator(request):
+        body["checks"] = {check.name: {"ok": check.ok, "detail": check.detail} for check in checks}
     return JsonResponse(body, status=200 if ready_now else 503)
+
+
+def _operator(request: HttpRequest) -> bool:
+    """A service token not bound to tenants (as for /metrics), or a staff session the admin
+    would let in (with its second factor, when that is required)."""
+    keyword, _, token = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
+    if keyword == "Bearer" and token.strip():
+        found = service_token(token.strip(), edge="ready")
+        return found is not None and found.operator
+    try:
+        return admin.site.has_permission(request)
+    except DatabaseError:  # the session cannot be read: the node is not ready, say only that
+        return False

@@ -30,8 +30,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING, Any
 
-from poco_memory.service_tokens import ServiceToken, parse
+from poco_memory.service_tokens import ServiceToken, parse, reach_warnings
+
+if TYPE_CHECKING:
+    import uvicorn
 
 PORT = int(os.environ.get("PORT", "8000"))
 HOST = os.environ.get("POCO_HOST", "127.0.0.1")
@@ -142,20 +146,33 @@ def _not_a_health_check(record: logging.LogRecord) -> bool:
     return not (len(args) > 2 and args[2] == "/health")
 
 
+def trusts_forwarded_headers() -> bool:
+    """Whether uvicorn may take the client's address and scheme from ``X-Forwarded-For`` and
+    ``-Proto``: only when ``FORWARDED_ALLOW_IPS`` names the proxy in front. uvicorn's own
+    default trusts loopback, so any local client could name a new address per login guess."""
+    return bool(os.environ.get("FORWARDED_ALLOW_IPS", "").strip())
+
+
+def web_config(app: Any = "poco_memory.asgi:application") -> uvicorn.Config:
+    """How every web process runs uvicorn (tests run the same configuration in a thread)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        lifespan="auto",  # Django ignores it; a mounted Starlette app (MCP) needs it
+        log_config=None,  # Django's LOGGING formats uvicorn's lines like ours
+        server_header=False,
+        timeout_graceful_shutdown=10,
+        proxy_headers=trusts_forwarded_headers(),
+    )
+
+
 def serve_web(fd: int) -> int:
     """One web process: uvicorn on the socket the launcher listens on (``launcher web FD``)."""
     import uvicorn
 
     logging.getLogger("uvicorn.access").addFilter(_not_a_health_check)
-
-    config = uvicorn.Config(
-        "poco_memory.asgi:application",
-        lifespan="auto",  # Django ignores it; a mounted Starlette app (MCP) needs it
-        log_config=None,  # Django's LOGGING formats uvicorn's lines like ours
-        server_header=False,
-        timeout_graceful_shutdown=10,
-    )
-    uvicorn.Server(config).run(sockets=[socket.socket(fileno=fd)])
+    uvicorn.Server(web_config()).run(sockets=[socket.socket(fileno=fd)])
     return 0
 
 
@@ -187,7 +204,11 @@ def main(*, node: bool = False) -> int:
     from django.core.management import call_command
 
     entries = service_token_entries(settings)
-    first = parse(entries)[0]
+    tokens = parse(entries)
+    first = tokens[0]
+    if settings.PRODUCTION:
+        for warning in reach_warnings(tokens):
+            print(f"warning: {warning}", file=sys.stderr, flush=True)
     demo_login = ""
     if not node:
         call_command("migrate", interactive=False, verbosity=0)

@@ -1,5 +1,7 @@
 """GET /metrics: Prometheus text format, for holders of a service token (the same
-authentication class as /v1, so one token list and one comparison rule).
+authentication class as /v1, so one token list and one comparison rule) that is not bound to
+tenants: the counters and table sizes span every tenant, so a token bound to some is refused
+(403 in the one error shape, recorded like a refusal on /v1).
 
 Counters of every process (web and queue workers) are merged when PROMETHEUS_MULTIPROC_DIR is
 set (``make run`` sets it); table sizes are read from PostgreSQL at scrape time.
@@ -19,7 +21,8 @@ from prometheus_client.registry import Collector
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from memories.api.auth import ServiceTokenAuthentication
+from memories.api.auth import ServiceCaller, ServiceTokenAuthentication, TenantRefused
+from memories.api.errors import error_response
 
 
 class TableSizes(Collector):
@@ -40,20 +43,26 @@ class ScraperAuthentication(ServiceTokenAuthentication):
     edge = "metrics"
 
 
-def _authorized(request: HttpRequest) -> bool:
+def _caller(request: HttpRequest) -> ServiceCaller | None:
     # No "open when DEBUG" exception: the token is printed by `make run`, and table sizes
     # and admission counters are not for whoever can reach the port.
     try:
-        return ScraperAuthentication().authenticate(Request(request)) is not None
+        authenticated = ScraperAuthentication().authenticate(Request(request))
     except AuthenticationFailed:
-        return False
+        return None
+    return authenticated[0] if authenticated else None
 
 
 def metrics(request: HttpRequest) -> HttpResponse:
-    if not _authorized(request):
+    caller = _caller(request)
+    if caller is None:
         response = HttpResponse("unauthorized\n", status=401, content_type="text/plain")
         response["WWW-Authenticate"] = ServiceTokenAuthentication.keyword
         return response
+    try:
+        caller.check_operator()
+    except TenantRefused as refused:
+        return error_response(403, "forbidden", str(refused.detail))
     registry = REGISTRY
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()

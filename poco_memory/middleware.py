@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -40,6 +41,57 @@ def page_headers(
         return response
 
     return middleware
+
+
+def security_headers(*, https: bool) -> dict[str, str]:
+    """The headers every answer of Django carries, read from the settings its middleware reads
+    (SecurityMiddleware, XFrameOptionsMiddleware, ``page_headers``): for an ASGI app mounted
+    beside Django, which that middleware never sees (``/mcp``)."""
+    headers = {
+        "Cache-Control": "no-store",
+        "Content-Security-Policy": settings.CONTENT_SECURITY_POLICY,
+        "X-Frame-Options": settings.X_FRAME_OPTIONS,
+    }
+    if settings.SECURE_CONTENT_TYPE_NOSNIFF:
+        headers["X-Content-Type-Options"] = "nosniff"
+    if settings.SECURE_REFERRER_POLICY:
+        policy = settings.SECURE_REFERRER_POLICY
+        headers["Referrer-Policy"] = policy if isinstance(policy, str) else ",".join(policy)
+    if settings.SECURE_CROSS_ORIGIN_OPENER_POLICY:
+        headers["Cross-Origin-Opener-Policy"] = settings.SECURE_CROSS_ORIGIN_OPENER_POLICY
+    if https and settings.SECURE_HSTS_SECONDS:
+        hsts = f"max-age={settings.SECURE_HSTS_SECONDS}"
+        if settings.SECURE_HSTS_INCLUDE_SUBDOMAINS:
+            hsts += "; includeSubDomains"
+        if settings.SECURE_HSTS_PRELOAD:
+            hsts += "; preload"
+        headers["Strict-Transport-Security"] = hsts
+    return headers
+
+
+def with_security_headers(app: Callable[..., Any]) -> Callable[..., Any]:
+    """An ASGI app whose HTTP answers carry ``security_headers`` (where it set none itself)."""
+
+    async def wrapped(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        extra = security_headers(https=scope.get("scheme") == "https")
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                added = [
+                    (name.lower().encode("latin-1"), value.encode("latin-1"))
+                    for name, value in extra.items()
+                    if name.lower().encode("latin-1") not in present
+                ]
+                message = {**message, "headers": [*message.get("headers", []), *added]}
+            await send(message)
+
+        await app(scope, receive, send_with_headers)
+
+    return wrapped
 
 
 class DatabaseOutage:

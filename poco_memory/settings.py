@@ -450,10 +450,12 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 # Failed-login lockout (console and admin share Django's login): after AXES_FAILURE_LIMIT
-# failures for one username from one address, both are refused for the cool-off time. The
-# address is REMOTE_ADDR, which uvicorn already sets from X-Forwarded-For for the proxies in
-# FORWARDED_ALLOW_IPS; the headers themselves are never read here, so a client cannot forge
-# them.
+# failures for one username from one address, both are refused for the cool-off time; after
+# LOGIN_USERNAME_FAILURE_LIMIT for one username from any addresses, that username; after
+# LOGIN_ADDRESS_FAILURE_LIMIT from one address for any usernames, that address
+# (accounts.lockout.CappedHandler). The address is REMOTE_ADDR, which uvicorn sets from
+# X-Forwarded-For only for the proxies in FORWARDED_ALLOW_IPS (the launcher trusts none when it
+# is unset); the headers themselves are never read here, so a client cannot forge them.
 AXES_ENABLED = _env_bool("POCO_LOGIN_LOCKOUT", True)
 AXES_FAILURE_LIMIT = int(_env("POCO_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(_env("POCO_LOGIN_COOLOFF_MINUTES", "15")))
@@ -461,6 +463,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
 AXES_WHITELIST_CALLABLE = "accounts.lockout.not_a_password_login"
+LOGIN_USERNAME_FAILURE_LIMIT = int(_env("POCO_LOGIN_USERNAME_FAILURE_LIMIT", "20"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(_env("POCO_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
+AXES_HANDLER = "accounts.lockout.CappedHandler"
 AXES_RESET_ON_SUCCESS = True
 # Failures are kept (AccessAttempt, visible in the admin); a row per successful login is not.
 AXES_DISABLE_ACCESS_LOG = True

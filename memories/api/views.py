@@ -33,13 +33,14 @@ from memories.types import Actor
 
 SCOPE = {"tenant_id": "acme", "user_id": "alice"}
 MEMORY_ID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b"
+# 403: the forbidden outcome (another scope's id), or a token bound to other tenants.
 WRITE_FAILURES = {
-    403: shapes.WriteOutput,
+    403: outcome_or_error("WriteOrRefusal", shapes.WriteOutput),
     500: outcome_or_error("WriteOrError", shapes.WriteOutput),
     503: outcome_or_error("WriteOrOutage", shapes.WriteOutput),
 }
 DELETE_FAILURES = {
-    403: shapes.DeleteOutput,
+    403: outcome_or_error("DeleteOrRefusal", shapes.DeleteOutput),
     500: outcome_or_error("DeleteOrError", shapes.DeleteOutput),
     503: outcome_or_error("DeleteOrOutage", shapes.DeleteOutput),
 }
@@ -66,7 +67,7 @@ class ServiceAPIView(APIView):
     def validated(self, request: Request) -> tuple[io.ScopeInput, dict[str, Any]]:
         if not isinstance(request.data, dict):
             raise serializers.ValidationError({"non_field_errors": ["a JSON object is required"]})
-        form = self.input_serializer(data=request.data)
+        form = self.input_serializer(data=request.data, context={"caller": request.user})
         form.is_valid(raise_exception=True)
         if self.rate_kind is not None:
             # Here the scope and the token are both known: counted once per call.
@@ -363,7 +364,7 @@ class IngestStatusView(ServiceAPIView):
         },
     )
     def get(self, request: Request, job_id: Any) -> Response:
-        form = io.ScopeInput(data=request.query_params)
+        form = io.ScopeInput(data=request.query_params, context={"caller": request.user})
         form.is_valid(raise_exception=True)
         job = ingest_job_get(scope=form.scope(), job_id=str(job_id))
         return Response(shapes.IngestStatusOutput(job).data)

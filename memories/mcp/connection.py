@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memories.admission.refs import ref_problem
-from memories.api.auth import service_token_name
-from memories.types import SCOPE_PART, Actor, ActorKind, MemoryScope
+from memories.api.auth import ServiceCaller, TenantRefused, service_token
+from memories.types import SCOPE_PART, Actor, MemoryScope
 
 TENANT_HEADER = "X-Poco-Tenant-Id"
 USER_HEADER = "X-Poco-User-Id"
@@ -46,18 +46,19 @@ class ConnectionRefused(Exception):
 
 
 def connection_from_headers(headers: Mapping[str, str]) -> Connection:
-    """Authenticate the service token, then build the scope from the X-Poco-* headers.
+    """Authenticate the service token, then build the scope from the X-Poco-* headers — where
+    /v1 builds it too (``ServiceCaller.scope``): a token bound to tenants is refused any other,
+    and the refusal is recorded (a database write: call it from sync code).
 
     ``headers`` must look names up case-insensitively (Starlette's ``Headers`` does).
     """
     keyword, _, token = headers.get("authorization", "").partition(" ")
-    name = (
-        service_token_name(token.strip(), edge="mcp")
-        if keyword == "Bearer" and token.strip()
-        else None
+    found = (
+        service_token(token.strip(), edge="mcp") if keyword == "Bearer" and token.strip() else None
     )
-    if name is None:
+    if found is None:
         raise ConnectionRefused(401, "unauthorized", "send 'Authorization: Bearer <service token>'")
+    caller = ServiceCaller(token=found, edge="mcp")
 
     tenant_id = headers.get(TENANT_HEADER, "")
     user_id = headers.get(USER_HEADER, "")
@@ -79,9 +80,13 @@ def connection_from_headers(headers: Mapping[str, str]) -> Connection:
             fields[header] = [problem]
     if fields:
         raise ConnectionRefused(400, "invalid_request", "invalid scope headers", fields)
+    try:
+        scope = caller.scope(tenant_id=tenant_id, user_id=user_id)
+    except TenantRefused as refused:
+        raise ConnectionRefused(403, "forbidden", str(refused.detail)) from refused
     return Connection(
-        scope=MemoryScope(tenant_id=tenant_id, user_id=user_id),
-        actor=Actor(kind=ActorKind.AGENT, id=name),
+        scope=scope,
+        actor=caller.actor,
         run_id=run_id,
         run_kind=run_kind,
     )

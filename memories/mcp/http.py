@@ -2,8 +2,10 @@
 
 The gate answers before any MCP message is read: a Host outside ``ALLOWED_HOSTS`` or an Origin
 that is neither one of those hosts nor in ``CSRF_TRUSTED_ORIGINS`` (DNS rebinding), a missing or
-wrong service token (401), missing or malformed scope headers (400) — each in the project's one
-error shape. Stateless mode: every POST stands alone, so any replica can answer it.
+wrong service token (401), missing or malformed scope headers (400), a token bound to other
+tenants (403, recorded), a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413) or one whose JSON
+repeats a key or nests too deep (400) — each in the project's one error shape. Stateless mode:
+every POST stands alone, so any replica can answer it.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from memories.api.errors import error_body
+from memories.api.parsers import ambiguous_json
 from memories.mcp.connection import Connection, ConnectionRefused, connection_from_headers
-from memories.mcp.server import build_server
+from memories.mcp.server import build_server, in_thread
 
 MCP_PATH = "/mcp"
 LOCAL_HOSTS = [".localhost", "127.0.0.1", "[::1]"]  # what Django allows in DEBUG with no list
@@ -66,16 +70,60 @@ class McpGate:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            try:
-                check_request(Headers(scope=scope))
-            except ConnectionRefused as refused:
-                body = {"error": refused.error, "detail": refused.detail, "fields": refused.fields}
-                extra = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
-                response = JSONResponse(body, status_code=refused.status, headers=extra)
-                await response(scope, receive, send)
-                return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        try:
+            headers = Headers(scope=scope)
+            # In a thread: refusing a token for a tenant writes the refusal to the database.
+            await in_thread(lambda: check_request(headers))
+            if scope["method"] == "POST":
+                body = await read_body(receive, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+                problem = ambiguous_json(body)
+                if problem:
+                    raise ConnectionRefused(400, "malformed_json", problem)
+                receive = replay(body, receive)
+        except ConnectionRefused as refused:
+            answer = error_body(refused.error, refused.detail, refused.fields)
+            extra = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
+            response = JSONResponse(answer, status_code=refused.status, headers=extra)
+            await response(scope, receive, send)
+            return
+        except ClientGone:
+            return
         await self.app(scope, receive, send)
+
+
+class ClientGone(Exception):
+    """The client went away before its body was read: there is no one to answer."""
+
+
+async def read_body(receive: Receive, limit: int) -> bytes:
+    """The whole request body, refused past ``limit`` bytes (the SDK would read any size)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientGone
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise ConnectionRefused(413, "payload_too_large", "request body too large")
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the app the body the gate has read, then the real one's messages
+    (a disconnect)."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replayed() -> Any:
+        return pending.pop() if pending else await receive()
+
+    return replayed
 
 
 def connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:

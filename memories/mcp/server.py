@@ -25,6 +25,7 @@ from lifecycle import policy
 from lifecycle.manage import ManageOutcome, manage_memory
 from memories import metrics, selectors
 from memories.api.serializers import MAX_MEMORY_KEY, MAX_QUERY, MAX_TEXT
+from memories.context import one_line, untrusted_frame
 from memories.mcp.connection import Connection
 from memories.ratelimits import RateKind, RateLimited, rate_check
 from memories.types import MEMORY_KEY, Category
@@ -79,6 +80,8 @@ class SearchOutput(BaseModel):
     total: int
     available: bool
     error_reason: str | None
+    # The frame /v1/memories/context puts before recalled facts: they are data, not commands.
+    notice: str = ""
 
 
 class ManageOutput(BaseModel):
@@ -133,6 +136,7 @@ def search(connection: Connection, query: str, top_k: int) -> SearchOutput:
         total=result.total,
         available=result.available,
         error_reason=result.error_reason,
+        notice=untrusted_frame(query).strip() if result.items else "",
     )
 
 
@@ -186,9 +190,9 @@ def render_search(output: SearchOutput) -> str:
         )
     if not output.items:
         return "No matching memory."
-    lines = [f"{output.total} matching memories:"]
+    lines = [output.notice, f"{output.total} matching memories:"]
     lines += [
-        f"- [{item.id}] ({item.category}, score {item.score:.2f}) {item.content}"
+        f"- [{item.id}] ({item.category}, score {item.score:.2f}) {one_line(item.content)}"
         for item in output.items
     ]
     return "\n".join(lines)

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 
+import httpx2
 import pytest
+import uvicorn
 from axes.models import AccessAttempt
 from django.test import Client
 from django.urls import reverse
+
+from poco_memory import launcher
 
 pytestmark = pytest.mark.django_db
 
@@ -85,3 +94,113 @@ def test_a_success_before_the_limit_clears_the_failures(kim, settings):
     assert attempt(LOGIN, "kim", "kim-pass-1").status_code == 302
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
         assert attempt(LOGIN, "kim", "wrong").status_code == 200
+
+
+# --- caps across addresses and across usernames ------------------------------------------------
+def test_one_username_is_capped_across_addresses(kim, django_user_model, settings):
+    """Guesses spread over many addresses (each below the pair's limit) lock the username."""
+    settings.LOGIN_USERNAME_FAILURE_LIMIT = 8
+    django_user_model.objects.create_user(username="lee", password="lee-pass-1")
+    for n in range(7):
+        assert attempt(LOGIN, "kim", "wrong", ip=f"10.1.0.{n}").status_code == 200
+    assert attempt(LOGIN, "kim", "wrong", ip="10.1.0.7").status_code == 429
+    # Locked from everywhere, even with the right password; other users are not.
+    assert attempt(LOGIN, "kim", "kim-pass-1", ip="10.9.9.9").status_code == 429
+    assert attempt(LOGIN, "lee", "lee-pass-1", ip="10.1.0.1").status_code == 302
+
+
+def test_one_address_is_capped_across_usernames(kim, settings):
+    """One address trying many accounts (each below the pair's limit) is locked out."""
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 8
+    for n in range(7):
+        assert attempt(LOGIN, f"user-{n}", "wrong", ip="10.2.0.1").status_code == 200
+    assert attempt(LOGIN, "user-7", "wrong", ip="10.2.0.1").status_code == 429
+    assert attempt(LOGIN, "kim", "kim-pass-1", ip="10.2.0.1").status_code == 429
+    assert attempt(LOGIN, "kim", "kim-pass-1", ip="10.2.0.2").status_code == 302
+
+
+def test_a_success_does_not_reset_the_address_cap(kim, settings):
+    """Holding one account must not buy an address fresh guesses at the others."""
+    settings.LOGIN_ADDRESS_FAILURE_LIMIT = 6
+    for n in range(5):
+        assert attempt(LOGIN, f"user-{n}", "wrong", ip="10.3.0.1").status_code == 200
+    assert attempt(LOGIN, "kim", "kim-pass-1", ip="10.3.0.1").status_code == 302
+    assert attempt(LOGIN, "user-5", "wrong", ip="10.3.0.1").status_code == 429
+
+
+def test_the_caps_default_above_the_pairs_limit(settings):
+    assert settings.AXES_FAILURE_LIMIT < settings.LOGIN_USERNAME_FAILURE_LIMIT
+    assert settings.AXES_FAILURE_LIMIT < settings.LOGIN_ADDRESS_FAILURE_LIMIT
+
+
+# --- forwarded headers through the server the launcher runs -------------------------------------
+@pytest.fixture
+def served(transactional_db, kim) -> Iterator[Callable[[], str]]:
+    """Starts uvicorn in a thread with the launcher's own configuration, read when called (so
+    FORWARDED_ALLOW_IPS can be set first), and answers its base URL."""
+    from poco_memory.asgi import application
+
+    servers = []
+
+    def start() -> str:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))
+        config = launcher.web_config(application)
+        config.lifespan = "off"
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while not server.started:
+            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+            time.sleep(0.05)
+        servers.append((server, thread, sock))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+    yield start
+    for server, thread, sock in servers:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def guess(browser: httpx2.Client, base: str, password: str, forwarded_for: str) -> int:
+    page = browser.get(f"{base}{LOGIN}")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+    answer = browser.post(
+        f"{base}{LOGIN}",
+        data={"username": "kim", "password": password, "csrfmiddlewaretoken": token},
+        headers={"X-Forwarded-For": forwarded_for, "Referer": f"{base}{LOGIN}"},
+    )
+    return answer.status_code
+
+
+def test_without_a_proxy_a_forwarded_address_from_loopback_is_ignored(
+    served, monkeypatch, settings
+):
+    """uvicorn trusts loopback's X-Forwarded-For by default: any local client named a new
+    address per guess and was never locked. The launcher trusts no such header unless
+    FORWARDED_ALLOW_IPS names a proxy."""
+    monkeypatch.delenv("FORWARDED_ALLOW_IPS", raising=False)
+    base = served()
+    with httpx2.Client() as browser:
+        codes = [
+            guess(browser, base, "wrong", f"203.0.113.{n}")
+            for n in range(settings.AXES_FAILURE_LIMIT)
+        ]
+        assert codes[-1] == 429, codes
+        assert guess(browser, base, "kim-pass-1", "198.51.100.7") == 429
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"127.0.0.1"}
+
+
+def test_behind_a_named_proxy_the_username_cap_still_holds(served, monkeypatch, settings):
+    """With FORWARDED_ALLOW_IPS naming the proxy, each guess has the address the proxy gives;
+    spread over many addresses, the username's own cap locks it."""
+    monkeypatch.setenv("FORWARDED_ALLOW_IPS", "127.0.0.1")
+    settings.LOGIN_USERNAME_FAILURE_LIMIT = 8
+    base = served()
+    with httpx2.Client() as browser:
+        codes = [guess(browser, base, "wrong", f"203.0.113.{n}") for n in range(8)]
+        assert codes == [200] * 7 + [429], codes
+        assert guess(browser, base, "kim-pass-1", "198.51.100.7") == 429
+    assert AccessAttempt.objects.filter(ip_address="203.0.113.3").exists()

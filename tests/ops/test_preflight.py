@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from django.test import Client
 
 from memories.engine import get_engine
 from memories.preflight import INDEXES
@@ -64,8 +65,20 @@ def test_preflight_fails_when_the_table_width_is_not_the_embedders(settings):
     assert "vector(512)" in line and "768" in line
 
 
-def test_ready_is_200_with_every_cheap_check(client):
-    answer = client.get("/ready")
+OPERATOR = "scraper-secret-Hy64pLw8"
+BOUND = "beta-secret-Zr93mXc4"
+
+
+@pytest.fixture
+def operator(client, settings):
+    """A caller that may read /ready's details: a service token bound to no tenant."""
+    settings.SERVICE_TOKENS = [f"scraper:{OPERATOR}:", f"beta:{BOUND}:tenant-b"]
+    client.defaults["HTTP_AUTHORIZATION"] = f"Bearer {OPERATOR}"
+    return client
+
+
+def test_ready_is_200_with_every_cheap_check(operator):
+    answer = operator.get("/ready")
     assert answer.status_code == 200
     data = answer.json()
     assert data["status"] == "ready"
@@ -73,17 +86,47 @@ def test_ready_is_200_with_every_cheap_check(client):
     assert all(check["ok"] for check in data["checks"].values())
 
 
-def test_ready_is_503_when_the_width_disagrees_while_health_stays_200(client, settings):
+def test_ready_shows_no_internals_to_anyone_else(client, settings, django_user_model):
+    """Server and extension versions and table names are for operators: an anonymous caller, a
+    token bound to tenants, a wrong token and a signed-in non-staff user get the status only."""
+    settings.SERVICE_TOKENS = [f"scraper:{OPERATOR}:", f"beta:{BOUND}:tenant-b"]
+    user = django_user_model.objects.create_user(username="kim", password="kim-pass-1")
+    signed_in = Client()
+    signed_in.force_login(user)
+    for answer in (
+        client.get("/ready"),
+        client.get("/ready", HTTP_AUTHORIZATION=f"Bearer {BOUND}"),
+        client.get("/ready", HTTP_AUTHORIZATION="Bearer wrong"),
+        signed_in.get("/ready"),
+    ):
+        assert answer.status_code == 200
+        assert answer.json() == {"status": "ready"}
+        assert "PostgreSQL" not in answer.content.decode()
+
+
+def test_ready_shows_the_checks_to_staff(client, django_user_model):
+    staff = django_user_model.objects.create_user(
+        username="root-kim", password="root-pass-1", is_staff=True
+    )
+    client.force_login(staff)
+    assert set(client.get("/ready").json()["checks"]) >= {"database", "tables"}
+
+
+def test_ready_is_503_when_the_width_disagrees_while_health_stays_200(operator, client, settings):
     settings.EMBEDDING_DIMS = 1536
-    answer = client.get("/ready")
+    answer = operator.get("/ready")
     assert answer.status_code == 503
     assert answer.json()["checks"]["vector dimension"]["ok"] is False
+    anonymous = Client().get("/ready")
+    assert (anonymous.status_code, anonymous.json()) == (503, {"status": "unavailable"})
     assert client.get("/health").status_code == 200
 
 
 @pytest.mark.django_db(transaction=True)
-def test_ready_is_503_when_the_database_is_unreachable(client, tmp_path):
+def test_ready_is_503_when_the_database_is_unreachable(operator, tmp_path):
     with django_database_unreachable(tmp_path):
-        answer = client.get("/ready")
+        answer = operator.get("/ready")
+        anonymous = Client().get("/ready")
     assert answer.status_code == 503
     assert answer.json()["checks"]["database"]["ok"] is False
+    assert (anonymous.status_code, anonymous.json()) == (503, {"status": "unavailable"})

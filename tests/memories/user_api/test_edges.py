@@ -23,6 +23,13 @@ def test_deeply_nested_json_is_400(alice_client):
     assert_error(post(alice_client, "/switches/update", raw), 400, "malformed_json")
 
 
+def test_a_key_sent_twice_is_400(alice_client, alice_scope):
+    raw = '{"memory_save_enabled": true, "memory_save_enabled": false}'
+    answer = post(alice_client, "/switches/update", raw)
+    assert "memory_save_enabled" in assert_error(answer, 400, "malformed_json")["error"]["message"]
+    assert selectors.memory_switches(scope=alice_scope).memory_save_enabled is True
+
+
 def test_ten_megabyte_body_is_413_json(alice_client, alice_scope):
     raw = json.dumps({"memory_save_enabled": False, "pad": "x" * (10 * 1024 * 1024)})
     assert_error(post(alice_client, "/switches/update", raw), 413, "payload_too_large")
