@@ -186,7 +186,7 @@ def _give_back_connections() -> None:
     reset_engine()
     for conn in connections.all(initialized_only=True):
         conn.close()
-        conn.close_pool()
+        conn.close_pool()  # type: ignore[attr-defined]  # the postgresql backend's (Django 5.1+)
 
 
 def main(*, node: bool = False) -> int:

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from datetime import timedelta
 
 import httpx2
 import pytest
-import uvicorn
 from axes.models import AccessAttempt
 from django.test import Client
 from django.urls import reverse
 
 from poco_memory import launcher
+from tests.processes import uvicorn_in_thread
 
 pytestmark = pytest.mark.django_db
 
@@ -140,28 +138,14 @@ def served(transactional_db, kim) -> Iterator[Callable[[], str]]:
     FORWARDED_ALLOW_IPS can be set first), and answers its base URL."""
     from poco_memory.asgi import application
 
-    servers = []
+    with ExitStack() as servers:
 
-    def start() -> str:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.bind(("127.0.0.1", 0))
-        config = launcher.web_config(application)
-        config.lifespan = "off"
-        server = uvicorn.Server(config)
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.05)
-        servers.append((server, thread, sock))
-        return f"http://127.0.0.1:{sock.getsockname()[1]}"
+        def start() -> str:
+            config = launcher.web_config(application)
+            config.lifespan = "off"
+            return servers.enter_context(uvicorn_in_thread(config))
 
-    yield start
-    for server, thread, sock in servers:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
+        yield start
 
 
 def guess(browser: httpx2.Client, base: str, password: str, forwarded_for: str) -> int:

@@ -4,9 +4,6 @@ agent that talks to it with the MCP SDK's own client."""
 from __future__ import annotations
 
 import asyncio
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +14,7 @@ from mcp_types import CallToolResult
 
 from tests.memories.conftest import TOKEN
 from tests.memories.test_outage import swap_engine, unreachable_db_engine  # noqa: F401 - fixtures
+from tests.processes import uvicorn_in_thread
 
 
 @pytest.fixture(scope="session")
@@ -33,21 +31,8 @@ def live_url(django_db_setup) -> Iterator[str]:
     max_age = connection.settings_dict["CONN_MAX_AGE"]
     connection.settings_dict["CONN_MAX_AGE"] = 0
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(application, lifespan="on", log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with uvicorn_in_thread(uvicorn.Config(application, lifespan="on", log_level="warning")) as url:
+        yield url
     connection.settings_dict["CONN_MAX_AGE"] = max_age
 
 
