@@ -3,9 +3,9 @@ failure view and the database-outage page).
 
 A browser gets a full page; an HTMX request gets a fragment that says what happened and offers
 a reload (HTMX swaps 4xx/5xx into its target, see base.html). API paths get JSON, which the
-API's own error handling normally answers before these run. Pages are rendered without the
-request: its context processors would touch the session and the database, which may be what
-failed.
+API's own error handling normally answers before these run. A page is rendered with the
+request (the console's header for a signed-in user) and, when that fails because the session or
+the database is what broke, again without it.
 """
 
 from __future__ import annotations
@@ -62,7 +62,16 @@ def error_response(request: HttpRequest, page: ErrorPage) -> HttpResponse:
     if _wants_fragment(request):
         context["reload_url"] = _current_page(request)
         template = "errors/_fragment.html"
-    return HttpResponse(render_to_string(template, context), status=page.status)
+    return HttpResponse(_render(request, template, context), status=page.status)
+
+
+def _render(request: HttpRequest, template: str, context: dict[str, object]) -> str:
+    """With the request when it can be had (the signed-in header, navigation and language
+    switch); without it when the session or the database is what failed."""
+    try:
+        return render_to_string(template, context, request=request)
+    except Exception:  # noqa: BLE001 - an error page must render whatever broke
+        return render_to_string(template, {**context, "bare": True})
 
 
 def _wants_fragment(request: HttpRequest) -> bool:

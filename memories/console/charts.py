@@ -125,9 +125,20 @@ def weekly(daily: Sequence[DailyActivity]) -> list[tuple[str, str, int, int, int
     return buckets[::-1]
 
 
-def trend_chart(daily: Sequence[DailyActivity]) -> TrendChart:
-    plot_right = TREND_WIDTH - TREND_RIGHT
-    plot_bottom = TREND_HEIGHT - TREND_BOTTOM
+# A wide screen gets its own drawing at about its own size, so the axis labels stay body-text
+# sized instead of being scaled up with a phone-sized drawing.
+TREND_WIDE = {"width": 1100, "height": 240, "label_every": 1}
+
+
+def trend_chart(
+    daily: Sequence[DailyActivity],
+    *,
+    width: int = TREND_WIDTH,
+    height: int = TREND_HEIGHT,
+    label_every: int = TREND_LABEL_EVERY,
+) -> TrendChart:
+    plot_right = width - TREND_RIGHT
+    plot_bottom = height - TREND_BOTTOM
     plot_height = plot_bottom - TREND_TOP
     weeks = weekly(daily)
     peak = max((a + u + d for _f, _l, a, u, d in weeks), default=0)
@@ -163,12 +174,12 @@ def trend_chart(daily: Sequence[DailyActivity]) -> TrendChart:
             )
         )
         # Count label positions from the newest week, so "this week" is always labelled.
-        if (len(weeks) - 1 - index) % TREND_LABEL_EVERY == 0:
+        if (len(weeks) - 1 - index) % label_every == 0:
             labels.append(XLabel(x=round(x + bar_width / 2, 2), text=_short_day(first)))
     ticks = tuple(YTick(value=v, y=y_of(v)) for v in range(0, y_max + 1, step))
     return TrendChart(
-        width=TREND_WIDTH,
-        height=TREND_HEIGHT,
+        width=width,
+        height=height,
         left=TREND_LEFT,
         right=plot_right,
         top=TREND_TOP,

@@ -65,6 +65,23 @@ class ListFilters:
         )
 
     @property
+    def reversed_dates(self) -> bool:
+        return bool(self.date_from and self.date_to and self.date_from > self.date_to)
+
+    @property
+    def folded_count(self) -> int:
+        """How many of the filters behind "筛选" (source, sort, status, dates) are set."""
+        return sum(
+            (
+                bool(self.source),
+                self.sort != "created",
+                self.status != StatusFilter.ACTIVE,
+                bool(self.date_from),
+                bool(self.date_to),
+            )
+        )
+
+    @property
     def by_update(self) -> bool:
         return self.sort == "updated"
 

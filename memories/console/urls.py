@@ -19,4 +19,5 @@ urlpatterns = [
     path("memories/<uuid:memory_id>/delete/", views.memory_delete, name="memory_delete"),
     path("memories/<uuid:memory_id>/validity/", views.memory_validity, name="memory_validity"),
     path("settings/", views.switches, name="switches"),
+    path("favicon.ico", views.favicon, name="favicon"),
 ]

@@ -20,7 +20,9 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
@@ -32,6 +34,7 @@ from memories import selectors, services
 from memories.admission.preview import AdmissionPreview, preview_text
 from memories.api.outcomes import Edge, http_status
 from memories.console import charts
+from memories.console.activity import with_last_changed
 from memories.console.forms import (
     PAGE_SIZE,
     SEMANTIC_TOP_K,
@@ -59,12 +62,14 @@ from memories.types import (
     MemoryScope,
     SearchFilters,
     Source,
+    StatusFilter,
     WriteOutcome,
     WriteStatus,
 )
 
 TOPIC_LIMIT = 30
 RELATED_LIMIT = 5
+DRAFT_KEY = "console_add_draft"
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -144,6 +149,7 @@ def overview(request: HtmxHttpRequest) -> HttpResponse:
         "heat": heat,
         "more_topics": more_topics,
         "trend": charts.trend_chart(data.daily),
+        "trend_wide": charts.trend_chart(data.daily, **charts.TREND_WIDE),
         "sources": charts.donut(data.sources, source_label),
         "categories": charts.bar_chart(
             data.categories, [c.value for c in Category], category_label
@@ -182,12 +188,27 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
             status = 503
     else:
         page = _list_page(scope, filters)
-        context |= {"page": page, "items": [memory_item(r) for r in page.items]}
+        if page.page != filters.page and not request.htmx:
+            # past the end (a stale link, a typed number): the address says the page shown
+            return redirect(f"{request.path}{_query_with(request, page=page.page)}")
+        items = with_last_changed(scope, [memory_item(r) for r in page.items])
+        context |= {"page": page, "items": items, "reversed_dates": filters.reversed_dates}
+    if not request.htmx:
+        context["has_memories"] = bool(
+            selectors.memory_list(scope=scope, page_size=1, status=StatusFilter.ALL).total
+        )
     # Typing swaps only the results (the search box keeps its focus and what was typed since);
     # filters, topics and the topic chip swap the whole list body.
     fragment = "results" if request.htmx.target == "results" else "list-body"
     template = _partial(request, "console/memory_list.html", fragment)
     return render(request, template, context, status=status)
+
+
+def _query_with(request: HttpRequest, **changes: Any) -> str:
+    query = request.GET.copy()
+    for key, value in changes.items():
+        query[key] = str(value)
+    return f"?{query.urlencode()}"
 
 
 def _list_page(scope: MemoryScope, filters: ListFilters) -> selectors.MemoryPage:
@@ -224,9 +245,12 @@ def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
         # "最近更新" is the newest entry of the history shown beside it, so the two agree
         # (issue 12 §1.8); the payload's clock only when there is no history.
         "last_changed_at": history[0].created_at if history else record.updated_at,
+        # Only what clears search's own relevance floor: the nearest of unrelated facts is
+        # still unrelated ("没有密切相关的记忆" instead).
         "related": [
             related_item(r)
             for r in selectors.memory_related(scope=scope, memory_id=record.id, limit=RELATED_LIMIT)
+            if r.score >= settings.SEARCH_MIN_SCORE
         ],
     }
 
@@ -367,6 +391,33 @@ def _after_update(
 
 
 # --- adding by hand ---------------------------------------------------------------------------
+def keeps_draft(view: View) -> View:
+    """A form sent after signing out in another tab: keep what was typed in the (anonymous)
+    session, which survives signing in again, so the add page can offer it back. Only to the
+    same account: the form names who typed it."""
+
+    @functools.wraps(view)
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        text = request.POST.get("text", "") if request.method == "POST" else ""
+        if text and not request.user.is_authenticated:
+            request.session[DRAFT_KEY] = {
+                "text": text[: services.MAX_FACT_LENGTH],
+                "category": request.POST.get("category", ""),
+                "author": request.POST.get("author", ""),
+            }
+            return redirect_to_login(reverse("console:memory_add"))
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _restored_draft(request: HttpRequest) -> dict[str, str] | None:
+    draft = request.session.pop(DRAFT_KEY, None)
+    if not isinstance(draft, dict) or draft.get("author") != request.user.get_username():
+        return None
+    return draft
+
+
 ADD_FAILED = gettext_lazy("添加失败：记忆服务暂时不可用，没有保存任何内容。请稍后重试。")
 
 
@@ -377,6 +428,7 @@ def _add_page(
     return render(request, "console/memory_add.html", context, status=status)
 
 
+@keeps_draft
 @console_login_required
 @require_http_methods(["GET", "POST"])
 def memory_add(request: HtmxHttpRequest) -> HttpResponse:
@@ -384,6 +436,13 @@ def memory_add(request: HtmxHttpRequest) -> HttpResponse:
     removes (issue 12 §2), and an optional expiry (issue 10 §3)."""
     scope = _scope(request)
     if request.method != "POST":
+        draft = _restored_draft(request)
+        if draft is not None:
+            initial = {"text": draft["text"], "category": draft["category"] or Category.FACT}
+            restored = _("你退出登录前输入的内容已恢复，还没有保存。检查后点“保存”。")
+            return _add_page(
+                request, MemoryAddForm(initial=initial), notice=_notice("info", restored)
+            )
         return _add_page(request, MemoryAddForm(initial={"category": Category.FACT}))
     form = MemoryAddForm(request.POST)
     if not form.is_valid():
@@ -488,6 +547,15 @@ def _delete_failure(outcome: DeleteOutcome, *, everything: bool) -> str:
     return _("删除失败：记忆服务暂时不可用，这条记忆没有被删除。请稍后重试。")
 
 
+def _list_url(candidate: str) -> str:
+    """``candidate`` if it is this console's list (with its filters), else ""."""
+    if candidate.startswith(reverse("console:memories")) and url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts=None
+    ):
+        return candidate
+    return ""
+
+
 def _success_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
@@ -502,7 +570,8 @@ def memory_delete(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpRespons
     record = _owned_record(scope, memory_id)
     if record is None:
         return _not_found(request)
-    context: dict[str, Any] = {"memory": memory_item(record)}
+    back_to_list = _list_url(request.POST.get("next") or request.GET.get("next", ""))
+    context: dict[str, Any] = {"memory": memory_item(record), "back_to_list": back_to_list}
     if request.method != "POST":
         return render(request, _partial(request, "console/memory_delete.html", "confirm"), context)
     outcome = services.memory_delete(
@@ -512,7 +581,7 @@ def memory_delete(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpRespons
         return _not_found(request)
     if outcome.success:
         messages.success(request, _("已删除这条记忆，相关实体关联和变更轨迹已一并清理。"))
-        return _success_redirect(request, reverse("console:memories"))
+        return _success_redirect(request, back_to_list or reverse("console:memories"))
     context["failure"] = _delete_failure(outcome, everything=False)
     context["outcome"] = outcome
     return render(
@@ -601,6 +670,12 @@ def memory_delete_selected(request: HtmxHttpRequest) -> HttpResponse:
             % {"count": deleted},
         )
     return redirect("console:memories")
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page links: send them to the icon."""
+    return HttpResponseRedirect(static("console/favicon.svg"))
 
 
 # --- the two switches -------------------------------------------------------------------------

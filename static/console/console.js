@@ -56,4 +56,16 @@
     button.setAttribute("aria-expanded", open ? "true" : "false");
     button.textContent = button.getAttribute(open ? "data-label-less" : "data-label-more");
   });
+
+  // The filters folded behind "筛选" on a phone stay open on a wide screen, where they fit
+  // beside the search box; without this script the "筛选" toggle opens them.
+  var wide = window.matchMedia("(min-width: 721px)");
+  function unfold() {
+    document.querySelectorAll("details[data-open-wide]").forEach(function (details) {
+      details.classList.toggle("is-wide", wide.matches);
+      if (wide.matches) details.open = true;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", unfold);
+  wide.addEventListener("change", unfold);
 })();

@@ -104,7 +104,7 @@ def test_overview_shows_totals_trend_sources_and_topics(alice_client, alice_scop
     assert re.search(r'data-stat="added_30d">\s*2\s*<', page)
     assert re.search(r'data-stat="updated_30d">\s*0\s*<', page)
     # a real chart: y-axis ticks, one stacked bar for today, donut slices, category bars
-    assert page.count('class="seg-adds"') == 1
+    assert page.count('class="seg-adds"') == 2  # today's bar, in the phone and the wide drawing
     assert 'class="tick"' in page
     assert 'class="donut-seg src-ingest"' in page and 'class="donut-seg src-manage"' in page
     assert 'class="cat-fill-preference"' in page

@@ -75,11 +75,11 @@ def test_login_and_overview(anonymous_page: Page, alice, alice_memories):
     expect(page.locator('[data-stat="added_30d"]')).to_have_text("5")
     expect(page.locator('[data-stat="updated_30d"]')).to_have_text("0")
     # the trend chart is drawn: today's stacked bar has a real height on screen
-    bar = page.locator(".chart-trend rect.seg-adds").last
+    bar = page.locator(".chart-trend:visible rect.seg-adds").last
     expect(bar).to_be_visible()
     box = bar.bounding_box()
     assert box is not None and box["height"] > 20
-    expect(page.locator(".chart-trend text.tick").first).to_be_visible()
+    expect(page.locator(".chart-trend:visible text.tick").first).to_be_visible()
     expect(page.locator(".donut .donut-seg")).to_have_count(4)  # ingest, manage, import, console
     expect(page.locator(".legend").get_by_text("任务沉淀")).to_be_visible()
     expect(page.locator('.heat-cell[data-topic="飞书"]')).to_be_visible()
@@ -149,7 +149,8 @@ def test_memory_detail_shows_history_and_related(signed_in, alice, alice_memorie
     expect(timeline).to_have_count(1)
     expect(timeline.first).to_contain_text("你的助手按你的要求记下")
     related = page.locator(".related li a")
-    expect(related).to_have_count(4)
+    expect(related.first).to_be_visible()
+    assert related.count() < 4  # only the closely related ones clear the floor, not every other
     related.first.click()
     expect(page).not_to_have_url(re.compile(memory_id))
     expect(page.get_by_role("heading", name="记忆内容")).to_be_visible()

@@ -245,13 +245,13 @@ def test_long_text_is_clamped_with_expand_and_the_trend_reads_on_a_phone(signed_
     expect(page.get_by_role("button", name="收起")).to_have_attribute("aria-expanded", "true")
 
     page.goto("/")
-    chart = page.locator(".chart-trend")
+    chart = page.locator(".chart-trend:visible")
     box = chart.bounding_box()
     assert box is not None and box["width"] <= 390 and box["height"] > 120
-    tick = page.locator(".chart-trend text.tick").first
+    tick = page.locator(".chart-trend:visible text.tick").first
     font = tick.evaluate("t => t.getBoundingClientRect().height")
     assert font >= 9  # labels readable at phone width, not 5 px
-    bar = page.locator(".chart-trend rect.seg-adds").last
+    bar = page.locator(".chart-trend:visible rect.seg-adds").last
     bar_box = bar.bounding_box()
     assert bar_box is not None and bar_box["width"] >= 10  # a week is a real bar, not a sliver
 
