@@ -86,3 +86,16 @@ def rate_check(*, kind: RateKind, scope: MemoryScope, token: str | None) -> None
         if hits > limit:
             metrics.rate_limited.labels(kind.value, by).inc()
             raise RateLimited(kind=kind.value, by=by, retry_after=max(1, math.ceil(left)))
+
+
+def rate_window_peaks() -> list[tuple[str, str, int]]:
+    """(by, kind, hits) of the busiest token and scope of each kind in the current window, read
+    from the shared counters, so a scrape of any node shows the whole cluster's load."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT split_part(key, ':', 1), substring(key from '[^:]+$'), max(hits) "
+            "FROM poco_rate_windows "
+            "WHERE window_start = (SELECT max(window_start) FROM poco_rate_windows) "
+            "GROUP BY 1, 2 ORDER BY 1, 2"
+        )
+        return [(by, kind, int(hits)) for by, kind, hits in cursor.fetchall()]

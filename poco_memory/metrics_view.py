@@ -23,6 +23,7 @@ from rest_framework.request import Request
 
 from memories.api.auth import ServiceCaller, ServiceTokenAuthentication, TenantRefused
 from memories.api.errors import error_response
+from memories.ratelimits import rate_window_peaks
 
 
 class TableSizes(Collector):
@@ -37,6 +38,14 @@ class TableSizes(Collector):
         yield GaugeMetricFamily(
             "memory_entity_rows", "Rows in poco_memories_entities", value=entities
         )
+        peaks = GaugeMetricFamily(
+            "memory_rate_window_peak",
+            "Requests of the busiest token or scope in the current rate window",
+            labels=["by", "kind"],
+        )
+        for by, kind, hits in rate_window_peaks():
+            peaks.add_metric([by, kind], hits)
+        yield peaks
 
 
 class ScraperAuthentication(ServiceTokenAuthentication):

@@ -45,6 +45,9 @@ def test_searches_past_the_scope_limit_are_429_with_retry_after(v1, scope, other
     added = v1.post("manage", body(scope, action="add", text="用户偏好简体中文技术方案。"))
     assert added.json()["status"] == "added"
     assert "memory_rate_limited_total" in scraped(v1.client, "memory_rate_limited_total")
+    # The shared counters themselves: the busiest scope has made 3 searches in this window.
+    peaks = scraped(v1.client, "memory_rate_window_peak")
+    assert 'memory_rate_window_peak{by="scope",kind="search"} 3.0' in peaks, peaks
 
 
 def test_the_token_limit_counts_across_scopes_and_tokens_apart(v1, scope, other_scope, settings):
