@@ -28,6 +28,7 @@ from django.db.models import Max
 from django.http import HttpResponse
 from django.utils import timezone
 
+from memories.console.csv_columns import csv_columns
 from memories.governance import UNSET
 from memories.locks import scope_write_lock
 from memories.models import DeletionMark, MemoryRow
@@ -70,8 +71,10 @@ FIELDS = (
     "embedding_model",
     "schema_version",
 )
-# Spreadsheets run a cell that starts with one of these as a formula (CSV injection).
+# Spreadsheets run a cell that starts with one of these as a formula (CSV injection), also
+# after leading blanks or list separators (Excel set to ";" reads ";=..." as a formula).
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_LEAD = " \t\r\n,;|"
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -139,15 +142,21 @@ def _csv_cell(value: Any) -> str:
         return ""
     text = str(value)
     # A leading quote makes Excel/LibreOffice show the text instead of evaluating it.
-    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
+    runs = text.startswith(FORMULA_PREFIXES) or text.lstrip(FORMULA_LEAD).startswith(
+        FORMULA_PREFIXES[:4]
+    )
+    return "'" + text if runs else text
 
 
 def export_csv(document: dict[str, Any]) -> str:
+    """The export for a person with a spreadsheet: the columns ``memories.console.csv_columns``
+    names in the active language, codes in words, times in the current time zone."""
+    columns = csv_columns()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(FIELDS)
+    writer.writerow([column.header for column in columns])
     for item in document["memories"]:
-        writer.writerow([_csv_cell(item.get(name)) for name in FIELDS])
+        writer.writerow([_csv_cell(column.value(item)) for column in columns])
     return out.getvalue()
 
 

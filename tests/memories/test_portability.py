@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from memories import portability, selectors
 from memories.models import AuditEvent
@@ -270,8 +270,9 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_quoted():
             {"content": "普通的一句话", "category": "fact"},
         ]
     }
-    rows = list(csv.DictReader(io.StringIO(export_csv(document))))
-    assert [row["content"] for row in rows] == [
+    with translation.override("zh-hans"):
+        rows = list(csv.DictReader(io.StringIO(export_csv(document))))
+    assert [row["内容"] for row in rows] == [
         '\'=HYPERLINK("http://x")',
         "'+1 的意思是同意",
         "'-号开头",

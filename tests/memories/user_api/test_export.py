@@ -32,8 +32,8 @@ def test_csv_download_has_a_bom_and_reads_back_in_chinese(alice_client, alice_sc
     assert answer["Content-Type"].startswith("text/csv")
     assert answer.content.startswith("\ufeff".encode())
     rows = list(csv.DictReader(io.StringIO(answer.content.decode("utf-8-sig"))))
-    assert {row["content"] for row in rows} == {text for text, _ in FACTS}
-    assert {row["status"] for row in rows} == {"active"}
+    assert {row["内容"] for row in rows} == {text for text, _ in FACTS}
+    assert {row["状态"] for row in rows} == {"有效"}  # in words, for a person
 
 
 def test_export_needs_a_signed_in_user(client, db):
