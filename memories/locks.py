@@ -2,12 +2,16 @@
 
 ``scope_write_lock`` is THE lock of a memory scope: every writer of the scope (explicit add,
 update and delete, corrections from every edge, delete-item, delete-user, ingest extraction and
-adoption, import) holds it, so no two writes of one scope interleave anywhere.
+adoption, import) holds it, so no two writes of one scope interleave anywhere. It is a mutex
+between writers, not a transaction: the writer's statements run on Django's connection and
+Mem0's pool as usual.
 
-The lock is session-level and lives on Django's connection of the current thread, while Mem0
-writes through its own pool: it is a mutex between writers, not a transaction. PostgreSQL
-counts re-entrant takes per session, and each ``with`` releases exactly what it took, so a
-writer may nest it (e.g. a service called under the ingest worker's hold).
+Each lock is a transaction-level advisory lock (``pg_advisory_xact_lock``) on a connection of
+Django's pool taken for the lock alone and held in an open transaction until the ``with``
+ends: the commit releases it, so no session state outlives it on a pooled connection, a
+process that dies releases it with its connection, and a transaction-mode PgBouncer keeps the
+lock's server connection pinned for as long as it is held (docs/deploy.md). A thread that
+holds a lock may take it again (the nested ``with`` holds nothing more).
 
 Writers of one scope wait in order — first in the process (a FIFO gate, holding no database
 connection while they queue), then in PostgreSQL's lock queue — for at most
@@ -23,20 +27,16 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
+from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import connection
+from psycopg import Error as DriverError
+from psycopg import errors
 
 from memories.types import BackendError, MemoryScope, ScopeBusy
 
 SCOPE_WRITE = "scope-write"
-LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE when lock_timeout ends a wait
-
-_held = threading.local()  # session-level advisory locks this thread holds on its connection
-
-
-def _held_count() -> int:
-    return int(getattr(_held, "count", 0))
 
 
 class _FifoGate:
@@ -49,7 +49,11 @@ class _FifoGate:
         self._depth = 0
         self.users = 0  # holders and waiters; the gate is dropped when it falls to 0
 
-    def acquire(self, timeout: float) -> bool:
+    @property
+    def depth(self) -> int:
+        return self._depth if self._owner == threading.get_ident() else 0
+
+    def acquire(self, timeout: float | None) -> bool:
         me = threading.get_ident()
         with self._cond:
             if self._owner == me:
@@ -80,13 +84,14 @@ _gates_lock = threading.Lock()
 
 
 @contextlib.contextmanager
-def _process_gate(key: str, timeout: float) -> Iterator[bool]:
+def _process_gate(key: str, timeout: float | None) -> Iterator[_FifoGate | None]:
+    """The key's gate once this thread holds it (None if ``timeout`` passed first)."""
     with _gates_lock:
         gate = _gates.setdefault(key, _FifoGate())
         gate.users += 1
     acquired = gate.acquire(timeout)
     try:
-        yield acquired
+        yield gate if acquired else None
     finally:
         if acquired:
             gate.release()
@@ -96,44 +101,60 @@ def _process_gate(key: str, timeout: float) -> Iterator[bool]:
                 del _gates[key]
 
 
-def _take(lock_key: str, timeout: float | None) -> None:
-    """``pg_advisory_lock``, waiting at most ``timeout`` seconds (None: as long as it takes)."""
-    in_transaction = connection.in_atomic_block
-    with connection.cursor() as cursor:
-        if timeout is not None:
-            # Local to the transaction inside an atomic block (a timeout aborts it anyway);
-            # otherwise the session's setting, reset below: pooled connections are reused.
-            milliseconds = max(1, math.ceil(timeout * 1000))
-            cursor.execute(
-                "SELECT set_config('lock_timeout', %s, %s)", [f"{milliseconds}ms", in_transaction]
-            )
-        try:
-            cursor.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", [lock_key])
-        finally:
-            if timeout is not None and not in_transaction:
-                with contextlib.suppress(DatabaseError):
-                    cursor.execute("RESET lock_timeout")
+def _lock_connection() -> Any:
+    """A connection of Django's pool of its own (not the thread's, which goes on serving the
+    writer's statements), or a plain one where Django runs without a pool."""
+    pool = connection.pool
+    if pool is not None:
+        pool.open()
+        return pool.connection()
+    return contextlib.closing(connection.get_new_connection(connection.get_connection_params()))
 
 
 @contextlib.contextmanager
 def advisory_lock(namespace: str, key: str, *, wait: float | None = None) -> Iterator[None]:
-    """Hold a session-level advisory lock for ``namespace:key`` on Django's connection;
-    ``ScopeBusy`` if it is not ours within ``wait`` seconds, ``BackendError`` on an outage."""
+    """Hold the advisory lock ``namespace:key``; ``ScopeBusy`` if it is not ours within
+    ``wait`` seconds (None: as long as it takes), ``BackendError`` on an outage."""
     lock_key = f"{namespace}:{key}"
+    started = time.monotonic()
+    if not connection.in_atomic_block:
+        # Queue without a connection: give this thread's back to the pool (its next query
+        # takes one again), so waiters of one key never starve requests for other keys.
+        connection.close()
+    with _process_gate(lock_key, wait) as gate:
+        if gate is None:
+            raise ScopeBusy(f"{lock_key} busy for {wait} s")
+        if gate.depth > 1:
+            yield  # this thread holds it already
+            return
+        remaining = None if wait is None else max(0.001, wait - (time.monotonic() - started))
+        with _held_in_postgres(lock_key, remaining):
+            yield
+
+
+@contextlib.contextmanager
+def _held_in_postgres(lock_key: str, wait: float | None) -> Iterator[None]:
     try:
-        _take(lock_key, wait)
-    except DatabaseError as exc:
-        if getattr(exc.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE:
-            raise ScopeBusy(f"{lock_key} not free within {wait} s") from exc
+        stack = contextlib.ExitStack()
+        conn = stack.enter_context(_lock_connection())
+        stack.enter_context(conn.transaction())
+        if wait is not None:
+            conn.execute(f"SET LOCAL lock_timeout = {max(1, math.ceil(wait * 1000))}")
+        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [lock_key])
+    except errors.LockNotAvailable as exc:
+        stack.close()
+        raise ScopeBusy(f"{lock_key} not free within {wait} s") from exc
+    except (DriverError, OSError) as exc:
+        with contextlib.suppress(Exception):
+            stack.close()
         raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
-    _held.count = _held_count() + 1
     try:
         yield
     finally:
-        _held.count = _held_count() - 1
-        # If the connection died meanwhile, the server has released the lock with it.
-        with contextlib.suppress(DatabaseError), connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", [lock_key])
+        # The commit that ends the transaction releases the lock; if the connection died
+        # meanwhile, the server released it with the session.
+        with contextlib.suppress(Exception):
+            stack.close()
 
 
 def scope_lock_key(scope: MemoryScope) -> str:
@@ -141,19 +162,7 @@ def scope_lock_key(scope: MemoryScope) -> str:
     return f"{SCOPE_WRITE}:{scope.key}"
 
 
-@contextlib.contextmanager
-def scope_write_lock(scope: MemoryScope) -> Iterator[None]:
+def scope_write_lock(scope: MemoryScope) -> contextlib.AbstractContextManager[None]:
     """The one lock every writer of ``scope`` takes; ``ScopeBusy`` after
     ``SCOPE_LOCK_WAIT_SECONDS`` of waiting, ``BackendError`` on an outage."""
-    wait = settings.SCOPE_LOCK_WAIT_SECONDS
-    started = time.monotonic()
-    if _held_count() == 0 and not connection.in_atomic_block:
-        # Queue without a connection: give this thread's back to the pool (a later query
-        # takes one again), so waiters of one scope never starve requests of other scopes.
-        connection.close()
-    with _process_gate(scope.key, wait) as acquired:
-        if not acquired:
-            raise ScopeBusy(f"{scope.key} busy for {wait} s")
-        remaining = max(0.001, wait - (time.monotonic() - started))
-        with advisory_lock(SCOPE_WRITE, scope.key, wait=remaining):
-            yield
+    return advisory_lock(SCOPE_WRITE, scope.key, wait=settings.SCOPE_LOCK_WAIT_SECONDS)

@@ -17,6 +17,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from django.core.exceptions import ImproperlyConfigured
 
 from poco_memory import embedded_db, service_tokens
+from poco_memory.db import BoundedConnection
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -63,12 +64,13 @@ PG_SESSION_OPTIONS = (
 )
 
 # Connections: every process holds at most DB_POOL_SIZE of Django's (a psycopg pool, returned
-# after each request or task) plus ENGINE_POOL_SIZE of Mem0's; the queue worker adds
+# after each request or task; a writer also takes one to hold its scope's lock) plus
+# ENGINE_POOL_SIZE of Mem0's; the queue worker adds
 # procrastinate's own pool. poco_memory.connections sums them for N web processes and M
 # workers (README, "Connections"). A connection waited for longer than DB_POOL_TIMEOUT is an
 # outage answer (503), never an unbounded queue; one idle longer than DB_POOL_MAX_IDLE above
 # the pool's minimum is closed, so a burst's connections go back to PostgreSQL.
-DB_POOL_SIZE = int(_env("POCO_DB_POOL_SIZE", "6"))
+DB_POOL_SIZE = int(_env("POCO_DB_POOL_SIZE", "8"))
 ENGINE_POOL_SIZE = int(_env("POCO_ENGINE_POOL_SIZE", "4"))
 DB_POOL_TIMEOUT = float(_env("POCO_DB_POOL_TIMEOUT", "5"))
 DB_POOL_MAX_IDLE = float(_env("POCO_DB_POOL_MAX_IDLE", "3"))
@@ -77,6 +79,9 @@ DB_POOL_MAX_IDLE = float(_env("POCO_DB_POOL_MAX_IDLE", "3"))
 SCOPE_LOCK_WAIT_SECONDS = float(_env("POCO_SCOPE_LOCK_WAIT_SECONDS", "10"))
 # Every 503 (an outage, a busy scope, no free connection) carries this Retry-After.
 RETRY_AFTER_SECONDS = 5
+# A web process waits at most this long for any one answer of PostgreSQL, reads and writes
+# alike (poco_memory.db); a frozen server is then an outage (503), not a hang.
+STATEMENT_TIMEOUT_SECONDS = float(_env("POCO_STATEMENT_TIMEOUT_SECONDS", "10"))
 
 DATABASE_URL = _env("DATABASE_URL")
 EMBEDDED_DATABASE = not DATABASE_URL
@@ -103,6 +108,7 @@ def _database_from_url(url: str) -> dict[str, object]:
         "max_size": DB_POOL_SIZE,
         "timeout": DB_POOL_TIMEOUT,
         "max_idle": DB_POOL_MAX_IDLE,
+        "connection_class": BoundedConnection,
     }
     return {
         "ENGINE": "django.db.backends.postgresql",
@@ -458,14 +464,14 @@ AUTHENTICATION_BACKENDS = [
 # is unset); the headers themselves are never read here, so a client cannot forge them.
 AXES_ENABLED = _env_bool("POCO_LOGIN_LOCKOUT", True)
 AXES_FAILURE_LIMIT = int(_env("POCO_LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_USERNAME_FAILURE_LIMIT = int(_env("POCO_LOGIN_USERNAME_FAILURE_LIMIT", "20"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(_env("POCO_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
+AXES_HANDLER = "accounts.lockout.CappedHandler"
 AXES_COOLOFF_TIME = timedelta(minutes=int(_env("POCO_LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
 AXES_WHITELIST_CALLABLE = "accounts.lockout.not_a_password_login"
-LOGIN_USERNAME_FAILURE_LIMIT = int(_env("POCO_LOGIN_USERNAME_FAILURE_LIMIT", "20"))
-LOGIN_ADDRESS_FAILURE_LIMIT = int(_env("POCO_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
-AXES_HANDLER = "accounts.lockout.CappedHandler"
 AXES_RESET_ON_SUCCESS = True
 # Failures are kept (AccessAttempt, visible in the admin); a row per successful login is not.
 AXES_DISABLE_ACCESS_LOG = True

@@ -508,8 +508,11 @@ def engine_pool(connection_string: str) -> Any:
     from django.conf import settings
     from psycopg_pool import ConnectionPool
 
+    from poco_memory.db import BoundedConnection
+
     pool = ConnectionPool(
         conninfo=connection_string,
+        connection_class=BoundedConnection,
         name="engine",
         min_size=1,
         max_size=settings.ENGINE_POOL_SIZE,

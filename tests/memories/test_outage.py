@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -229,3 +234,119 @@ def test_pages_say_unavailable_when_the_database_is_down(signed_in_client, tmp_p
             assert page.status_code == 503
             assert "记忆服务暂时不可用" in page.content.decode()
             assert "不代表你的记忆是空的" in page.content.decode()
+
+
+def test_context_with_the_database_down_answers_200_unavailable(
+    settings, scope, django_database_down, unreachable_db_engine
+):
+    from rest_framework.test import APIClient
+
+    from tests.memories.conftest import TOKEN
+
+    settings.SERVICE_TOKENS = [TOKEN]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    answer = client.post(
+        "/v1/memories/context",
+        body(scope, input="帮我写一份 Poco 项目的技术方案", run_kind="interactive"),
+        format="json",
+    )
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["available"] is False
+    assert answer.json()["injected_count"] == 0 and answer.json()["text"] == ""
+    assert answer.json()["error_reason"]
+
+
+class FreezableProxy:
+    """A unix-socket proxy in front of PostgreSQL that can stop answering, as a frozen server
+    (SIGSTOP, a hung host) does: connections stay open and nothing comes back."""
+
+    def __init__(self, socket_dir: Path, target: str) -> None:
+        self.path = socket_dir / ".s.PGSQL.5432"
+        self.target = target
+        self.frozen = threading.Event()
+        self.listener = socket.socket(socket.AF_UNIX)
+        self.listener.bind(str(self.path))
+        self.listener.listen(64)
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.socket(socket.AF_UNIX)
+            server.connect(self.target)
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                while self.frozen.is_set():
+                    time.sleep(0.05)  # hold everything, as a stopped server would
+                sink.sendall(data)
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_RDWR)  # one side hung up: so does the other
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+@pytest.fixture
+def frozen_database(tmp_path, settings, swap_engine, scope) -> Iterator[FreezableProxy]:
+    """Django and the engine reach PostgreSQL through a proxy the test can freeze; statements
+    are bounded as in a serving process."""
+    from django.db import connection
+
+    from memories.engine.adapter import connection_string_for
+    from poco_memory.db import BoundedConnection
+
+    real_dir = connection.settings_dict["HOST"] or "/tmp"
+    proxy = FreezableProxy(
+        tmp_path, f"{real_dir}/.s.PGSQL.{connection.settings_dict['PORT'] or 5432}"
+    )
+    saved_host = connection.settings_dict["HOST"]
+    connection.close()
+    connection.close_pool()
+    connection.settings_dict["HOST"] = str(tmp_path)
+    real = connection_string_for(connection.settings_dict["NAME"])
+    proxied = real.replace(quote(real_dir, safe=""), quote(str(tmp_path), safe=""))
+    assert proxied != real
+    swap_engine(build_engine(connection_string=proxied))
+    BoundedConnection.statement_timeout = 1.0
+    try:
+        yield proxy
+    finally:
+        BoundedConnection.statement_timeout = None
+        proxy.frozen.clear()
+        connection.close()
+        connection.close_pool()
+        connection.settings_dict["HOST"] = saved_host
+        proxy.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_frozen_database_is_an_outage_for_reads_and_writes_not_a_hang(v1, scope, frozen_database):
+    assert v1.post("manage", body(scope, action="add", text="我喜欢喝乌龙茶。")).status_code == 200
+    assert v1.post("search", body(scope, query="喝什么茶")).json()["available"] is True
+    frozen_database.frozen.set()
+    answers: dict[str, Any] = {}
+
+    def call() -> None:
+        answers["search"] = v1.post("search", body(scope, query="喝什么茶"))
+        answers["add"] = v1.post("manage", body(scope, action="add", text="我周末去爬山。"))
+
+    caller = threading.Thread(target=call)
+    caller.start()
+    caller.join(timeout=60)
+    assert not caller.is_alive(), "a call waited on the frozen server instead of giving up"
+    assert answers["search"].status_code == 200
+    assert answers["search"].json()["available"] is False  # an outage, never "nothing found"
+    assert answers["add"].status_code == 503
+    frozen_database.frozen.clear()  # the pools replace what they closed and serve again
+    deadline = time.monotonic() + 30
+    while not v1.post("search", body(scope, query="喝什么茶")).json()["available"]:
+        assert time.monotonic() < deadline, "search stayed unavailable after the server woke"
+        time.sleep(0.5)
