@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from poco_memory import embedded_db, launcher
+from poco_memory.connections import budget_report, server_limit
 from poco_memory.service_tokens import parse
 
 PORT = int(os.environ.get("PORT", "8000"))
@@ -147,6 +148,7 @@ def main() -> int:
     web_nodes = int(os.environ.get("POCO_CLUSTER_WEB_NODES", "2"))
     ports = _node_ports(web_nodes)
     workers = int(os.environ.get("POCO_CLUSTER_WORKERS", "2"))
+    node_web_workers = int(os.environ.get("POCO_WEB_WORKERS", "1"))
 
     stop = launcher.StopRequest()
     db_dir = data_dir / "cluster-db"
@@ -185,7 +187,7 @@ def main() -> int:
                 "POCO_DATA_DIR": str(node_dir),
                 "POCO_SERVICE_TOKENS": ",".join(entries),
                 "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
-                "POCO_WEB_WORKERS": os.environ.get("POCO_WEB_WORKERS", "1"),
+                "POCO_WEB_WORKERS": str(node_web_workers),
             }
             if n <= len(ports):
                 argv = [sys.executable, "-m", "poco_memory.launcher", "node"]
@@ -233,6 +235,8 @@ def main() -> int:
             print(f"  web-{n}: http://{HOST}:{port}/  ({data_dir / f'node-{n}'})", flush=True)
         shown_db = "DATABASE_URL (yours)" if external_url else database_url
         print(f"  {workers} queue workers; PostgreSQL: {shown_db}", flush=True)
+        web, limit = web_nodes * node_web_workers, server_limit(database_url)
+        print(f"  {budget_report(web=web, workers=workers, limit=limit)}", flush=True)
         launcher.print_access(first, demo_login, production=settings.PRODUCTION)
         print("  press Ctrl-C to stop all of it\n", flush=True)
         while not stop.requested:

@@ -23,3 +23,26 @@ def per_queue_worker() -> int:
 def connection_budget(*, web: int, workers: int) -> int:
     """The most connections ``web`` web processes and ``workers`` queue workers hold at once."""
     return web * per_web_process() + workers * per_queue_worker()
+
+
+def server_limit(database_url: str) -> int:
+    """How many connections PostgreSQL at ``database_url`` lets ordinary roles open."""
+    import psycopg
+
+    with psycopg.connect(database_url, connect_timeout=5) as conn:
+        row = conn.execute(
+            "SELECT current_setting('max_connections')::int"
+            " - current_setting('superuser_reserved_connections')::int"
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def budget_report(*, web: int, workers: int, limit: int) -> str:
+    """One line for the operator: the service's most against what the server allows."""
+    total = connection_budget(web=web, workers=workers)
+    verdict = "within" if total <= limit else "MORE THAN"
+    return (
+        f"connections: at most {total} ({web} web × {per_web_process()}"
+        f" + {workers} worker × {per_queue_worker()}), {verdict} the {limit} PostgreSQL allows"
+    )

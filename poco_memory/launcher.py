@@ -32,6 +32,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from poco_memory.connections import budget_report, server_limit
 from poco_memory.service_tokens import ServiceToken, parse, reach_warnings
 
 if TYPE_CHECKING:
@@ -209,7 +210,7 @@ def main(*, node: bool = False) -> int:
     if settings.PRODUCTION:
         for warning in reach_warnings(tokens):
             print(f"warning: {warning}", file=sys.stderr, flush=True)
-    demo_login = ""
+    demo_login = budget = ""
     if not node:
         call_command("migrate", interactive=False, verbosity=0)
         if settings.DEMO_DATA:
@@ -217,6 +218,9 @@ def main(*, node: bool = False) -> int:
             password = (settings.DATA_DIR / "demo_password").read_text().strip()
             demo_login = f"demo / {password}"
         _give_back_connections()
+        budget = budget_report(
+            web=WEB_WORKERS, workers=1, limit=server_limit(settings.DATABASE_URL)
+        )
 
     # Web and worker counters are merged by /metrics through a shared folder: ours, or the
     # one the cluster gives this node and the queue worker beside it.
@@ -249,6 +253,7 @@ def main(*, node: bool = False) -> int:
         else:
             print(f"\nPoco Memory is running on http://{HOST}:{PORT}/", flush=True)
             print(f"  {WEB_WORKERS} web processes (uvicorn) and 1 queue worker", flush=True)
+            print(f"  {budget}", flush=True)
             print_access(first, demo_login, production=settings.PRODUCTION)
             print("  press Ctrl-C to stop\n", flush=True)
         while not stop.requested:
