@@ -48,6 +48,7 @@ from memories.console.forms import (
 )
 from memories.console.governance import ValidityForm, governance_item
 from memories.console.labels import category_label, source_label
+from memories.console.links import with_hosts
 from memories.console.presenters import history_items, memory_item, related_item, search_item
 from memories.scope import scope_for_user
 from memories.types import (
@@ -285,7 +286,9 @@ def memory_edit(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
         return _edit_response(request, scope, record, form, status=422)
     cleaning = _unaccepted_cleaning(form)
     if cleaning is not None:
-        return _edit_response(request, scope, record, form, cleaning=cleaning)
+        return _edit_response(
+            request, scope, record, form, cleaning=cleaning, hosts=host_version(cleaning_text(form))
+        )
     outcome = services.memory_update(
         scope=scope,
         memory_id=record.id,
@@ -306,12 +309,14 @@ def _edit_response(
     status: int = 200,
     notice: dict[str, str] | None = None,
     cleaning: AdmissionPreview | None = None,
+    hosts: str = "",
 ) -> HttpResponse:
     context = {
         **_detail_context(scope, record),
         "form": form,
         "notice": notice,
         "cleaning": cleaning,
+        "cleaning_hosts": hosts,
     }
     template = _partial(request, "console/memory_detail.html", "fact-card")
     return render(request, template, context, status=status)
@@ -319,11 +324,32 @@ def _edit_response(
 
 def _unaccepted_cleaning(form: MemoryEditForm) -> AdmissionPreview | None:
     """What admission would cut out of the typed text, unless the person already saw and
-    accepted exactly that result. ``None``: save as typed (a refusal is the service's to say)."""
-    preview = preview_text(source=Source.CONSOLE, text=form.cleaned_data["text"])
+    accepted exactly that result. ``None``: save as typed (a refusal is the service's to say).
+
+    Choosing "保留整句" saves the text with its links as host names instead, when that is
+    exactly what was shown and admission keeps it whole."""
+    text = form.cleaned_data["text"]
+    hosts = host_version(text)
+    if hosts and form.data.get("keep_hosts") == hosts:
+        form.cleaned_data["text"] = hosts
+        return None
+    preview = preview_text(source=Source.CONSOLE, text=text)
     if not preview.changes_text or form.cleaned_data.get("accept_cleaned") == preview.text:
         return None
     return preview
+
+
+def cleaning_text(form: MemoryEditForm) -> str:
+    return str(form.cleaned_data["text"])
+
+
+def host_version(text: str) -> str:
+    """The text with its links as host names, if that differs and admission keeps it whole."""
+    hosts = with_hosts(text)
+    if hosts == text:
+        return ""
+    preview = preview_text(source=Source.CONSOLE, text=hosts)
+    return "" if not preview.admitted or preview.changes_text else preview.text
 
 
 def _removed_note(form: MemoryEditForm) -> str:
@@ -449,7 +475,9 @@ def memory_add(request: HtmxHttpRequest) -> HttpResponse:
         return _add_page(request, form, status=422)
     cleaning = _unaccepted_cleaning(form)
     if cleaning is not None:
-        return _add_page(request, form, cleaning=cleaning)
+        return _add_page(
+            request, form, cleaning=cleaning, cleaning_hosts=host_version(cleaning_text(form))
+        )
     outcome = services.memory_add(
         scope=scope,
         text=form.cleaned_data["text"],

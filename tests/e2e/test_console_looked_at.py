@@ -285,3 +285,21 @@ def test_the_browser_finds_a_favicon(anonymous_page):
     response = anonymous_page.goto("/favicon.ico")
     assert response is not None and response.status == 200
     assert "svg" in response.headers["content-type"]
+
+
+def test_a_link_can_be_kept_as_its_host_name_instead_of_losing_the_sentence(signed_in, alice):
+    from memories.models import MemoryRow
+
+    page = signed_in(alice)
+    page.goto("/memories/new/")
+    page.get_by_label("记忆内容").fill(
+        "设计文档在 https://docs.example.com/poco/design?v=2 里，每周一更新。"
+    )
+    page.get_by_role("button", name="保存").click()
+    option = page.locator("[data-host-text]")
+    expect(option).to_have_text("设计文档在 docs.example.com 里，每周一更新。")
+    page.get_by_role("button", name="保留整句").click()
+    expect(page.locator(".fact-text")).to_have_text("设计文档在 docs.example.com 里，每周一更新。")
+    assert MemoryRow.objects.filter(
+        payload__data="设计文档在 docs.example.com 里，每周一更新。"
+    ).exists()
