@@ -72,7 +72,9 @@ class RefField(StrictCharField):
         if not kwargs.get("allow_null"):
             kwargs.setdefault("default", "")
         super().__init__(max_length=max_length, allow_blank=True, trim_whitespace=False, **kwargs)
-        # Published as the field's pattern; ``ref_problem`` below is the rule itself.
+        # Published as the field's pattern (in place of the NUL rule, which it implies);
+        # ``ref_problem`` below is the rule itself.
+        self.validators = [v for v in self.validators if not isinstance(v, RegexValidator)]
         self.validators.append(RegexValidator(REF_PATTERN, "not an id"))
 
     def to_internal_value(self, data: Any) -> str:

@@ -99,7 +99,7 @@ def strict_requests(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Unknown request fields are refused (``additionalProperties: false``); ingest takes
     exactly one of ``messages``/``text``; manage needs ``text`` for add/update and
     ``memory_id`` for update/delete."""
-    from memories.api.fields import NO_NUL_PATTERN as NO_NUL
+    from memories.admission.refs import REF_PATTERN
     from memories.api.serializers import MAX_MESSAGES, MAX_METADATA_ENTRIES, MAX_METADATA_KEY
 
     result = _collapse_blank_alternatives(result)
@@ -112,7 +112,7 @@ def strict_requests(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         ingest["properties"]["messages"].update(minItems=1, maxItems=MAX_MESSAGES)
         ingest["properties"]["metadata"].update(
             maxProperties=MAX_METADATA_ENTRIES,
-            propertyNames={"minLength": 1, "maxLength": MAX_METADATA_KEY, "pattern": NO_NUL},
+            propertyNames={"minLength": 1, "maxLength": MAX_METADATA_KEY, "pattern": REF_PATTERN},
         )
         ingest["oneOf"] = [{"required": ["messages"]}, {"required": ["text"]}]
     manage = schemas.get("ManageInputRequest")
