@@ -22,6 +22,15 @@ def ingest_job_get(*, scope: MemoryScope, job_id: str) -> IngestJob:
     return job
 
 
+def ingest_job_owner(*, tenant_id: str, job_id: str) -> str | None:
+    """The user of ``tenant_id`` whose ingest job ``job_id`` is; None for another tenant's or an
+    unknown id (``/mem0``'s event reads name no user)."""
+    owner = IngestJob.objects.filter(id=job_id, tenant_id=tenant_id).values_list(
+        "user_id", flat=True
+    )
+    return owner.first()
+
+
 def _marks_since(*, scope: MemoryScope, since: datetime) -> QuerySet[DeletionMark]:
     # ``>=``: a mark in the same instant as the acceptance wins (forgetting is final).
     return DeletionMark.objects.filter(

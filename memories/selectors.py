@@ -145,6 +145,17 @@ def memory_get(*, scope: MemoryScope, memory_id: str) -> MemoryRecord:
     return to_record(memory_owned_row(scope=scope, memory_id=memory_id))
 
 
+def memory_owner(*, tenant_id: str, memory_id: str) -> str | None:
+    """The user of ``tenant_id`` whose memory ``memory_id`` is; None when no memory of that
+    tenant has the id. For a door whose by-id calls name no user (``/mem0``): it builds the
+    scope from the answer, so another tenant's id stays unknown."""
+    row = MemoryRow.objects.filter(id=memory_id).defer("vector").first()
+    if row is None:
+        return None
+    owner_tenant, _, owner_user = row.scope_key.partition(":")
+    return owner_user if owner_tenant == tenant_id and owner_user else None
+
+
 def memory_find_by_text(*, scope: MemoryScope, text: str) -> MemoryRecord | None:
     """A live memory of the scope with exactly this text (a superseded or expired one is
     history, not a duplicate)."""

@@ -13,6 +13,8 @@ urlpatterns = [
     path("metrics", metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("v1/", include("memories.api.urls")),
+    # Mem0's platform API for existing mem0ai clients: docs/mem0-compat.md.
+    path("mem0/", include("memories.mem0_api.urls")),
     # Sign-in (accounts/): before django.contrib.auth.urls, whose login/logout these replace.
     path("accounts/login/", accounts_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", accounts_views.logout, name="logout"),

@@ -9,7 +9,7 @@ import memories
 
 CORE = Path(memories.__file__).parent
 # The edges may call into lifecycle (ingest, manage); nothing else in memories/ may.
-EDGES = ("api", "user_api", "console", "mcp", "admin.py", "management")
+EDGES = ("api", "user_api", "mem0_api", "console", "mcp", "admin.py", "management")
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -1,0 +1,126 @@
+"""What every /mem0 view shares: Mem0's ``Token`` header, the tenant, the error shape, and the
+translation of a Mem0 call into the ``/v1`` input it means (validated by ``/v1``'s own
+serializers, so the field rules, the scope check and the rate limits are ``/v1``'s)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from memories import selectors
+from memories.api import errors
+from memories.api import serializers as io
+from memories.api.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
+from memories.api.fields import StrictUUIDField
+from memories.ratelimits import RateKind, rate_check
+from memories.types import SCOPE_PART, MemoryNotFound, MemoryScope
+
+# The tenant, for a token that serves more than one (or every) tenant. A token bound to exactly
+# one tenant needs no header; a header naming another tenant is refused like /v1's tenant_id.
+TENANT_HEADER = "X-Poco-Tenant"
+_TENANT_META = "HTTP_" + TENANT_HEADER.upper().replace("-", "_")
+
+
+class Mem0TokenAuthentication(ServiceTokenAuthentication):
+    """The service token as Mem0's clients send it: ``Authorization: Token <token>``."""
+
+    keyword = "Token"
+    edge = "mem0"
+
+
+class Refused(exceptions.ValidationError):
+    """A Mem0 call this server cannot honour as asked (a filter, an option): 400 with Mem0's
+    ``detail`` saying what to change, so nothing is silently widened or dropped."""
+
+    def __init__(self, message: str, field: str = "non_field_errors") -> None:
+        super().__init__({field: [message]})
+        self.message = message
+
+
+class NotSupported(exceptions.APIException):
+    status_code = 501
+    default_code = "not_supported"
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """``/v1``'s mapping of every failure (status, code, headers), answered in Mem0's shape:
+    ``detail`` is what the client turns into its exception's message; ``error`` is /v1's."""
+    response = errors.exception_handler(exc, context)
+    if response is None:
+        return None
+    error = response.data["error"]
+    detail = exc.message if isinstance(exc, Refused) else error["message"]
+    if error["fields"] and not isinstance(exc, Refused):
+        detail = f"{detail}: {_flat(error['fields'])}"
+    response.data = {"detail": detail, "error": error}
+    return response
+
+
+def _flat(fields: Any, prefix: str = "") -> str:
+    if isinstance(fields, dict):
+        return "; ".join(_flat(value, f"{prefix}{key}.") for key, value in fields.items())
+    if isinstance(fields, list) and all(isinstance(item, str) for item in fields):
+        return f"{prefix.rstrip('.')}: {' '.join(fields)}"
+    if isinstance(fields, list):
+        return "; ".join(_flat(item, f"{prefix}{i}.") for i, item in enumerate(fields) if item)
+    return f"{prefix.rstrip('.')}: {fields}"
+
+
+class Mem0View(APIView):
+    authentication_classes = [Mem0TokenAuthentication]
+    permission_classes = [IsServiceCaller]
+
+    def get_exception_handler(self) -> Any:
+        return exception_handler
+
+    def caller(self) -> ServiceCaller:
+        caller = self.request.user
+        assert isinstance(caller, ServiceCaller), "IsServiceCaller guards every /mem0 view"
+        return caller
+
+    def tenant(self) -> str:
+        """The tenant of the call: the token's one tenant, or the ``X-Poco-Tenant`` header
+        (never a body field a model could set). ``ServiceCaller.scope`` checks it."""
+        named = self.request.META.get(_TENANT_META, "")
+        if named:
+            if not SCOPE_PART.match(named):
+                raise Refused(f"{TENANT_HEADER} must be 1-64 of A-Z a-z 0-9 _ . @ + -")
+            return str(named)
+        tenants = self.caller().token.tenants
+        if tenants is not None and len(tenants) == 1:
+            return next(iter(tenants))
+        raise Refused(
+            f"this token serves more than one tenant: name one in the {TENANT_HEADER} header"
+        )
+
+    def v1_input(
+        self, serializer: type[io.ScopeInput], data: dict[str, Any], *, rate: RateKind | None
+    ) -> tuple[MemoryScope, dict[str, Any], io.ScopeInput]:
+        """``data`` (a /v1 body without the tenant) validated by the /v1 ``serializer``, the
+        scope built by ``ServiceCaller.scope`` and the call counted as /v1 counts it."""
+        form = serializer(
+            data={"tenant_id": self.tenant(), **data}, context={"caller": self.caller()}
+        )
+        form.is_valid(raise_exception=True)
+        scope = form.scope()
+        if rate is not None:
+            self.count(rate, scope)
+        return scope, dict(form.validated_data), form
+
+    def count(self, rate: RateKind, scope: MemoryScope) -> None:
+        rate_check(kind=rate, scope=scope, token=self.caller().actor.id)
+
+    def owner(self, memory_id: Any, *, named_user: str = "") -> str:
+        """The user whose memory ``memory_id`` is, within the call's tenant: Mem0's by-id calls
+        name no user. ``named_user`` (an optional ``user_id`` parameter) is taken as given, so
+        the service answers another user's id with 403 as /v1 does."""
+        memory_id = StrictUUIDField().run_validation(memory_id)
+        if named_user:
+            return named_user
+        owner = selectors.memory_owner(tenant_id=self.tenant(), memory_id=memory_id)
+        if owner is None:
+            raise MemoryNotFound(memory_id)
+        return owner

@@ -1,0 +1,99 @@
+"""The answers in Mem0's shapes: what ``mem0ai``'s clients and the programs written for them
+read (``id``, ``memory``, ``event``, ``results``, ``count``/``next``/``previous``, ``detail``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from lifecycle.models import IngestJob
+from memories.selectors import HistoryEntry
+from memories.types import MemoryRecord, SearchHit
+
+# Mem0's event names for the service's write outcomes and audit events.
+EVENTS = {"added": "ADD", "updated": "UPDATE", "no_effect": "NONE", "deleted": "DELETE"}
+# An ingest job as a Mem0 event: PENDING, RUNNING, SUCCEEDED or FAILED.
+EVENT_STATUS = {
+    IngestJob.Status.QUEUED: "PENDING",
+    IngestJob.Status.RETRYING: "PENDING",
+    IngestJob.Status.RUNNING: "RUNNING",
+    IngestJob.Status.SUCCEEDED: "SUCCEEDED",
+    IngestJob.Status.NO_EFFECT: "SUCCEEDED",
+    IngestJob.Status.SKIPPED: "SUCCEEDED",
+    IngestJob.Status.FAILED: "FAILED",
+}
+QUEUED_MESSAGE = "Memory processing has been queued for background execution"
+
+
+def _when(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def memory(record: MemoryRecord, *, user_id: str) -> dict[str, Any]:
+    """One memory as Mem0's ``get``/``get_all`` answer it. ``metadata`` carries the service's
+    own fields a Mem0 memory has no place for (key, source, status)."""
+    extra = {
+        name: value
+        for name, value in (
+            ("memory_key", record.memory_key),
+            ("source", record.source),
+            ("status", record.status),
+        )
+        if value
+    }
+    run_id = record.metadata.get("origin_run_id") or record.metadata.get("run_id") or None
+    return {
+        "id": record.id,
+        "memory": record.content,
+        "user_id": user_id,
+        "agent_id": None,
+        "run_id": run_id,
+        "app_id": None,
+        "metadata": extra,
+        "categories": [record.category] if record.category else [],
+        "created_at": _when(record.created_at),
+        "updated_at": _when(record.updated_at or record.created_at),
+        "expiration_date": record.valid_until.date().isoformat() if record.valid_until else None,
+        "immutable": False,
+    }
+
+
+def search_hit(hit: SearchHit, *, user_id: str) -> dict[str, Any]:
+    return {
+        "id": hit.id,
+        "memory": hit.content,
+        "score": hit.score,
+        "user_id": user_id,
+        "categories": [hit.category] if hit.category else [],
+        "metadata": {},
+    }
+
+
+def history_entry(entry: HistoryEntry, *, memory_id: str, user_id: str) -> dict[str, Any]:
+    return {
+        "memory_id": memory_id,
+        "event": entry.event,
+        "old_memory": entry.old_text or None,
+        "new_memory": entry.new_text or None,
+        "user_id": user_id,
+        "input": None,
+        "metadata": {"source": entry.source, "actor": entry.actor_kind, "run_id": entry.run_id},
+        "created_at": _when(entry.created_at),
+        "updated_at": _when(entry.created_at),
+    }
+
+
+def event(job: IngestJob) -> dict[str, Any]:
+    """An ingest job as the event an asynchronous Mem0 add answers the id of."""
+    return {
+        "id": str(job.id),
+        "event_type": "ADD",
+        "status": EVENT_STATUS.get(IngestJob.Status(job.status), "PENDING"),
+        "results": [
+            {"id": memory_id, "event": "ADD", "user_id": job.user_id}
+            for memory_id in job.memory_ids
+        ],
+        "reason": job.reason or None,
+        "created_at": _when(job.created_at),
+        "updated_at": _when(job.updated_at),
+    }

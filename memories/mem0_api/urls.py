@@ -1,0 +1,23 @@
+"""Mem0's platform paths, as ``mem0ai``'s clients call them under ``host=".../mem0"``."""
+
+from __future__ import annotations
+
+from django.urls import path, re_path
+
+from memories.mem0_api import views
+
+app_name = "mem0"
+
+urlpatterns = [
+    path("v1/ping/", views.PingView.as_view(), name="ping"),
+    path("v3/memories/add/", views.AddView.as_view(), name="add"),
+    path("v3/memories/", views.ListView.as_view(), name="list"),
+    path("v3/memories/search/", views.SearchView.as_view(), name="search"),
+    path("v1/memories/", views.DeleteAllView.as_view(), name="delete-all"),
+    path("v1/memories/<str:memory_id>/", views.MemoryView.as_view(), name="memory"),
+    path("v1/memories/<str:memory_id>/history/", views.HistoryView.as_view(), name="history"),
+    path("v1/batch/", views.BatchView.as_view(), name="batch"),
+    path("v1/feedback/", views.FeedbackView.as_view(), name="feedback"),
+    path("v1/event/<str:event_id>/", views.EventView.as_view(), name="event"),
+    re_path(r"^.*$", views.NotSupportedView.as_view(), name="not-supported"),
+]
