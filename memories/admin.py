@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin.actions import delete_selected as django_delete_selected
+from django.contrib.admin import helpers
 from django.contrib.admin.models import LogEntry
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, DateTimeField, QuerySet
@@ -31,6 +31,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from memories.console.forms import delete_all_phrase
 from memories.console.governance import STATUS_LABELS
 from memories.console.labels import (
     ACTOR_LABELS,
@@ -273,12 +274,39 @@ def _report_delete(request: HttpRequest, outcomes: list[DeleteOutcome]) -> None:
 def delete_selected(
     modeladmin: MemoryRowAdmin, request: HttpRequest, queryset: QuerySet[MemoryRow]
 ) -> HttpResponse | None:
-    """Replaces Django's bulk delete: same confirmation page, deletion through the service."""
-    if not request.POST.get("post"):
-        return django_delete_selected(modeladmin, request, queryset)
-    modeladmin.delete_queryset(request, queryset)
-    _report_delete(request, getattr(request, "_memory_delete_outcomes", []))
-    return None
+    """Replaces Django's bulk delete: a confirmation that names each user and how many of
+    their memories go, a typed word as for a user's own delete-all, deletion through the
+    service with the staff member as the audited actor."""
+    phrase = delete_all_phrase()
+    typed = request.POST.get("confirm", "").strip()
+    if request.POST.get("post") and typed == phrase:
+        modeladmin.delete_queryset(request, queryset)
+        _report_delete(request, getattr(request, "_memory_delete_outcomes", []))
+        return None
+    groups: dict[str, list[MemoryRow]] = {}
+    for row in queryset.order_by("id"):
+        groups.setdefault(row.scope_key, []).append(row)
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": gettext("确认删除所选记忆"),
+        "opts": modeladmin.model._meta,
+        "groups": [
+            {
+                "scope": MemoryScope.from_key(key),
+                "count": len(group),
+                "samples": [row.content for row in group[:3]],
+            }
+            for key, group in sorted(groups.items())
+        ],
+        "total": sum(len(group) for group in groups.values()),
+        "ids": [str(row.pk) for group in groups.values() for row in group],
+        "phrase": phrase,
+        "wrong_phrase": bool(request.POST.get("post")),
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(
+        request, "admin/memories/memoryrow/delete_selected_confirmation.html", context
+    )
 
 
 @admin.register(MemoryRow)

@@ -105,7 +105,14 @@ def test_admin_bulk_delete_goes_through_the_service(staff_client, alice_scope, b
     assert confirm.status_code == 200 and b"post" in confirm.content  # confirmation first
     assert MemoryRow.objects.filter(id__in=ids).count() == 2
     done = staff_client.post(
-        url, {"action": "delete_selected", "_selected_action": ids, "post": "yes"}, follow=True
+        url,
+        {
+            "action": "delete_selected",
+            "_selected_action": ids,
+            "post": "yes",
+            "confirm": "删除全部",  # the typed word, as for a user's own delete-all
+        },
+        follow=True,
     )
     assert MemoryRow.objects.filter(id__in=ids).count() == 0
     assert AuditEvent.objects.filter(memory_id__in=ids, event="DELETE").count() == 2
