@@ -74,6 +74,10 @@ DB_POOL_SIZE = int(_env("POCO_DB_POOL_SIZE", "8"))
 ENGINE_POOL_SIZE = int(_env("POCO_ENGINE_POOL_SIZE", "4"))
 DB_POOL_TIMEOUT = float(_env("POCO_DB_POOL_TIMEOUT", "5"))
 DB_POOL_MAX_IDLE = float(_env("POCO_DB_POOL_MAX_IDLE", "3"))
+# Mem0's statements as server-side prepared statements (psycopg prepares after five runs);
+# off behind a transaction-mode PgBouncer older than 1.21, which cannot carry them
+# (docs/deploy.md). Django's own connections never prepare, as Django decides.
+DB_PREPARED_STATEMENTS = _env_bool("POCO_DB_PREPARED_STATEMENTS", True)
 # Writers of one scope queue on its lock (memories.locks) this long, then answer 503 with
 # Retry-After; other scopes never wait for it.
 SCOPE_LOCK_WAIT_SECONDS = float(_env("POCO_SCOPE_LOCK_WAIT_SECONDS", "10"))

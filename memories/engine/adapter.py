@@ -518,6 +518,7 @@ def engine_pool(connection_string: str) -> Any:
         max_size=settings.ENGINE_POOL_SIZE,
         timeout=settings.DB_POOL_TIMEOUT,
         max_idle=settings.DB_POOL_MAX_IDLE,
+        kwargs={} if settings.DB_PREPARED_STATEMENTS else {"prepare_threshold": None},
         open=False,
     )
     pool.open(wait=False)
