@@ -104,7 +104,7 @@ def _process_gate(key: str, timeout: float | None) -> Iterator[_FifoGate | None]
 def _lock_connection() -> Any:
     """A connection of Django's pool of its own (not the thread's, which goes on serving the
     writer's statements), or a plain one where Django runs without a pool."""
-    pool = connection.pool
+    pool = getattr(connection, "pool", None)  # PostgreSQL's backend has one; the stubs don't
     if pool is not None:
         pool.open()
         return pool.connection()
