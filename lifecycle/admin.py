@@ -9,6 +9,8 @@ from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+from procrastinate.contrib.django.admin import ProcrastinateJobAdmin
+from procrastinate.contrib.django.models import ProcrastinateJob
 
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
 from memories.admin import ScopeUserFilter, local_time, memory_link, support_link
@@ -109,3 +111,17 @@ class RunLedgerAdmin(ReadOnlyAdmin):
     @admin.display(description=_("时间"), ordering="created_at")
     def when(self, run: RunLedger) -> str:
         return local_time(run.created_at)
+
+
+class GuardedJobAdmin(ProcrastinateJobAdmin):
+    """Procrastinate's job list, whose Retry/Cancel/Abort change what a user's agent does:
+    offered only to staff holding the named permission, not to every staff member."""
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        if not request.user.has_perm("procrastinate.change_procrastinatejob"):
+            return {}
+        return super().get_actions(request)
+
+
+admin.site.unregister(ProcrastinateJob)
+admin.site.register(ProcrastinateJob, GuardedJobAdmin)

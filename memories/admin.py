@@ -89,6 +89,15 @@ def local_time(value: datetime | str | None) -> str:
     return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
 
 
+def _metadata_value(key: str, value: Any) -> str:
+    """A stored value as staff read it: times in the admin's one local format, nothing as "—"."""
+    if value is None or value == "":
+        return "—"
+    if key.endswith(("_at", "_until")) and isinstance(value, str):
+        return local_time(value) or str(value)
+    return str(value)
+
+
 def memory_link(memory_id: Any) -> SafeString:
     """A memory id that links to the memory (or says it is gone), never wrapping."""
     url = reverse("admin:memories_memoryrow_change", args=[memory_id])
@@ -418,7 +427,8 @@ class MemoryRowAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("有效期至"))
     def valid_until(self, obj: MemoryRow) -> str:
-        return str(obj.payload.get("valid_until") or gettext("长期有效"))
+        until = obj.payload.get("valid_until")
+        return local_time(until) if until else gettext("长期有效")
 
     @admin.display(description=_("置信度"))
     def confidence(self, obj: MemoryRow) -> str:
@@ -435,7 +445,7 @@ class MemoryRowAdmin(admin.ModelAdmin):
     @admin.display(description=_("元数据"))
     def metadata_table(self, obj: MemoryRow) -> SafeString:
         hidden = {"data", "hash", "text_lemmatized", "user_id", "created_at", "updated_at"}
-        rows = sorted((k, v) for k, v in obj.payload.items() if k not in hidden)
+        rows = sorted((k, _metadata_value(k, v)) for k, v in obj.payload.items() if k not in hidden)
         return format_html(
             "<table>{}</table>",
             format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows),
