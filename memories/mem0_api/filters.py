@@ -155,12 +155,13 @@ def _apply_range(key: str, value: Any, result: Translated) -> None:
 def _instant(key: str, raw: Any) -> tuple[datetime, bool]:
     """An ISO 8601 date (the start of that day, UTC) or date-time; True for a date."""
     if isinstance(raw, str):
+        # A bare date first: parse_datetime would read "2026-12-01" as that day's midnight.
+        day: date | None = parse_date(raw) if len(raw) == len("2026-12-01") else None
+        if day is not None:
+            return datetime.combine(day, time.min, tzinfo=UTC), True
         moment = parse_datetime(raw)
         if moment is not None:
             if timezone.is_naive(moment):
                 moment = timezone.make_aware(moment, UTC)
             return moment, False
-        day: date | None = parse_date(raw)
-        if day is not None:
-            return datetime.combine(day, time.min, tzinfo=UTC), True
     raise Refused(f"{key} bounds must be ISO 8601 dates or date-times", "filters")

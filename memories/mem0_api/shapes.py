@@ -41,7 +41,8 @@ def memory(record: MemoryRecord, *, user_id: str) -> dict[str, Any]:
         )
         if value
     }
-    run_id = record.metadata.get("origin_run_id") or record.metadata.get("run_id") or None
+    # The run an ingest extracted it from; an explicit add's run is in its history.
+    run_id = record.metadata.get("origin_run_id") or None
     return {
         "id": record.id,
         "memory": record.content,
