@@ -35,7 +35,7 @@ from memories.types import (
     ScopeError,
 )
 
-API_PREFIXES = ("/v1/", "/api/")  # the user API and unknown API paths alike
+API_PREFIXES = ("/v1/", "/api/", "/mem0/")  # the user API, the Mem0 door, unknown API paths
 
 # The code of every status either API can answer with an error body.
 CODE_FOR_STATUS = {
