@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, DateTimeField, F, Max, Q, QuerySet, TextField, Value
+from django.db.models import Count, DateTimeField, F, Max, Min, Q, QuerySet, TextField, Value
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce, TruncDate
 from django.utils import timezone
@@ -154,6 +154,39 @@ def memory_owner(*, tenant_id: str, memory_id: str) -> str | None:
         return None
     owner_tenant, _, owner_user = row.scope_key.partition(":")
     return owner_user if owner_tenant == tenant_id and owner_user else None
+
+
+@dataclass(frozen=True)
+class TenantUser:
+    user_id: str
+    total: int
+    first_created_at: datetime | None
+    last_created_at: datetime | None
+
+
+MAX_TENANT_USERS = 1000
+
+
+def tenant_users(*, tenant_id: str) -> tuple[TenantUser, ...]:
+    """The users of ``tenant_id`` who have memories (any status), with their counts, by user
+    id; at most ``MAX_TENANT_USERS``. For ``/mem0``'s entity list."""
+    rows = (
+        MemoryRow.objects.annotate(owner=KT("payload__user_id"))
+        .filter(owner__startswith=f"{tenant_id}:")
+        .alias(created=Cast(KT("payload__created_at"), DateTimeField()))
+        .values("owner")
+        .annotate(total=Count("id"), first=Min("created"), last=Max("created"))
+        .order_by("owner")[:MAX_TENANT_USERS]
+    )
+    return tuple(
+        TenantUser(
+            user_id=str(r["owner"]).partition(":")[2],
+            total=r["total"],
+            first_created_at=r["first"],
+            last_created_at=r["last"],
+        )
+        for r in rows
+    )
 
 
 def memory_find_by_text(*, scope: MemoryScope, text: str) -> MemoryRecord | None:

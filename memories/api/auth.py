@@ -75,9 +75,13 @@ class ServiceCaller:
     def scope(self, *, tenant_id: str, user_id: str) -> MemoryScope:
         """The scope a request names, built here for every door: a token bound to tenants is
         refused (recorded, then TenantRefused) for any other tenant."""
+        self.check_tenant(tenant_id)
+        return MemoryScope(tenant_id=tenant_id, user_id=user_id)
+
+    def check_tenant(self, tenant_id: str) -> None:
+        """For what spans one tenant's users (``/mem0``'s entity list): refused as ``scope``."""
         if not self.token.serves(tenant_id):
             raise refuse(token_name=self.token.name, tenant_id=tenant_id, edge=self.edge)
-        return MemoryScope(tenant_id=tenant_id, user_id=user_id)
 
     def check_operator(self) -> None:
         """For what spans every tenant (/metrics): a token bound to tenants is refused."""

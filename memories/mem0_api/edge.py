@@ -20,7 +20,7 @@ from memories.types import SCOPE_PART, MemoryNotFound, MemoryScope
 
 # The tenant, for a token that serves more than one (or every) tenant. A token bound to exactly
 # one tenant needs no header; a header naming another tenant is refused like /v1's tenant_id.
-TENANT_HEADER = "X-Poco-Tenant"
+TENANT_HEADER = "X-Poco-Tenant-Id"
 _TENANT_META = "HTTP_" + TENANT_HEADER.upper().replace("-", "_")
 
 
@@ -82,7 +82,7 @@ class Mem0View(APIView):
         return caller
 
     def tenant(self) -> str:
-        """The tenant of the call: the token's one tenant, or the ``X-Poco-Tenant`` header
+        """The tenant of the call: the token's one tenant, or the ``X-Poco-Tenant-Id`` header
         (never a body field a model could set). ``ServiceCaller.scope`` checks it."""
         named = self.request.META.get(_TENANT_META, "")
         if named:

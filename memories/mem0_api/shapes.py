@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from lifecycle.models import IngestJob
-from memories.selectors import HistoryEntry
+from memories.selectors import HistoryEntry, TenantUser
 from memories.types import MemoryRecord, SearchHit
 
 # Mem0's event names for the service's write outcomes and audit events.
@@ -97,4 +97,17 @@ def event(job: IngestJob) -> dict[str, Any]:
         "reason": job.reason or None,
         "created_at": _when(job.created_at),
         "updated_at": _when(job.updated_at),
+    }
+
+
+def entity(user: TenantUser) -> dict[str, Any]:
+    return {
+        "id": user.user_id,
+        "name": user.user_id,
+        "type": "user",
+        "total_memories": user.total,
+        "owner": None,
+        "metadata": None,
+        "created_at": _when(user.first_created_at),
+        "updated_at": _when(user.last_created_at),
     }

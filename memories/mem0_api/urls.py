@@ -19,5 +19,7 @@ urlpatterns = [
     path("v1/batch/", views.BatchView.as_view(), name="batch"),
     path("v1/feedback/", views.FeedbackView.as_view(), name="feedback"),
     path("v1/event/<str:event_id>/", views.EventView.as_view(), name="event"),
+    path("v1/entities/", views.EntitiesView.as_view(), name="entities"),
+    path("v2/entities/<str:entity_type>/<str:name>/", views.EntityView.as_view(), name="entity"),
     re_path(r"^.*$", views.NotSupportedView.as_view(), name="not-supported"),
 ]

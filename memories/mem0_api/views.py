@@ -52,12 +52,16 @@ MAX_EXPLICIT_MESSAGES = 20
 
 
 class Mem0Input(StrictSerializer):
-    """Mem0's body: unknown fields are refused by name, never ignored."""
+    """Mem0's body: unknown fields are refused by name, never ignored, except ``accepted``
+    ones that cannot change what is stored or returned (e.g. ``fields``, an answer projection:
+    a field name a serializer cannot declare)."""
+
+    accepted: tuple[str, ...] = ()
 
     def read(self, data: Any) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise serializers.ValidationError({"non_field_errors": ["a JSON object is required"]})
-        self.initial_data = data
+        self.initial_data = {k: v for k, v in data.items() if k not in self.accepted}
         self.is_valid(raise_exception=True)
         return dict(self.validated_data)
 
@@ -295,7 +299,7 @@ class ListInput(Mem0Input):
     end_date = _json()
     show_expired = StrictBooleanField(required=False)
     latest_only = StrictBooleanField(required=False)  # only current memories are listed: true
-    fields = _json()
+    accepted = ("fields",)
 
 
 def _page_param(request: Request, name: str, default: int) -> int:
@@ -376,7 +380,7 @@ class SearchInput(Mem0Input):
     rerank = StrictBooleanField(required=False)
     keyword_search = StrictBooleanField(required=False)
     latest_only = StrictBooleanField(required=False)
-    fields = _json()
+    accepted = ("fields",)
 
 
 class SearchView(Mem0View):
@@ -655,9 +659,38 @@ class FeedbackView(Mem0View):
         )
 
 
+# --- entities ---------------------------------------------------------------------------------
+class EntitiesView(Mem0View):
+    """``users()``: the tenant's users who have memories. Agents, apps and runs own no
+    memories here, so only users are listed."""
+
+    def get(self, request: Request) -> Response:
+        tenant = self.tenant()
+        self.caller().check_tenant(tenant)
+        return Response(
+            {"results": [shapes.entity(u) for u in selectors.tenant_users(tenant_id=tenant)]}
+        )
+
+
+class EntityView(Mem0View):
+    """``delete_users(user_id=...)`` (and ``reset()``, user by user): every memory of one
+    user, as ``delete_all`` does."""
+
+    def delete(self, request: Request, entity_type: str, name: str) -> Response:
+        if entity_type != "user":
+            raise Refused(
+                f"deleting a {entity_type} is not supported: memories here belong to a user"
+            )
+        scope, _, _ = self.v1_input(io.ScopeInput, {"user_id": name}, rate=None)
+        outcome = services.memory_delete_user(scope=scope, actor=self.caller().actor)
+        if not outcome.success:
+            return _failure(outcome.status, outcome.reason)
+        return Response({"message": "Entity deleted successfully."})
+
+
 # --- what only the hosted platform has --------------------------------------------------------
 class NotSupportedView(Mem0View):
-    """Profiles, webhooks, projects, exports, summaries, entities: the hosted platform's own.
+    """Profiles, webhooks, projects, exports, summaries: the hosted platform's own.
     501 with a ``detail`` the client raises as its error (no token needed to hear it)."""
 
     authentication_classes: list[Any] = []

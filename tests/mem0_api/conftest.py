@@ -15,7 +15,7 @@ import pytest  # noqa: E402
 TENANT = "acme"
 TOKEN = "tok-acme-0123456789"  # bound to one tenant: the tenant comes from the token
 OTHER_TOKEN = "tok-beta-0123456789"  # bound to another tenant
-WIDE_TOKEN = "tok-wide-0123456789"  # every tenant: the tenant comes from X-Poco-Tenant
+WIDE_TOKEN = "tok-wide-0123456789"  # every tenant: the tenant comes from X-Poco-Tenant-Id
 TOKENS = [f"agents:{TOKEN}:{TENANT}", f"beta:{OTHER_TOKEN}:beta", f"wide:{WIDE_TOKEN}"]
 
 

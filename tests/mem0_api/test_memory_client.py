@@ -223,7 +223,7 @@ def test_another_users_or_tenants_memory_is_refused(client, mem0_host):
 
     # ... nor acts for another tenant by naming it.
     with pytest.raises(AuthenticationError, match="may not act for tenant 'acme'"):
-        other.client.headers["X-Poco-Tenant"] = "acme"
+        other.client.headers["X-Poco-Tenant-Id"] = "acme"
         other.get_all(filters={"user_id": "alice"})
     assert client.get(memory_id)["memory"] == "I drink green tea."
 
@@ -235,10 +235,12 @@ def test_a_token_for_every_tenant_names_it_in_a_header(mem0_host, client):
 
     memory_id = client.add("I drink green tea.", user_id="alice", infer=False)["results"][0]["id"]
     unnamed = MemoryClient(api_key=WIDE_TOKEN, host=mem0_host)
-    with pytest.raises(ValidationError, match="X-Poco-Tenant"):
+    with pytest.raises(ValidationError, match="X-Poco-Tenant-Id"):
         unnamed.get_all(filters={"user_id": "alice"})
     named = MemoryClient(
-        api_key=WIDE_TOKEN, host=mem0_host, client=httpx.Client(headers={"X-Poco-Tenant": "acme"})
+        api_key=WIDE_TOKEN,
+        host=mem0_host,
+        client=httpx.Client(headers={"X-Poco-Tenant-Id": "acme"}),
     )
     assert named.project_id == "acme"
     assert named.get(memory_id)["memory"] == "I drink green tea."
@@ -318,3 +320,25 @@ def test_the_async_client(mem0_host):
         assert (await client.get_all(filters={"user_id": "alice"}))["count"] == 0
 
     asyncio.run(flow())
+
+
+def test_users_lists_the_tenants_users_and_delete_users_forgets_one(client, mem0_host):
+    from mem0 import MemoryClient
+    from mem0.exceptions import ValidationError
+
+    client.add("I drink green tea.", user_id="alice", infer=False)
+    client.add("I run on Sundays.", user_id="alice", infer=False)
+    client.add("Bob likes chess.", user_id="bob", infer=False)
+    other = MemoryClient(api_key=OTHER_TOKEN, host=mem0_host)
+    other.add("Carol likes jazz.", user_id="carol", infer=False)
+
+    users = {u["name"]: u["total_memories"] for u in client.users()["results"]}
+    assert users == {"alice": 2, "bob": 1}  # tenant beta's carol is not listed
+    assert all(u["type"] == "user" for u in client.users()["results"])
+
+    client.delete_users(user_id="bob")
+    assert client.get_all(filters={"user_id": "bob"})["count"] == 0
+    assert client.get_all(filters={"user_id": "alice"})["count"] == 2
+    with pytest.raises(ValidationError, match="not supported"):
+        client.delete_users(agent_id="planner")
+    assert [u["name"] for u in other.users()["results"]] == ["carol"]
