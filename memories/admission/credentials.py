@@ -279,13 +279,14 @@ def _views(text: str) -> Iterator[str]:
     seen = {folded}
     yield folded
     confusables = fold_confusables(folded)
+    shown = visual_order(text)
     for view in (
         despace(folded),
         squeeze_keys(folded),
         squeeze_keys(despace(folded)),
         confusables,
         despace(confusables),
-        fold(visual_order(text)),
+        folded if shown == text else fold(shown),
     ):
         if view not in seen:
             seen.add(view)

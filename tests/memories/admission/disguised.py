@@ -121,6 +121,8 @@ DISGUISED: tuple[Disguise, ...] = (
     # An override left open runs to the end of the paragraph.
     Disguise("id-behind-open-rlo", f"号码 {RLO}{RESIDENT_ID[::-1]}", "sensitive_identifier",
              RESIDENT_ID[::-1][:8]),
+    Disguise("password-behind-rlo", f"备忘 {RLO}{'pwd: Tr0ub4dor2024'[::-1]}{PDF}", "credential",
+             "Tr0ub4dor2024"[::-1]),
     Disguise("password-cyrillic-label", "p\u0430ssword: Tr0ub4dor2024", "credential",
              "Tr0ub4dor2024"),
     Disguise("password-cyrillic-label-han-value", "\u0440\u0430ss\u0440hrase is 芝麻开门",
