@@ -342,3 +342,33 @@ def test_users_lists_the_tenants_users_and_delete_users_forgets_one(client, mem0
     with pytest.raises(ValidationError, match="not supported"):
         client.delete_users(agent_id="planner")
     assert [u["name"] for u in other.users()["results"]] == ["carol"]
+
+
+def test_options_that_cannot_be_honoured_are_refused_not_dropped(client):
+    from mem0.exceptions import ValidationError
+
+    memory_id = client.add("I drink green tea.", user_id="alice", infer=False)["results"][0]["id"]
+    refusals = [
+        (
+            lambda: client.add("I run.", user_id="alice", infer=False, metadata={"a": "b"}),
+            "metadata",
+        ),
+        (
+            lambda: client.add("I run.", user_id="alice", custom_categories=[{"x": "y"}]),
+            "unknown field",
+        ),
+        (lambda: client.update(memory_id, metadata={"a": "b"}), "metadata"),
+        (lambda: client.delete(memory_id, delete_linked=True), "delete_linked"),
+        (lambda: client.get_all(filters={"user_id": "alice"}, show_expired=True), "show_expired"),
+        (
+            lambda: client.get_all(
+                filters={"AND": [{"user_id": "alice"}, {"updated_at": {"gte": "2026-01-01"}}]}
+            ),
+            "updated_at",
+        ),
+    ]
+    for call, message in refusals:
+        with pytest.raises(ValidationError, match=message):
+            call()
+    assert client.get(memory_id)["memory"] == "I drink green tea."
+    assert MemoryRow.objects.count() == 1
