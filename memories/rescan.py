@@ -19,6 +19,7 @@ from typing import TypeVar
 from django.db.models import Q, QuerySet
 
 from memories.admission import admit_text, find_secret
+from memories.admission.refs import ref_problem
 from memories.models import AuditEvent, MemoryRow
 from memories.services import memory_delete
 from memories.types import Actor, ActorKind, DeleteStatus, MemoryScope, ScopeError, Source
@@ -37,6 +38,8 @@ class RescanReport:
     deleted: int = 0
     not_deleted: Counter[str] = field(default_factory=Counter)  # delete status → count
     scrubbed_audit: int = 0
+    # Ids and references holding free text or a secret (the id rule, ``admission.refs``).
+    refs: Counter[str] = field(default_factory=Counter)
 
 
 def memory_rescan(*, apply: bool = False) -> RescanReport:
@@ -53,8 +56,16 @@ def memory_rescan(*, apply: bool = False) -> RescanReport:
         "id", "old_text", "new_text"
     ):
         _judge(report.audit, event_id, old_text, new_text, audit_old, audit_new)
+    bad_run_ids = [
+        event_id
+        for event_id, run_id in AuditEvent.objects.exclude(run_id="").values_list("id", "run_id")
+        if ref_problem(run_id)
+    ]
+    if bad_run_ids:
+        report.refs["audit run_id"] = len(bad_run_ids)
     if not apply:
         return report
+    AuditEvent.objects.filter(id__in=bad_run_ids).update(run_id="")
 
     for memory_id, scope in refused:
         outcome = memory_delete(

@@ -36,6 +36,7 @@ __all__ = [
     "admit",
     "admit_extracted",
     "admit_text",
+    "find_field_secret",
     "find_secret",
 ]
 
@@ -89,6 +90,16 @@ def find_secret(text: str) -> tuple[str, str] | None:
     return None
 
 
+def find_field_secret(fields: Mapping[str, str]) -> tuple[str, str, str] | None:
+    """``(name, reason, kind)`` of the first free-text field holding a credential or an
+    identifier, each read as ``name: value`` (the name may be the label: "password")."""
+    for name, value in fields.items():
+        found = find_secret(f"{name}: {value}")
+        if found is not None:
+            return name, *found
+    return None
+
+
 def admit(
     *, source: str, messages: Sequence[Message], fields: Mapping[str, str] | None = None
 ) -> AdmissionResult:
@@ -103,11 +114,11 @@ def admit(
         return _refuse("snapshot_source", f"source {source_key!r} is a transient session snapshot")
     if source_key == _SESSION_STATE_SOURCE:
         return _refuse("session_state", "session state is never stored as long-term memory")
-    for name, value in (fields or {}).items():
-        found = find_secret(f"{name}: {value}")
-        if found is not None:
-            what = "a credential" if found[0] == "credential" else "a personal identifier"
-            return _refuse(found[0], f"field {_field_label(name)} contains {what} ({found[1]})")
+    field_secret = find_field_secret(fields or {})
+    if field_secret is not None:
+        name, reason, kind = field_secret
+        what = "a credential" if reason == "credential" else "a personal identifier"
+        return _refuse(reason, f"field {_field_label(name)} contains {what} ({kind})")
 
     # Judge the raw text, before cleaning can hide anything.
     for index, message in enumerate(messages):

@@ -1,8 +1,9 @@
-"""``manage.py memory_rescan [--apply]``: re-run admission over everything already stored.
+"""``manage.py memory_rescan [--apply]``: re-run admission over everything already stored,
+and the id rule over the run ids and ingest metadata kept beside it.
 
 Run it after any admission rule change (README, "Admission"). Without ``--apply`` it only
-reports; with it, refused memories are deleted completely and offending audit text is
-blanked. The report gives counts by reason, never the text.
+reports; with it, refused memories are deleted completely and offending audit text, run ids
+and ingest metadata are blanked. The report gives counts by reason, never the text.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from lifecycle.rescan import pipeline_refs_rescan
 from memories.rescan import memory_rescan
 
 
@@ -28,10 +30,12 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         apply = bool(options["apply"])
         report = memory_rescan(apply=apply)
+        refs = report.refs + pipeline_refs_rescan(apply=apply)
         self.stdout.write(f"memories refused: {_counts(report.memories)}")
         self.stdout.write(f"audit rows holding refused text: {_counts(report.audit)}")
+        self.stdout.write(f"ids and references holding free text or a secret: {_counts(refs)}")
         if not apply:
-            if report.memories or report.audit:
+            if report.memories or report.audit or refs:
                 self.stdout.write("Dry run: nothing changed. Run with --apply to clean up.")
             return
         self.stdout.write(
