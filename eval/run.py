@@ -7,9 +7,13 @@ product's old floor), then prints hit@1, hit@3, MRR (over the top 5) per query k
 number of negatives that answered anything.  It does so twice: on the scopes as written, and on
 the grown scopes (``dataset.grown_memories``: 30 more projects per scope, past the 60
 candidates Mem0's search draws from its vector search), where the questions about grown
-projects (``dataset.grown_queries``) are asked too.  ``--write`` puts both tables into
-docs/retrieval.md.  The scopes are deleted afterwards.  Measures, never asserts: not part of
-`make test`.
+projects (``dataset.grown_queries``) are asked too.  Then the conversation set
+(eval/conversations.py): every turn of six multi-session dialogues stored as one memory, every
+question about earlier sessions asked of the same systems and of the keyword and entity
+channels alone, scored as evidence hit@5, hit@10 and recall@10.  ``--write`` puts the tables
+into docs/retrieval.md; ``--only`` runs one part (a quicker look, written only where its own
+tables go).  The scopes are deleted afterwards.  Measures, never asserts: not part of `make
+test`.
 """
 
 from __future__ import annotations
@@ -21,12 +25,17 @@ import sys
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 TOP_K = 5
+CONVERSATION_TOP_K = 10
 DOC = Path(__file__).resolve().parent.parent / "docs" / "retrieval.md"
 BEGIN, END = "<!-- eval:begin -->", "<!-- eval:end -->"
+CONVERSATIONS_BEGIN, CONVERSATIONS_END = (
+    "<!-- eval-conversations:begin -->",
+    "<!-- eval-conversations:end -->",
+)
 
 Ranker = Callable[[object, str], list[str]]
 
@@ -45,8 +54,9 @@ def _setup() -> None:
     call_command("migrate", interactive=False, verbosity=0)
 
 
-def _systems(pool: int) -> dict[str, Ranker]:
-    """name -> (scope, query) -> memory ids, best first."""
+def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, Ranker]:
+    """name -> (scope, query) -> memory ids, best first; ``single`` adds the keyword and the
+    entity channel alone."""
     from django.conf import settings
 
     from memories import selectors
@@ -65,26 +75,34 @@ def _systems(pool: int) -> dict[str, Ranker]:
 
     def fused(*use: Channel) -> Ranker:
         return lambda scope, query: [
-            h.id for h in fuse(channels(scope, query), top_k=TOP_K, use=use)
+            h.id for h in fuse(channels(scope, query), top_k=top_k, use=use)
         ]
 
     def mem0(threshold: float) -> Ranker:
         def rank(scope, query: str) -> list[str]:
             found = memory.search(
-                query, top_k=TOP_K, threshold=threshold, filters={"user_id": scope.key}
+                query, top_k=top_k, threshold=threshold, filters={"user_id": scope.key}
             )
             return [str(r["id"]) for r in found.get("results", [])]
 
         return rank
 
-    return {
+    systems = {
         "mem0 raw (threshold 0)": mem0(0.0),
         f"mem0 at the floor ({settings.SEARCH_MIN_SCORE})": mem0(settings.SEARCH_MIN_SCORE),
         "vector only": fused(Channel.VECTOR),
-        "vector + keyword": fused(Channel.VECTOR, Channel.KEYWORD),
-        "vector + entity": fused(Channel.VECTOR, Channel.ENTITY),
-        "fused (all three)": fused(Channel.VECTOR, Channel.KEYWORD, Channel.ENTITY),
     }
+    if single:
+        systems["keyword only"] = fused(Channel.KEYWORD)
+        systems["entity only"] = fused(Channel.ENTITY)
+    systems.update(
+        {
+            "vector + keyword": fused(Channel.VECTOR, Channel.KEYWORD),
+            "vector + entity": fused(Channel.VECTOR, Channel.ENTITY),
+            "fused (all three)": fused(Channel.VECTOR, Channel.KEYWORD, Channel.ENTITY),
+        }
+    )
+    return systems
 
 
 def _store(scopes: dict[str, dict[str, str]], run: str) -> tuple[dict, dict[str, dict[str, str]]]:
@@ -155,6 +173,20 @@ def evaluate(pool: int, misses: bool = False, grown: bool = False) -> str:
     return _table(sums, queries, stored, elapsed)
 
 
+def _cells(rows: Mapping[str, Sequence[float]], groups: Sequence[str]) -> list[str]:
+    """One cell per group (each sum of its row over the row's count, the last entry) and, last,
+    the same over all the groups together, in bold."""
+    cells = []
+    total = [0.0] * 4
+    for group in groups:
+        *values, n = rows[group]
+        total = [a + b for a, b in zip(total, rows[group], strict=True)]
+        cells.append(" / ".join(f"{v / n:.2f}" for v in values))
+    *values, n = total
+    cells.append("**" + " / ".join(f"{v / n:.2f}" for v in values) + "**")
+    return cells
+
+
 def _table(sums, queries, stored: dict[str, dict[str, str]], elapsed: float) -> str:
     from eval.dataset import KINDS
 
@@ -172,14 +204,7 @@ def _table(sums, queries, stored: dict[str, dict[str, str]], elapsed: float) -> 
         "|---" * (len(positives) + 3) + "|",
     ]
     for name, kinds in sums.items():
-        cells = []
-        total = [0.0, 0.0, 0.0, 0.0]
-        for kind in positives:
-            h1, h3, rr, n = kinds[kind]
-            total = [a + b for a, b in zip(total, (h1, h3, rr, n), strict=True)]
-            cells.append(f"{h1 / n:.2f} / {h3 / n:.2f} / {rr / n:.2f}")
-        h1, h3, rr, n = total
-        cells.append(f"**{h1 / n:.2f} / {h3 / n:.2f} / {rr / n:.2f}**")
+        cells = _cells(kinds, positives)
         negatives = kinds["negative"]
         cells.append(f"{int(negatives[0])} / {int(negatives[3])}")
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
@@ -187,12 +212,106 @@ def _table(sums, queries, stored: dict[str, dict[str, str]], elapsed: float) -> 
     return "\n".join(lines)
 
 
-def _write(table: str) -> None:
+def evaluate_conversations(pool: int, misses: bool = False) -> str:
+    """The conversation set: every turn one memory (its session's date in the text and as
+    ``created_at``), every question asked of every system; evidence hit@5 / hit@10 /
+    recall@10 per question kind and per dialogue."""
+    from eval.conversations import CONVERSATIONS, QUESTION_KINDS
+    from memories import services
+    from memories.types import Actor, ActorKind, MemoryScope
+
+    actor = Actor(kind=ActorKind.SYSTEM, id="eval")
+    run = uuid.uuid4().hex[:8]
+    systems = _systems(pool, top_k=CONVERSATION_TOP_K, single=True)
+    # system -> group (kind or dialogue) -> [hit5, hit10, recall10, count]
+    sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0] * 4))
+    scopes: list[MemoryScope] = []
+    stored = 0
+    started = time.perf_counter()
+    try:
+        for conv in CONVERSATIONS:
+            scope = MemoryScope(tenant_id="eval", user_id=f"conv-{conv.name}-{run}")
+            scopes.append(scope)
+            ids: dict[str, str] = {}
+            texts: dict[str, str] = {}
+            for turn in conv.turns():
+                outcome = services.memory_add(
+                    scope=scope, text=turn.text, actor=actor, created_at=turn.created_at
+                )
+                if outcome.memory_id is None:
+                    raise SystemExit(f"could not store {conv.name} {turn.key}: {outcome}")
+                ids[turn.key] = outcome.memory_id
+                texts[outcome.memory_id] = turn.key
+            stored += len(set(ids.values()))
+            for question in conv.questions:
+                relevant = {ids[key] for key in conv.evidence(question)}
+                for name, rank in systems.items():
+                    ranked = rank(scope, question.text)[:CONVERSATION_TOP_K]
+                    scored = (
+                        float(bool(relevant & set(ranked[:5]))),
+                        float(bool(relevant & set(ranked))),
+                        len(relevant & set(ranked)) / len(relevant),
+                    )
+                    for group in (question.kind, conv.name):
+                        row = sums[name][group]
+                        for i, value in enumerate(scored):
+                            row[i] += value
+                        row[3] += 1
+                    if misses and not scored[1] and name.startswith(("fused", "mem0 raw")):
+                        print(
+                            f"miss [{name}] {conv.name} {question.kind}: {question.text!r} -> "
+                            f"{[texts.get(i, '?') for i in ranked[:3]]} "
+                            f"want {conv.evidence(question)}"
+                        )
+    finally:
+        for scope in scopes:
+            services.memory_delete_user(scope=scope, actor=actor)
+    elapsed = time.perf_counter() - started
+    turns = sum(len(c.turns()) for c in CONVERSATIONS)
+    questions = sum(len(c.questions) for c in CONVERSATIONS)
+    counts = {
+        group: sum(1 for c in CONVERSATIONS for q in c.questions if group in (q.kind, c.name))
+        for group in (*QUESTION_KINDS, *(c.name for c in CONVERSATIONS))
+    }
+    head = (
+        f"{questions} questions over {turns} turns ({stored} memories stored) in "
+        f"{len(CONVERSATIONS)} dialogues of five sessions; top {CONVERSATION_TOP_K}; "
+        "cells are evidence hit@5 / hit@10 / recall@10."
+    )
+    by_kind = _conversation_table(sums, QUESTION_KINDS, counts, with_all=True)
+    by_dialogue = _conversation_table(sums, tuple(c.name for c in CONVERSATIONS), counts)
+    return (
+        f"{head}\n\nBy question kind:\n\n{by_kind}\n\nBy dialogue:\n\n{by_dialogue}\n\n"
+        f"(stored and answered in {elapsed:.1f} s for all systems together)"
+    )
+
+
+def _conversation_table(
+    sums: dict[str, dict[str, list[float]]],
+    groups: Sequence[str],
+    counts: dict[str, int],
+    with_all: bool = False,
+) -> str:
+    lines = [
+        "| system | "
+        + " | ".join(f"{g} ({counts[g]})" for g in groups)
+        + (" | all |" if with_all else " |"),
+        "|---" * (len(groups) + 1 + int(with_all)) + "|",
+    ]
+    for name, rows in sums.items():
+        cells = _cells(rows, groups)
+        if not with_all:
+            cells.pop()
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _write(table: str, begin: str = BEGIN, end: str = END) -> None:
     text = DOC.read_text(encoding="utf-8")
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
     if not pattern.search(text):
-        raise SystemExit(f"{DOC} has no {BEGIN} … {END} block")
-    DOC.write_text(pattern.sub(lambda _: f"{BEGIN}\n{table}\n{END}", text), encoding="utf-8")
+        raise SystemExit(f"{DOC} has no {begin} … {end} block")
+    DOC.write_text(pattern.sub(lambda _: f"{begin}\n{table}\n{end}", text), encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -202,15 +321,31 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--pool", type=int, default=40, help="candidates per channel")
     parser.add_argument("--misses", action="store_true", help="print every query not hit first")
+    parser.add_argument(
+        "--only",
+        choices=("written", "grown", "conversations"),
+        help="run one part only (--write then updates only the conversations' tables, and "
+        "only when that is the part run)",
+    )
     args = parser.parse_args(argv)
     _setup()
-    table = "\n\n".join(
-        f"**{title}**\n\n" + evaluate(args.pool, misses=args.misses, grown=grown)
-        for title, grown in (("As written", False), ("Grown: 30 more projects per scope", True))
-    )
-    print(table)
+    parts = (("As written", False), ("Grown: 30 more projects per scope", True))
+    wanted = {"written": parts[:1], "grown": parts[1:], "conversations": ()}
+    scoped = wanted[args.only] if args.only else parts
+    if scoped:
+        table = "\n\n".join(
+            f"**{title}**\n\n" + evaluate(args.pool, misses=args.misses, grown=grown)
+            for title, grown in scoped
+        )
+        print(table)
+        if args.write and not args.only:
+            _write(table)
+    if args.only in (None, "conversations"):
+        conversations = evaluate_conversations(args.pool, misses=args.misses)
+        print("\n**Conversations**\n\n" + conversations)
+        if args.write:
+            _write(conversations, CONVERSATIONS_BEGIN, CONVERSATIONS_END)
     if args.write:
-        _write(table)
         print(f"\nwritten to {DOC}")
     return 0
 
