@@ -10,6 +10,7 @@ import contextlib
 import http.cookiejar
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -181,6 +182,24 @@ def test_v1_lifecycle_through_the_balancer(cluster):
                 calls += float(line.split()[-1])
     assert calls >= 7
     assert TOKEN not in scrape(f"{cluster.node_url('web-1')}/metrics")
+
+
+BUDGET_LINE = re.compile(r"connections: at most (\d+) .* (within|MORE THAN)")
+
+
+def test_the_cluster_holds_no_more_connections_than_it_says_and_postgresql_allows(cluster):
+    deadline = time.monotonic() + 60
+    while not (said := BUDGET_LINE.search(cluster.log.read_text())):
+        assert time.monotonic() < deadline, cluster.log.read_text()[-3000:]
+        time.sleep(0.5)
+    assert said.group(2) == "within", said.group(0)
+    for _ in range(3):  # the nodes have served requests: their pools are open
+        assert cluster.call(cluster.url, "search", query="飞书")[0] == 200
+    ((held,),) = cluster.sql(
+        "SELECT count(*) FROM pg_stat_activity"
+        " WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
+    )
+    assert held <= int(said.group(1))
 
 
 def test_write_on_a_correct_on_b_delete_on_a_leaves_nothing_anywhere(cluster):
