@@ -40,6 +40,7 @@ from memories.console.labels import (
     category_choices,
     category_label,
     event_label,
+    rejection_label,
     source_choices,
     source_label,
 )
@@ -644,12 +645,13 @@ class MemoryRowAdmin(admin.ModelAdmin):
                     .annotate(n=Count("id"))
                     .order_by("-n")
                 ),
-                "rejections": list(
-                    IngestRejection.objects.filter(**owned)
+                "rejections": [
+                    (reason, rejection_label(reason), n)
+                    for reason, n in IngestRejection.objects.filter(**owned)
                     .values_list("reason")
                     .annotate(n=Count("id"))
                     .order_by("-n")
-                ),
+                ],
                 "runs": [
                     (r.run_id, r.explicit_action, local_time(r.created_at))
                     for r in RunLedger.objects.filter(**owned).order_by("-created_at")[:30]

@@ -80,3 +80,16 @@ def category_choices() -> list[tuple[str, Promise]]:
 
 def source_choices() -> list[tuple[str, Promise]]:
     return [(s.value, SOURCE_LABELS[s]) for s in Source]
+
+
+# Why admission refused a text, in words for staff (the code stays in the page's markup).
+REJECTION_LABELS: dict[str, Promise] = {
+    "credential": _("含有凭据（密钥、密码、令牌）"),
+    "sensitive_identifier": _("含有身份证号、手机号、银行卡号等敏感标识"),
+    "empty_after_cleaning": _("去掉日志、代码和链接后没有内容"),
+    "technical_noise": _("只有日志、代码等技术内容"),
+}
+
+
+def rejection_label(code: str) -> str:
+    return str(REJECTION_LABELS.get(code, code))

@@ -1,4 +1,4 @@
-"""What staff read in the admin is in one local time format, like the rest of the admin."""
+"""What staff read in the admin: one local time format, reasons in words, not codes."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from memories.services import memory_add
 from memories.types import Actor, ActorKind, Source
 
 pytestmark = pytest.mark.django_db
+
+SECRET = "sk-proj-" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe"
 
 
 def test_valid_until_is_a_local_time_not_an_iso_string(admin_client, alice):
@@ -28,3 +30,22 @@ def test_valid_until_is_a_local_time_not_an_iso_string(admin_client, alice):
     ).content.decode()
     assert "2028-11-30 21:36" in page  # Asia/Shanghai, as every other time here
     assert "2028-11-30T13:36:04" not in page
+
+
+def test_the_support_view_names_rejection_reasons_in_words(admin_client, alice_scope):
+    from lifecycle.ingest import ingest_submit
+    from memories.admission import Message
+
+    ingest_submit(
+        scope=alice_scope,
+        messages=[
+            Message(role="user", content="key sk-proj-" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe")
+        ],
+        source="task_completed",
+    )
+    page = admin_client.get(
+        reverse("admin:memories_support"), {"scope": alice_scope.key}
+    ).content.decode()
+    rows = page.split('data-section="rejections"')[1].split("</table>")[0]
+    assert "凭据" in rows
+    assert "<code>credential</code>" not in rows
