@@ -116,9 +116,9 @@ def admit(
         return _refuse("session_state", "session state is never stored as long-term memory")
     field_secret = find_field_secret(fields or {})
     if field_secret is not None:
-        name, reason, kind = field_secret
+        name, reason, found = field_secret
         what = "a credential" if reason == "credential" else "a personal identifier"
-        return _refuse(reason, f"field {_field_label(name)} contains {what} ({kind})")
+        return _refuse(reason, f"field {_field_label(name)} contains {what} ({found})")
 
     # Judge the raw text, before cleaning can hide anything.
     for index, message in enumerate(messages):
