@@ -194,7 +194,7 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
             return redirect(f"{request.path}{_query_with(request, page=page.page)}")
         items = with_last_changed(scope, [memory_item(r) for r in page.items])
         context |= {"page": page, "items": items, "reversed_dates": filters.reversed_dates}
-    if not request.htmx:
+    if not request.htmx or request.htmx.history_restore_request:  # the whole page, its header
         context["has_memories"] = bool(
             selectors.memory_list(scope=scope, page_size=1, status=StatusFilter.ALL).total
         )
