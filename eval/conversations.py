@@ -1,7 +1,7 @@
 """The conversation set of `make eval` (docs/retrieval.md, "Conversations").
 
-Six multi-session dialogues of two people each — two in Chinese, two in English, two that mix
-both the way bilingual colleagues write — of five sessions and fifty turns, a few weeks apart.
+Six multi-session dialogues of two people each — three in Chinese, two in English, one between
+bilingual colleagues who mix both — of five sessions and fifty turns, a few weeks apart.
 Each turn is stored as one memory, as an agent that keeps a whole dialogue would store it: the
 session's date and the speaker before the words ("2026-03-07 林晓：…"), and the session's date as
 the memory's ``created_at``.  After the last session, twenty questions per dialogue ask about
