@@ -380,6 +380,7 @@ class SearchInput(Mem0Input):
     rerank = StrictBooleanField(required=False)
     keyword_search = StrictBooleanField(required=False)
     latest_only = StrictBooleanField(required=False)
+    output_format = StrictCharField(max_length=8, required=False)  # the npm client sends v1.1
     accepted = ("fields",)
 
 
