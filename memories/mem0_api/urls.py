@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView
 
 from memories.mem0_api import views
+from memories.mem0_api.schema import SETTINGS
 
 app_name = "mem0"
 
@@ -21,5 +23,6 @@ urlpatterns = [
     path("v1/event/<str:event_id>/", views.EventView.as_view(), name="event"),
     path("v1/entities/", views.EntitiesView.as_view(), name="entities"),
     path("v2/entities/<str:entity_type>/<str:name>/", views.EntityView.as_view(), name="entity"),
+    path("schema", SpectacularAPIView.as_view(custom_settings=SETTINGS), name="schema"),
     re_path(r"^.*$", views.NotSupportedView.as_view(), name="not-supported"),
 ]

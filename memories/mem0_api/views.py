@@ -37,6 +37,7 @@ from memories.api.fields import (
 )
 from memories.api.outcomes import Edge, http_status
 from memories.governance import UNSET
+from memories.mem0_api import schema as doc
 from memories.mem0_api import shapes
 from memories.mem0_api.edge import Mem0View, NotSupported, Refused
 from memories.mem0_api.filters import translate
@@ -107,6 +108,11 @@ class PingView(Mem0View):
     (``mem0/client/project.py``): the project is the tenant the calls will act for; project
     operations themselves answer 501."""
 
+    @doc.mem0_operation(
+        operation_id="mem0_ping",
+        summary="Check the token (the client does at construction)",
+        ok=doc.PingOut,
+    )
     def get(self, request: Request) -> Response:
         try:
             project = self.tenant()
@@ -151,6 +157,12 @@ def _messages(raw: Any) -> list[Any]:
 
 
 class AddView(Mem0View):
+    @doc.mem0_operation(
+        operation_id="mem0_add",
+        summary="Add: explicit (infer=false) or the queued ingest (infer=true)",
+        request=AddInput,
+        ok=doc.AddOut,
+    )
     def post(self, request: Request) -> Response:
         data = AddInput().read(request.data)
         filters = data.get("filters")
@@ -282,6 +294,11 @@ def _added(outcome: Any, text: str) -> dict[str, Any]:
 class EventView(Mem0View):
     """An asynchronous add's event: the ingest job and the memories it wrote."""
 
+    @doc.mem0_operation(
+        operation_id="mem0_event",
+        summary="An asynchronous add's event (the ingest job)",
+        ok=doc.EventOut,
+    )
     def get(self, request: Request, event_id: str) -> Response:
         job_id = StrictUUIDField().run_validation(event_id)
         owner = ingest_job_owner(tenant_id=self.tenant(), job_id=job_id)
@@ -314,6 +331,12 @@ def _page_param(request: Request, name: str, default: int) -> int:
 class ListView(Mem0View):
     """``get_all``: the user's current memories, newest first, a page at a time."""
 
+    @doc.mem0_operation(
+        operation_id="mem0_get_all",
+        summary="get_all: the user's current memories, a page at a time",
+        request=ListInput,
+        ok=doc.ListOut,
+    )
     def post(self, request: Request) -> Response:
         data = ListInput().read(request.data)
         if data.get("show_expired"):
@@ -387,6 +410,12 @@ class SearchInput(Mem0Input):
 class SearchView(Mem0View):
     """Recall (meaning, words, names) in the user's current memories, best first."""
 
+    @doc.mem0_operation(
+        operation_id="mem0_search",
+        summary="search: recall in the user's current memories",
+        request=SearchInput,
+        ok=doc.SearchOut,
+    )
     def post(self, request: Request) -> Response:
         data = SearchInput().read(request.data)
         if data.get("latest_only") is False:
@@ -450,11 +479,18 @@ class MemoryView(Mem0View):
         )
         return scope
 
+    @doc.mem0_operation(operation_id="mem0_get", summary="get one memory", ok=doc.MemoryOut)
     def get(self, request: Request, memory_id: str) -> Response:
         scope = self._scope(memory_id)
         record = selectors.memory_get(scope=scope, memory_id=memory_id.lower())
         return Response(shapes.memory(record, user_id=scope.user_id))
 
+    @doc.mem0_operation(
+        operation_id="mem0_update",
+        summary="update: correct one memory in place",
+        request=UpdateInput,
+        ok=doc.MemoryOut,
+    )
     def put(self, request: Request, memory_id: str) -> Response:
         data = UpdateInput().read(request.data)
         owner = self.owner(memory_id, named_user=request.query_params.get("user_id", ""))
@@ -477,6 +513,9 @@ class MemoryView(Mem0View):
             {**shapes.memory(record, user_id=scope.user_id), "event": shapes.EVENTS[outcome.status]}
         )
 
+    @doc.mem0_operation(
+        operation_id="mem0_delete", summary="delete one memory everywhere", ok=doc.MessageOut
+    )
     def delete(self, request: Request, memory_id: str) -> Response:
         if request.query_params.get("delete_linked") not in (None, "false", "False"):
             raise Refused("delete_linked is not supported: superseded memories stay in history")
@@ -490,6 +529,11 @@ class MemoryView(Mem0View):
 
 
 class HistoryView(Mem0View):
+    @doc.mem0_operation(
+        operation_id="mem0_history",
+        summary="history: one memory's trail, oldest first",
+        ok=doc.HistoryOut(many=True),
+    )
     def get(self, request: Request, memory_id: str) -> Response:
         owner = self.owner(memory_id, named_user=request.query_params.get("user_id", ""))
         scope, valid, _ = self.v1_input(
@@ -509,6 +553,11 @@ class DeleteAllView(Mem0View):
     """``delete_all(user_id=...)``: every memory of that user. Nothing narrower or wider: a
     delete by agent, run or app would have to guess, so it is refused."""
 
+    @doc.mem0_operation(
+        operation_id="mem0_delete_all",
+        summary="delete_all: every memory of one user",
+        ok=doc.MessageOut,
+    )
     def delete(self, request: Request) -> Response:
         params = request.query_params
         unknown = sorted(set(params) - {"user_id", "filters"})
@@ -561,6 +610,12 @@ class BatchView(Mem0View):
     """Every item is validated and its scope built before the first is changed; then each is
     updated or deleted in order and the answer says what became of each."""
 
+    @doc.mem0_operation(
+        operation_id="mem0_batch_update",
+        summary="batch_update (at most 100)",
+        request=BatchInput,
+        ok=doc.BatchOut,
+    )
     def put(self, request: Request) -> Response:
         items = BatchInput().read(request.data)["memories"]
         calls = []
@@ -585,6 +640,12 @@ class BatchView(Mem0View):
             results.append(_item(valid["memory_id"], outcome))
         return _batch_answer("updated", results)
 
+    @doc.mem0_operation(
+        operation_id="mem0_batch_delete",
+        summary="batch_delete (at most 100)",
+        request=BatchInput,
+        ok=doc.BatchOut,
+    )
     def delete(self, request: Request) -> Response:
         items = BatchInput().read(request.data)["memories"]
         scopes = [
@@ -637,6 +698,12 @@ class FeedbackView(Mem0View):
     """Recorded in the service's log (the memory id and the verdict, never the reason's text);
     it changes nothing."""
 
+    @doc.mem0_operation(
+        operation_id="mem0_feedback",
+        summary="feedback: logged, changes nothing",
+        request=FeedbackInput,
+        ok=doc.MessageOut,
+    )
     def post(self, request: Request) -> Response:
         data = FeedbackInput().read(request.data)
         scope, valid, _ = self.v1_input(
@@ -665,6 +732,11 @@ class EntitiesView(Mem0View):
     """``users()``: the tenant's users who have memories. Agents, apps and runs own no
     memories here, so only users are listed."""
 
+    @doc.mem0_operation(
+        operation_id="mem0_users",
+        summary="users: the tenant's users with memories",
+        ok=doc.EntitiesOut,
+    )
     def get(self, request: Request) -> Response:
         tenant = self.tenant()
         self.caller().check_tenant(tenant)
@@ -677,6 +749,11 @@ class EntityView(Mem0View):
     """``delete_users(user_id=...)`` (and ``reset()``, user by user): every memory of one
     user, as ``delete_all`` does."""
 
+    @doc.mem0_operation(
+        operation_id="mem0_delete_users",
+        summary="delete_users: every memory of one user",
+        ok=doc.MessageOut,
+    )
     def delete(self, request: Request, entity_type: str, name: str) -> Response:
         if entity_type != "user":
             raise Refused(
