@@ -3,7 +3,7 @@ read (``id``, ``memory``, ``event``, ``results``, ``count``/``next``/``previous`
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from lifecycle.models import IngestJob
@@ -27,6 +27,14 @@ QUEUED_MESSAGE = "Memory processing has been queued for background execution"
 
 def _when(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
+
+
+def _last_day(valid_until: datetime | None) -> str | None:
+    """Mem0's ``expiration_date``: the last day (UTC) the memory is valid. An expiration date
+    written through this door is valid through its whole day, up to the next midnight."""
+    if valid_until is None:
+        return None
+    return (valid_until.astimezone(UTC) - timedelta(microseconds=1)).date().isoformat()
 
 
 def memory(record: MemoryRecord, *, user_id: str) -> dict[str, Any]:
@@ -54,7 +62,7 @@ def memory(record: MemoryRecord, *, user_id: str) -> dict[str, Any]:
         "categories": [record.category] if record.category else [],
         "created_at": _when(record.created_at),
         "updated_at": _when(record.updated_at or record.created_at),
-        "expiration_date": record.valid_until.date().isoformat() if record.valid_until else None,
+        "expiration_date": _last_day(record.valid_until),
         "immutable": False,
     }
 

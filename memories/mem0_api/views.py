@@ -169,8 +169,11 @@ class AddView(Mem0View):
         if filters is not None and not isinstance(filters, dict):
             raise Refused("filters must be an object", "filters")
         extra = set(filters or {}) - {"user_id", "agent_id", "run_id"}
-        if extra or data.get("app_id") is not None:
-            raise Refused(f"add takes user_id, agent_id and run_id only: not {sorted(extra)}")
+        if data.get("app_id") is not None:
+            extra.add("app_id")
+        if extra:
+            names = ", ".join(sorted(extra))
+            raise Refused(f"add takes user_id, agent_id and run_id only; not supported: {names}")
         user_id = _entity(data, filters, "user_id")
         if not user_id:
             raise Refused("name the user: user_id='...'", "user_id")

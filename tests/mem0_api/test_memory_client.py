@@ -372,3 +372,21 @@ def test_options_that_cannot_be_honoured_are_refused_not_dropped(client):
             call()
     assert client.get(memory_id)["memory"] == "I drink green tea."
     assert MemoryRow.objects.count() == 1
+
+
+def test_expiration_date_is_the_memorys_validity(client):
+    from mem0.exceptions import ValidationError
+
+    added = client.add(
+        "I am in Lisbon this week.", user_id="alice", infer=False, expiration_date=day(7)
+    )
+    memory_id = added["results"][0]["id"]
+    assert client.get(memory_id)["expiration_date"] == day(7)
+    client.update(memory_id, text="I am in Porto this week.", expiration_date=None)
+    assert client.get(memory_id)["expiration_date"] is None  # never expires
+
+    with pytest.raises(ValidationError, match="valid_until_past"):
+        client.add("I was in Madrid.", user_id="alice", infer=False, expiration_date=day(-1))
+    with pytest.raises(ValidationError, match="app_id"):
+        client.add("I run.", user_id="alice", app_id="crm", infer=False)
+    assert MemoryRow.objects.count() == 1
