@@ -5,6 +5,7 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 
 from memories.api.auth import service_token
+from memories.gate.versions import service_summary
 from memories.preflight import cheap_checks
 
 
@@ -24,12 +25,15 @@ def ready(request: HttpRequest) -> JsonResponse:
     configured embedder). 503 tells a load balancer to send this node nothing, e.g. while its
     embedder configuration disagrees with the table after a re-embedding. The checks' details
     (server and extension versions, table names) are for operators only; a balancer or anyone
-    else gets the status alone, with the same code."""
+    else gets the status alone, with the same code. Operators also get ``service``: the package
+    versions and the configuration summary with secrets masked (what ``memory_gate verify``
+    reports as the target)."""
     checks = cheap_checks()
     ready_now = all(check.ok for check in checks)
     body: dict[str, object] = {"status": "ready" if ready_now else "unavailable"}
     if _operator(request):
         body["checks"] = {check.name: {"ok": check.ok, "detail": check.detail} for check in checks}
+        body["service"] = service_summary()
     return JsonResponse(body, status=200 if ready_now else 503)
 
 

@@ -7,6 +7,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,10 +81,12 @@ class Running:
         raise AssertionError(f"ingest job {job['job_id']} never finished: {state}")
 
 
-@pytest.fixture
-def launcher(server_data_dir) -> Iterator[Running]:
+@contextmanager
+def running_launcher(data_dir: Path) -> Iterator[Running]:
+    """`make run`'s launcher in ``data_dir`` on a free port (no demo data), stopped afterwards;
+    it must have stopped cleanly, its database with it."""
     port = free_port()
-    env = child_env(POCO_DATA_DIR=str(server_data_dir), PORT=str(port), POCO_DEMO_DATA="0")
+    env = child_env(POCO_DATA_DIR=str(data_dir), PORT=str(port), POCO_DEMO_DATA="0")
     process = subprocess.Popen(
         [sys.executable, "-m", "poco_memory.launcher"],
         env=env,
@@ -93,7 +96,7 @@ def launcher(server_data_dir) -> Iterator[Running]:
         text=True,
         start_new_session=True,  # its own process group, as in a terminal
     )
-    running = Running(process, port, server_data_dir)
+    running = Running(process, port, data_dir)
     try:
         wait_healthy(port, alive=lambda: process.poll() is None)
         yield running
@@ -101,7 +104,13 @@ def launcher(server_data_dir) -> Iterator[Running]:
         running.stop()
     assert process.returncode == 0, running.output[-3000:]
     assert "Poco Memory stopped." in running.output
-    assert wait_gone(server_data_dir) == []
+    assert wait_gone(data_dir) == []
+
+
+@pytest.fixture
+def launcher(server_data_dir) -> Iterator[Running]:
+    with running_launcher(server_data_dir) as running:
+        yield running
 
 
 @pytest.fixture

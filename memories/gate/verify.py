@@ -1,0 +1,682 @@
+"""``memory_gate verify``: the regression an upgrade must pass, against the running service.
+
+Only HTTP: ``/health``, ``/ready`` and ``/v1`` with a service token, in throwaway scopes of a
+tenant of its own (``poco-gate-<run>``; a second tenant ``…-x`` for cross-tenant isolation).
+Every check is a named condition; a failed blocking condition refuses the release. The report
+(``report.md``, ``report.json``) holds versions, the configuration summary (secrets masked by
+the service), baseline against new recall, every failure with its detail and the clean-up
+counts. It never holds the token.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memories.gate.recall_set import (
+    MIN_SCORE_CORRELATION,
+    RANK_TOLERANCE,
+    SCORE_EPSILON,
+    TOP_K,
+    RecallSet,
+    spearman,
+)
+
+Write = Callable[[str], None]
+
+# What the regression writes; none of it is personal, none of it may be refused by admission.
+LIFECYCLE_TEXT = "用户偏好用简体中文撰写技术方案"
+LIFECYCLE_UPDATE = "用户偏好用英文撰写技术方案"
+LIFECYCLE_SECOND = "User reviews pull requests every morning"
+CREDENTIAL_TEXT = "我的 GitHub token 是 ghp_Zr8Kq2Lm4Nx7Vb1Cd9Fg3Hj5Tp6Ws0Ye2Ua4"
+NOISE_PROSE = "用户希望周报结论先行"
+NOISE_TEXT = (
+    f"{NOISE_PROSE}。\nTraceback (most recent call last):\n"
+    '  File "/srv/poco/app/main.py", line 3, in <module>\nValueError: boom\n'
+    "参考 https://wiki.example.com/report/weekly 和 /etc/poco/report.yaml"
+)
+NOISE_LEFTOVERS = ("Traceback", "ValueError", "/srv/poco", "https://", "/etc/poco")
+ISOLATION_TEXT = "用户的团队每周四下午做架构评审"
+ISOLATION_QUERY = "团队什么时候做架构评审"
+
+
+@dataclass
+class Finding:
+    condition: str
+    ok: bool
+    detail: str
+    blocking: bool = True
+
+
+@dataclass
+class Answer:
+    status: int
+    body: Any
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.body.get(key, default) if isinstance(self.body, dict) else default
+
+
+class Service:
+    """The live service over HTTP; every 5xx it answers is kept for the report."""
+
+    def __init__(self, url: str, token: str, *, timeout: float = 60) -> None:
+        self.url = url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+        self.server_errors: list[str] = []
+        self.requests = 0
+
+    def call(self, method: str, path: str, payload: dict[str, Any] | None = None) -> Answer:
+        data = json.dumps(payload).encode() if payload is not None else None
+        request = urllib.request.Request(
+            self.url + path,
+            data=data,
+            method=method,
+            headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
+        )
+        self.requests += 1
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                status, raw = response.status, response.read()
+        except urllib.error.HTTPError as error:
+            status, raw = error.code, error.read()
+        except OSError as error:
+            self.server_errors.append(f"{method} {path}: no answer ({type(error).__name__})")
+            return Answer(0, None)
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = raw[:200].decode(errors="replace")
+        if status >= 500:
+            excerpt = json.dumps(body, ensure_ascii=False)[:300]
+            self.server_errors.append(f"{method} {path}: {status} {excerpt}")
+        return Answer(status, body)
+
+    def v1(self, operation: str, payload: dict[str, Any]) -> Answer:
+        return self.call("POST", f"/v1/memories/{operation}", payload)
+
+
+@dataclass(frozen=True)
+class Scope:
+    tenant_id: str
+    user_id: str
+
+    def body(self, **fields: Any) -> dict[str, Any]:
+        return {"tenant_id": self.tenant_id, "user_id": self.user_id, **fields}
+
+    @property
+    def key(self) -> str:
+        return f"{self.tenant_id}:{self.user_id}"
+
+
+@dataclass
+class Result:
+    run: str
+    url: str
+    started_at: str
+    baseline_recorded_at: str
+    target: dict[str, Any] = field(default_factory=dict)
+    baseline_versions: dict[str, Any] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    recall: dict[str, Any] = field(default_factory=dict)
+    cleanup: dict[str, dict[str, int | str]] = field(default_factory=dict)
+    server_errors: list[str] = field(default_factory=list)
+    requests: int = 0
+    seconds: float = 0.0
+
+    def check(self, condition: str, ok: bool, detail: str = "", *, blocking: bool = True) -> bool:
+        self.findings.append(Finding(condition, bool(ok), detail, blocking))
+        return bool(ok)
+
+    @property
+    def blocking(self) -> list[str]:
+        names = [f.condition for f in self.findings if not f.ok and f.blocking]
+        return list(dict.fromkeys(names))
+
+    def summary(self) -> str:
+        passed = sum(1 for f in self.findings if f.ok)
+        verdict = "REFUSED: " + ", ".join(self.blocking) if self.blocking else "PASSED"
+        return f"gate {verdict} ({passed}/{len(self.findings)} checks passed, {self.seconds:.0f}s)"
+
+
+class Gate:
+    def __init__(self, service: Service, result: Result, write: Write) -> None:
+        self.service = service
+        self.result = result
+        self.write = write
+        tenant = f"poco-gate-{result.run}"
+        self.tenant, self.other_tenant = tenant, f"{tenant}-x"
+        self.scopes: list[Scope] = []
+
+    def scope(self, user: str, *, tenant: str | None = None) -> Scope:
+        scope = Scope(tenant or self.tenant, user)
+        if scope not in self.scopes:
+            self.scopes.append(scope)
+        return scope
+
+    def check(self, condition: str, ok: bool, detail: str = "", *, blocking: bool = True) -> bool:
+        if not ok:
+            self.write(f"FAIL {condition}: {detail}")
+        return self.result.check(condition, ok, detail, blocking=blocking)
+
+    @contextmanager
+    def step(self, name: str) -> Iterator[None]:
+        started = time.monotonic()
+        self.write(f"{name} …")
+        yield
+        self.write(f"{name}: done in {time.monotonic() - started:.1f}s")
+
+    # --- reads used by several checks ------------------------------------------------------
+    def listed(self, scope: Scope) -> list[dict[str, Any]]:
+        answer = self.service.v1("list-user", scope.body(status="all", page_size=100))
+        if answer.status != 200:
+            raise GateStop(f"list-user of {scope.key} answered {answer.status}")
+        return list(answer.get("items") or [])
+
+    def found(self, scope: Scope, query: str, top_k: int = TOP_K) -> Answer:
+        return self.service.v1("search", scope.body(query=query, top_k=top_k))
+
+    def entities(self, scope: Scope) -> int:
+        answer = self.service.v1("topics", scope.body(limit=200))
+        return len(answer.get("items") or []) if answer.status == 200 else -1
+
+    def history_text(self, scope: Scope, memory_id: str) -> int:
+        """Audit rows of the memory that still carry text (0 after a delete)."""
+        answer = self.service.v1("history", scope.body(memory_id=memory_id))
+        if answer.status == 404:
+            return 0
+        items = answer.get("items") or []
+        return sum(1 for item in items if item.get("old_text") or item.get("new_text"))
+
+    # --- the checks --------------------------------------------------------------------------
+    def initialisation(self) -> bool:
+        health = self.service.call("GET", "/health")
+        self.check("initialisation.health", health.status == 200, f"/health {health.status}")
+        ready = self.service.call("GET", "/ready")
+        checks = ready.get("checks") or {}
+        failed = {name: c.get("detail") for name, c in checks.items() if not c.get("ok")}
+        self.result.target = {"checks": checks, **(ready.get("service") or {})}
+        if not checks:
+            return self.check(
+                "initialisation.ready",
+                False,
+                f"/ready {ready.status} {ready.body!r}: no checks shown — the token must be a "
+                "service token not bound to tenants",
+            )
+        dimension = checks.get("vector dimension", {})
+        self.check(
+            "compatibility.dimension",
+            bool(dimension.get("ok")),
+            str(dimension.get("detail", "no vector dimension check")),
+        )
+        return self.check(
+            "initialisation.ready",
+            ready.status == 200 and ready.get("status") == "ready" and not failed,
+            f"/ready {ready.status} {ready.get('status')}; failed: {failed or 'none'}",
+        )
+
+    def lifecycle(self) -> None:
+        scope = self.scope("lifecycle")
+        added = self.service.v1(
+            "manage", scope.body(action="add", text=LIFECYCLE_TEXT, category="preference")
+        )
+        memory_id = added.get("memory_id")
+        listed = self.listed(scope)
+        self.check(
+            "lifecycle.add_writes_one",
+            added.get("status") == "added"
+            and added.get("inserted_count") == 1
+            and len(listed) == 1,
+            f"add answered {added.status} {added.body}; list-user shows {len(listed)}",
+        )
+        if not memory_id:
+            return
+        updated = self.service.v1(
+            "manage", scope.body(action="update", memory_id=memory_id, text=LIFECYCLE_UPDATE)
+        )
+        listed = self.listed(scope)
+        self.check(
+            "lifecycle.update_keeps_id",
+            updated.get("status") == "updated"
+            and updated.get("memory_id") == memory_id
+            and [m["id"] for m in listed] == [memory_id]
+            and listed[0]["content"] == LIFECYCLE_UPDATE,
+            f"update answered {updated.status} {updated.body}; list-user shows "
+            f"{[(m['id'], m['content']) for m in listed]}",
+        )
+        edited = self.service.v1(
+            "update-item", scope.body(memory_id=memory_id, text=LIFECYCLE_TEXT)
+        )
+        self.check(
+            "lifecycle.update_keeps_id",
+            edited.status == 200 and edited.get("memory_id") == memory_id,
+            f"update-item answered {edited.status} {edited.body}",
+        )
+        deleted = self.service.v1("delete-item", scope.body(memory_id=memory_id))
+        left = self.listed(scope)
+        hits = self.found(scope, LIFECYCLE_TEXT).get("items")
+        text_left = self.history_text(scope, memory_id)
+        self.check(
+            "lifecycle.delete_item_leaves_nothing",
+            deleted.get("status") == "deleted" and not left and not hits and text_left == 0,
+            f"delete-item answered {deleted.status} {deleted.body}; {len(left)} listed, "
+            f"{len(hits or [])} recalled, {text_left} audit rows with text",
+        )
+        ids = []
+        for text in (LIFECYCLE_TEXT, LIFECYCLE_SECOND):
+            answer = self.service.v1("manage", scope.body(action="add", text=text))
+            ids.append(answer.get("memory_id"))
+        gone = self.service.v1("delete-user", scope.body())
+        left = self.listed(scope)
+        text_left = sum(self.history_text(scope, i) for i in ids if i)
+        entities = self.entities(scope)
+        self.check(
+            "lifecycle.delete_user_leaves_nothing",
+            gone.get("status") == "deleted"
+            and gone.get("deleted_count") == 2
+            and not left
+            and entities == 0
+            and text_left == 0,
+            f"delete-user answered {gone.status} {gone.body}; {len(left)} listed, "
+            f"{entities} entities, {text_left} audit rows with text",
+        )
+
+    def admission(self) -> None:
+        scope = self.scope("admission")
+        refused = self.service.v1("manage", scope.body(action="add", text=CREDENTIAL_TEXT))
+        listed = self.listed(scope)
+        self.check(
+            "admission.credential_refused",
+            refused.get("status") == "rejected"
+            and refused.get("reason") == "credential"
+            and not listed
+            and "ghp_" not in json.dumps(refused.body),
+            f"credential add answered {refused.status} {refused.body}; {len(listed)} stored",
+        )
+        cleaned = self.service.v1("manage", scope.body(action="add", text=NOISE_TEXT))
+        stored = [m["content"] for m in self.listed(scope)]
+        leftovers = [n for n in NOISE_LEFTOVERS if any(n in text for text in stored)]
+        self.check(
+            "admission.noise_stripped",
+            cleaned.get("status") == "added"
+            and len(stored) == 1
+            and NOISE_PROSE in stored[0]
+            and not leftovers,
+            f"noisy add answered {cleaned.status} {cleaned.get('status')}; stored {stored!r}, "
+            f"noise left: {leftovers or 'none'}",
+        )
+
+    def isolation(self) -> None:
+        owner = self.scope("owner")
+        added = self.service.v1("manage", owner.body(action="add", text=ISOLATION_TEXT))
+        memory_id = added.get("memory_id")
+        if not self.check(
+            "isolation.setup", bool(memory_id), f"owner add answered {added.status} {added.body}"
+        ):
+            return
+        for label, other in (
+            ("another user", self.scope("intruder")),
+            ("another tenant", self.scope("owner", tenant=self.other_tenant)),
+        ):
+            listed = [m["id"] for m in self.listed(other)]
+            self.check(
+                "isolation.list",
+                memory_id not in listed,
+                f"{label} ({other.key}) lists {listed}",
+            )
+            hits = [h["id"] for h in self.found(other, ISOLATION_QUERY).get("items") or []]
+            self.check(
+                "isolation.recall", memory_id not in hits, f"{label} ({other.key}) recalls {hits}"
+            )
+            history = self.service.v1("history", other.body(memory_id=memory_id))
+            self.check(
+                "isolation.read",
+                history.status == 403,
+                f"{label} ({other.key}) reads its history: {history.status}",
+            )
+            edit = self.service.v1(
+                "update-item", other.body(memory_id=memory_id, text="changed by another scope")
+            )
+            manage = self.service.v1(
+                "manage",
+                other.body(action="update", memory_id=memory_id, text="changed by another scope"),
+            )
+            self.check(
+                "isolation.update",
+                edit.status == 403 and manage.get("status") == "forbidden",
+                f"{label} ({other.key}) update-item {edit.status} {edit.get('status')}, "
+                f"manage update {manage.status} {manage.get('status')}",
+            )
+            drop = self.service.v1("delete-item", other.body(memory_id=memory_id))
+            self.check(
+                "isolation.delete",
+                drop.status == 403 and drop.get("status") == "forbidden",
+                f"{label} ({other.key}) delete-item {drop.status} {drop.get('status')}",
+            )
+        kept = self.listed(owner)
+        self.check(
+            "isolation.owner_unchanged",
+            [(m["id"], m["content"]) for m in kept] == [(memory_id, ISOLATION_TEXT)],
+            f"the owner's memory now: {[(m['id'], m['content']) for m in kept]}",
+        )
+
+    def recall(self, baseline: dict[str, Any]) -> None:
+        recorded = baseline["recall"]
+        recall_set = RecallSet.from_json(recorded["set"])
+        top_k = int(recorded.get("top_k", TOP_K))
+        scope = self.scope("recall")
+        document = {
+            "format": "poco-memory-export",
+            "version": 1,
+            "memories": [{"content": text} for text in recall_set.memories],
+        }
+        imported = self.service.v1("import", scope.body(document=document))
+        items = imported.get("items") or []
+        ids = [item.get("memory_id") for item in items]
+        if not self.check(
+            "recall.setup",
+            imported.status == 200
+            and len(ids) == len(recall_set.memories)
+            and all(ids)
+            and all(item.get("status") in ("added", "no_effect") for item in items),
+            f"import answered {imported.status} {imported.get('status')}: "
+            f"{[(i.get('index'), i.get('status')) for i in items if i.get('status') != 'added']}",
+        ):
+            return
+        rows = []
+        unordered: list[str] = []
+        unavailable: list[str] = []
+        for number, ((query, memory), before) in enumerate(
+            zip(recall_set.positives, recorded["positives"], strict=True), 1
+        ):
+            answer = self.found(scope, query, top_k)
+            if answer.get("available") is not True:
+                unavailable.append(query)
+            hits = answer.get("items") or []
+            scores = [float(h["score"]) for h in hits]
+            if any(b > a + SCORE_EPSILON for a, b in zip(scores, scores[1:], strict=False)):
+                unordered.append(query)
+            hit_ids = [h["id"] for h in hits]
+            rank = hit_ids.index(ids[memory]) + 1 if ids[memory] in hit_ids else None
+            rows.append(
+                {
+                    "query": query,
+                    "baseline_rank": before.get("rank"),
+                    "baseline_score": before.get("score"),
+                    "rank": rank,
+                    "score": scores[rank - 1] if rank else None,
+                }
+            )
+            if number % 8 == 0 or number == len(recall_set.positives):
+                self.write(f"recall positives: {number}/{len(recall_set.positives)}")
+        answered = []
+        for query, before in zip(recall_set.negatives, recorded["negatives"], strict=True):
+            answer = self.found(scope, query, top_k)
+            if answer.get("available") is not True:
+                unavailable.append(query)
+            hits = len(answer.get("items") or [])
+            if hits and not before.get("hits"):
+                answered.append(f"{query!r} ({hits} hits)")
+        self.write(f"recall negatives: {len(recall_set.negatives)} searched")
+        self.check(
+            "recall.available",
+            not unavailable,
+            f"available=false for {unavailable}" if unavailable else "every search available",
+        )
+        lost = [
+            f"{r['query']!r} (baseline rank {r['baseline_rank']})"
+            for r in rows
+            if r["baseline_rank"] and r["rank"] is None
+        ]
+        drifted = [
+            f"{r['query']!r} (rank {r['baseline_rank']} → {r['rank']})"
+            for r in rows
+            if r["baseline_rank"] and r["rank"] and r["rank"] > r["baseline_rank"] + RANK_TOLERANCE
+        ]
+        paired = [r for r in rows if r["score"] is not None and r["baseline_score"] is not None]
+        correlation = spearman(
+            [float(r["baseline_score"]) for r in paired], [float(r["score"]) for r in paired]
+        )
+        flipped = correlation is not None and correlation < MIN_SCORE_CORRELATION
+        shown = "n/a" if correlation is None else f"{correlation:.2f}"
+        self.check(
+            "recall.score_direction",
+            not unordered and not flipped,
+            (f"scores rise with the rank for {unordered}; " if unordered else "")
+            + f"rank correlation of the positives' scores with the baseline {shown} "
+            f"(refused below {MIN_SCORE_CORRELATION})",
+        )
+        kept = sum(1 for r in rows if r["baseline_rank"])
+        self.check(
+            "recall.positive_lost",
+            not lost,
+            f"no longer in the top {top_k}: {lost}"
+            if lost
+            else f"all {kept} baseline positives found in the top {top_k}",
+        )
+        self.check(
+            "recall.rank_drift",
+            not drifted,
+            f"fell more than {RANK_TOLERANCE} places: {drifted}"
+            if drifted
+            else f"no baseline positive fell more than {RANK_TOLERANCE} places",
+        )
+        silent = sum(1 for n in recorded["negatives"] if not n.get("hits"))
+        self.check(
+            "recall.negative_answered",
+            not answered,
+            f"now answered: {answered}"
+            if answered
+            else f"the {silent} negatives silent at the baseline answer nothing",
+        )
+        found_before = sum(1 for r in rows if r["baseline_rank"])
+        self.result.recall = {
+            "top_k": top_k,
+            "rank_tolerance": RANK_TOLERANCE,
+            "score_correlation": correlation,
+            "positives_found": {
+                "baseline": found_before,
+                "now": sum(1 for r in rows if r["rank"]),
+                "of": len(rows),
+            },
+            "negatives_silent": {
+                "baseline": sum(1 for n in recorded["negatives"] if not n.get("hits")),
+                "now_answered": len(answered),
+                "of": len(recall_set.negatives),
+            },
+            "positives": rows,
+        }
+
+    def cleanup(self) -> None:
+        for scope in self.scopes:
+            gone = self.service.v1("delete-user", scope.body())
+            memories = len(self.listed(scope))
+            entities = self.entities(scope)
+            self.result.cleanup[scope.key] = {
+                "delete_user": str(gone.get("status") or gone.status),
+                "memories": memories,
+                "entities": entities,
+            }
+            self.check(
+                "cleanup",
+                gone.get("status") == "deleted" and memories == 0 and entities == 0,
+                f"{scope.key}: delete-user {gone.status} {gone.get('status')} "
+                f"({gone.get('reason')}), {memories} memories and {entities} entities left",
+            )
+
+
+class GateStop(RuntimeError):
+    """The service answered so wrongly that the remaining steps cannot run."""
+
+
+def verify(
+    *,
+    baseline: dict[str, Any],
+    url: str,
+    token: str,
+    report_dir: Path,
+    write: Write = lambda _: None,
+) -> Result:
+    started = time.monotonic()
+    service = Service(url, token)
+    result = Result(
+        run=uuid.uuid4().hex[:10],
+        url=url,
+        started_at=datetime.now(UTC).isoformat(),
+        baseline_recorded_at=str(baseline.get("recorded_at", "")),
+        baseline_versions={
+            "versions": baseline.get("versions", {}),
+            "configuration": baseline.get("configuration", {}),
+            "data": baseline.get("data", {}),
+        },
+    )
+    gate = Gate(service, result, write)
+    with gate.step("initialisation"):
+        ready = gate.initialisation()
+    if ready:
+        try:
+            for name, run in (
+                ("lifecycle", gate.lifecycle),
+                ("admission", gate.admission),
+                ("isolation", gate.isolation),
+                ("recall", lambda: gate.recall(baseline)),
+            ):
+                with gate.step(name):
+                    run()
+        except GateStop as stop:
+            gate.check("service_answers", False, str(stop))
+        finally:
+            with gate.step("cleanup"):
+                try:
+                    gate.cleanup()
+                except GateStop as stop:
+                    gate.check("cleanup", False, str(stop))
+    result.server_errors = list(service.server_errors)
+    gate.check(
+        "server_error",
+        not service.server_errors,
+        f"{len(service.server_errors)} answers were 5xx or none: {service.server_errors[:10]}",
+    )
+    result.requests = service.requests
+    result.seconds = time.monotonic() - started
+    write_report(result, report_dir)
+    return result
+
+
+# --- the report ------------------------------------------------------------------------------
+def write_report(result: Result, directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    data = asdict(result)
+    data["verdict"] = "refused" if result.blocking else "passed"
+    data["blocking"] = result.blocking
+    (directory / "report.json").write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    (directory / "report.md").write_text(render_markdown(result))
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> list[str]:
+    def cell(value: Any) -> str:
+        text = "—" if value is None else f"{value:.4f}" if isinstance(value, float) else str(value)
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    return [
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+        *("| " + " | ".join(cell(v) for v in row) + " |" for row in rows),
+    ]
+
+
+def render_markdown(result: Result) -> str:
+    verdict = (
+        "**REFUSED** — blocking: " + ", ".join(f"`{name}`" for name in result.blocking)
+        if result.blocking
+        else "**PASSED** — no blocking condition"
+    )
+    lines = [
+        "# Upgrade gate report",
+        "",
+        f"- verdict: {verdict}",
+        f"- service: {result.url}, run `{result.run}` started {result.started_at}, "
+        f"{result.requests} requests in {result.seconds:.0f} s",
+        f"- baseline recorded {result.baseline_recorded_at}",
+        "",
+        "## Versions",
+        "",
+    ]
+    before = result.baseline_versions.get("versions", {})
+    now = dict(result.target.get("packages") or {})
+    checks = result.target.get("checks") or {}
+    now["database"] = (checks.get("database") or {}).get("detail")
+    now["extensions"] = (checks.get("extensions") or {}).get("detail")
+    names = list(dict.fromkeys([*before, *now]))
+    lines += _table(
+        ("component", "baseline", "target"), [(n, before.get(n), now.get(n)) for n in names]
+    )
+    lines += ["", "## Configuration (secrets masked)", ""]
+    before_conf = result.baseline_versions.get("configuration", {})
+    now_conf = result.target.get("configuration") or {}
+    keys = list(dict.fromkeys([*before_conf, *now_conf]))
+    lines += _table(
+        ("setting", "baseline", "target"), [(k, before_conf.get(k), now_conf.get(k)) for k in keys]
+    )
+    data = result.baseline_versions.get("data") or {}
+    if data:
+        lines += [
+            "",
+            "## Stored data at the baseline",
+            "",
+            f"- memories: {json.dumps(data.get('memories'), ensure_ascii=False)}",
+            f"- entities: {json.dumps(data.get('entities'), ensure_ascii=False)}",
+            f"- embedding: {json.dumps(data.get('embedding'), ensure_ascii=False)}",
+        ]
+    failures = [f for f in result.findings if not f.ok]
+    lines += ["", "## Failures", ""]
+    if failures:
+        for f in failures:
+            kind = "blocking" if f.blocking else "warning"
+            lines.append(f"- `{f.condition}` ({kind}): {f.detail}")
+    else:
+        lines.append("none")
+    lines += ["", "## Checks", ""]
+    lines += _table(
+        ("condition", "result", "detail"),
+        [(f.condition, "ok" if f.ok else "FAIL", f.detail) for f in result.findings],
+    )
+    recall = result.recall
+    if recall:
+        found, silent = recall["positives_found"], recall["negatives_silent"]
+        lines += [
+            "",
+            "## Recall: baseline against now",
+            "",
+            f"top {recall['top_k']}; a baseline positive may fall {recall['rank_tolerance']} "
+            f"places; positives found: {found['baseline']} at the baseline, {found['now']} now "
+            f"(of {found['of']}); negatives silent at the baseline: {silent['baseline']} of "
+            f"{silent['of']}, answered now: {silent['now_answered']}; rank correlation of the "
+            f"scores: {recall['score_correlation']}",
+            "",
+        ]
+        lines += _table(
+            ("query", "baseline rank", "baseline score", "rank", "score"),
+            [
+                (r["query"], r["baseline_rank"], r["baseline_score"], r["rank"], r["score"])
+                for r in recall["positives"]
+            ],
+        )
+    lines += ["", "## Clean-up", ""]
+    lines += _table(
+        ("scope", "delete-user", "memories left", "entities left"),
+        [(k, v["delete_user"], v["memories"], v["entities"]) for k, v in result.cleanup.items()],
+    )
+    if result.server_errors:
+        lines += ["", "## Server errors", "", *(f"- {e}" for e in result.server_errors)]
+    return "\n".join(lines) + "\n"
