@@ -1,10 +1,23 @@
 from __future__ import annotations
 
+from axes.apps import AppConfig as AxesAppConfig
 from django.apps import AppConfig
 from django.contrib.admin import apps as admin_apps
 from django.core import checks
+from django.utils.translation import gettext_lazy as _
+from django_otp.plugins.otp_totp.apps import DefaultConfig as TotpAppConfig
 
 from accounts.checks import service_token_reach
+from poco_memory.app_labels import Labels, RelabelledApp
+
+_ACCESS = {
+    "user_agent": _("浏览器标识"),
+    "ip_address": _("IP 地址"),
+    "username": _("用户名"),
+    "http_accept": _("HTTP Accept 头"),
+    "path_info": _("路径"),
+    "attempt_time": _("尝试时间"),
+}
 
 
 class AccountsConfig(AppConfig):
@@ -12,6 +25,7 @@ class AccountsConfig(AppConfig):
 
     default = True
     name = "accounts"
+    verbose_name = _("账号与登录")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
@@ -23,3 +37,57 @@ class StaffAdminConfig(admin_apps.AdminConfig):
 
     default = False  # `accounts` itself is AccountsConfig
     default_site = "accounts.admin_site.StaffAdminSite"
+
+
+class AxesConfig(RelabelledApp, AxesAppConfig):
+    """django-axes (failed sign-in lockout), its tables named in the page's language."""
+
+    default = False
+    verbose_name = _("登录锁定")
+    labels: Labels = {
+        "accessattempt": (
+            _("登录尝试"),
+            _("登录尝试"),
+            {
+                **_ACCESS,
+                "get_data": _("GET 数据"),
+                "post_data": _("POST 数据"),
+                "failures_since_start": _("失败次数"),
+            },
+        ),
+        "accesslog": (
+            _("登录记录"),
+            _("登录记录"),
+            {**_ACCESS, "logout_time": _("退出时间"), "session_hash": _("会话哈希")},
+        ),
+        "accessfailurelog": (
+            _("登录失败"),
+            _("登录失败"),
+            {**_ACCESS, "locked_out": _("已锁定")},
+        ),
+        "accessattemptexpiration": (
+            _("登录尝试到期"),
+            _("登录尝试到期"),
+            {"access_attempt": _("登录尝试"), "expires_at": _("到期时间")},
+        ),
+    }
+
+
+class OtpTotpConfig(RelabelledApp, TotpAppConfig):
+    """django-otp's TOTP devices (the staff second factor), named in the page's language."""
+
+    default = False
+    verbose_name = _("两步验证")
+    labels: Labels = {
+        "totpdevice": (
+            _("TOTP 设备"),
+            _("TOTP 设备"),
+            {
+                "user": _("用户"),
+                "name": _("名称"),
+                "confirmed": _("已确认"),
+                "created_at": _("创建时间"),
+                "last_used_at": _("最近使用时间"),
+            },
+        ),
+    }

@@ -17,14 +17,17 @@ class OidcIdentity(models.Model):
     """
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="oidc_identity"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="oidc_identity",
+        verbose_name=_("用户"),
     )
-    issuer = models.CharField(max_length=255)
-    subject = models.CharField(max_length=255)
-    scope_tenant = models.CharField(max_length=64)
-    scope_user = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_login_at = models.DateTimeField(auto_now=True)
+    issuer = models.CharField(_("身份提供方"), max_length=255)
+    subject = models.CharField(_("主体标识"), max_length=255)
+    scope_tenant = models.CharField(_("记忆租户"), max_length=64)
+    scope_user = models.CharField(_("记忆用户"), max_length=64)
+    created_at = models.DateTimeField(_("创建时间"), auto_now_add=True)
+    last_login_at = models.DateTimeField(_("最近登录"), auto_now=True)
 
     class Meta:
         constraints = [
@@ -33,6 +36,8 @@ class OidcIdentity(models.Model):
                 fields=["scope_tenant", "scope_user"], name="oidc_identity_scope"
             ),
         ]
+        verbose_name = _("登录身份")
+        verbose_name_plural = _("登录身份")
 
     def __str__(self) -> str:
         return f"{self.scope_tenant}:{self.scope_user} ({self.issuer} {self.subject})"

@@ -13,7 +13,8 @@ from procrastinate.contrib.django.admin import ProcrastinateJobAdmin
 from procrastinate.contrib.django.models import ProcrastinateJob
 
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
-from memories.admin import ScopeUserFilter, local_time, memory_link, support_link
+from memories.admin import ScopeUserFilter, local_time, memory_link, metadata_rows, support_link
+from poco_memory.app_labels import relabel_actions
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -44,7 +45,22 @@ class IngestJobAdmin(ReadOnlyAdmin):
     search_fields = ("tenant_id", "user_id", "run_id", "id")
     date_hierarchy = "created_at"
     # The candidate text is only kept while a job waits; staff see how much, not what.
-    exclude = ("messages",)
+    fields = (
+        "id",
+        "scope",
+        "run",
+        "source_name",
+        "run_kind",
+        "status",
+        "attempts",
+        "inserted_count",
+        "memories",
+        "failure",
+        "metadata_table",
+        "when",
+        "updated",
+    )
+    readonly_fields = fields
 
     @admin.display(description=_("编号"), ordering="id")
     def short_id(self, job: IngestJob) -> SafeString:
@@ -77,6 +93,14 @@ class IngestJobAdmin(ReadOnlyAdmin):
     @admin.display(description=_("时间"), ordering="created_at")
     def when(self, job: IngestJob) -> str:
         return local_time(job.created_at)
+
+    @admin.display(description=_("更新时间"))
+    def updated(self, job: IngestJob) -> str:
+        return local_time(job.updated_at)
+
+    @admin.display(description=_("元数据"))
+    def metadata_table(self, job: IngestJob) -> SafeString:
+        return metadata_rows(job.metadata)
 
 
 @admin.register(IngestRejection)
@@ -113,14 +137,45 @@ class RunLedgerAdmin(ReadOnlyAdmin):
         return local_time(run.created_at)
 
 
+# Procrastinate names its actions in English only.
+JOB_ACTION_LABELS = {
+    "retry": _("重试任务"),
+    "cancel": _("取消任务（仅限排队中的）"),
+    "abort": _("中止任务（排队中和执行中的）"),
+}
+
+
 class GuardedJobAdmin(ProcrastinateJobAdmin):
     """Procrastinate's job list, whose Retry/Cancel/Abort change what a user's agent does:
-    offered only to staff holding the named permission, not to every staff member."""
+    offered only to staff holding the named permission, not to every staff member. Its
+    columns and actions are named in the page's language."""
+
+    list_display = ["job_id", "short_task_name", "pretty_args", "pretty_status", "summary"]
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         if not request.user.has_perm("procrastinate.change_procrastinatejob"):
             return {}
-        return super().get_actions(request)
+        return relabel_actions(super().get_actions(request), JOB_ACTION_LABELS)
+
+    @admin.display(description=_("编号"), ordering="id")
+    def job_id(self, instance: ProcrastinateJob) -> int:
+        return int(instance.pk)
+
+    @admin.display(description=_("状态"))
+    def pretty_status(self, instance: ProcrastinateJob) -> str:
+        return super().pretty_status(instance)
+
+    @admin.display(description=_("任务名"))
+    def short_task_name(self, instance: ProcrastinateJob) -> str:
+        return super().short_task_name(instance)
+
+    @admin.display(description=_("参数"))
+    def pretty_args(self, instance: ProcrastinateJob) -> str:
+        return super().pretty_args(instance)
+
+    @admin.display(description=_("概况"))
+    def summary(self, instance: ProcrastinateJob) -> str:
+        return super().summary(instance)
 
 
 admin.site.unregister(ProcrastinateJob)

@@ -12,11 +12,11 @@ from django.utils.translation import gettext_lazy as _
 class RunLedger(models.Model):
     """A run whose agent called /manage: from then on it is the run's only writer (seed §4.1)."""
 
-    tenant_id = models.CharField(max_length=64)
-    user_id = models.CharField(max_length=64)
-    run_id = models.CharField(max_length=128)
-    explicit_action = models.CharField(max_length=16)
-    created_at = models.DateTimeField(auto_now_add=True)
+    tenant_id = models.CharField(_("租户"), max_length=64)
+    user_id = models.CharField(_("用户"), max_length=64)
+    run_id = models.CharField(_("任务"), max_length=128)
+    explicit_action = models.CharField(_("显式操作"), max_length=16)
+    created_at = models.DateTimeField(_("时间"), auto_now_add=True)
 
     class Meta:
         constraints = [
@@ -46,24 +46,26 @@ class IngestJob(models.Model):
     FINAL = (Status.SUCCEEDED, Status.NO_EFFECT, Status.SKIPPED, Status.FAILED)
     WAITING = (Status.QUEUED, Status.RETRYING)
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    tenant_id = models.CharField(max_length=64)
-    user_id = models.CharField(max_length=64)
-    run_id = models.CharField(max_length=128, blank=True, default="")
-    source = models.CharField(max_length=32)
-    run_kind = models.CharField(max_length=32, blank=True, default="")
+    id = models.UUIDField(_("编号"), primary_key=True, default=uuid.uuid4, editable=False)
+    tenant_id = models.CharField(_("租户"), max_length=64)
+    user_id = models.CharField(_("用户"), max_length=64)
+    run_id = models.CharField(_("任务"), max_length=128, blank=True, default="")
+    source = models.CharField(_("来源"), max_length=32)
+    run_kind = models.CharField(_("任务类型"), max_length=32, blank=True, default="")
     # The admitted (cleaned) messages; emptied once the job is final so no raw text lingers.
-    messages = models.JSONField(default=list, blank=True)
-    metadata = models.JSONField(default=dict, blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    inserted_count = models.PositiveIntegerField(default=0)
-    memory_ids = models.JSONField(default=list, blank=True)
-    reason = models.CharField(max_length=200, blank=True, default="")
+    messages = models.JSONField(_("消息"), default=list, blank=True)
+    metadata = models.JSONField(_("元数据"), default=dict, blank=True)
+    status = models.CharField(
+        _("状态"), max_length=16, choices=Status.choices, default=Status.QUEUED
+    )
+    attempts = models.PositiveSmallIntegerField(_("尝试次数"), default=0)
+    inserted_count = models.PositiveIntegerField(_("写入条数"), default=0)
+    memory_ids = models.JSONField(_("写入的记忆"), default=list, blank=True)
+    reason = models.CharField(_("原因"), max_length=200, blank=True, default="")
     # When the candidate was accepted, on the database's clock: compared with deletion marks
     # (memories.DeletionMark) written by other nodes whose clocks may differ.
-    created_at = models.DateTimeField(db_default=Now(), db_index=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("时间"), db_default=Now(), db_index=True)
+    updated_at = models.DateTimeField(_("更新时间"), auto_now=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -45,13 +45,14 @@ from memories.console.labels import (
     source_label,
 )
 from memories.governance import payload_status
-from memories.models import AuditEvent, EntityRow, MemoryRow, MemorySettings
+from memories.models import CHANGE_EVENTS, AuditEvent, EntityRow, MemoryRow, MemorySettings
 from memories.selectors import rows_with_status
 from memories.services import (
     MAX_FACT_LENGTH,
     memory_delete,
     memory_switches_update,
     memory_update,
+    staff_view_record,
 )
 from memories.types import (
     Actor,
@@ -99,8 +100,20 @@ def _metadata_value(key: str, value: Any) -> str:
     return str(value)
 
 
-def memory_link(memory_id: Any) -> SafeString:
+def metadata_rows(values: dict[str, Any], hidden: frozenset[str] = frozenset()) -> SafeString:
+    """Stored key/values as a table, each value as staff read it (``_metadata_value``)."""
+    rows = sorted((k, _metadata_value(k, v)) for k, v in values.items() if k not in hidden)
+    if not rows:
+        return format_html("{}", "—")
+    return format_html(
+        "<table>{}</table>", format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows)
+    )
+
+
+def memory_link(memory_id: Any) -> SafeString | str:
     """A memory id that links to the memory (or says it is gone), never wrapping."""
+    if memory_id is None:
+        return "—"  # a staff view of a page of memories names no single one
     url = reverse("admin:memories_memoryrow_change", args=[memory_id])
     if not MemoryRow.objects.filter(pk=memory_id).exists():
         return format_html(
@@ -123,6 +136,39 @@ def staff_actor(request: HttpRequest) -> Actor:
 def row_scope(row: MemoryRow) -> MemoryScope:
     """The scope a row belongs to: staff act inside the memory's own scope."""
     return MemoryScope.from_key(row.scope_key)
+
+
+def record_view(
+    request: HttpRequest, scope_key: str, page: str, memory_id: str | None = None
+) -> None:
+    """Staff read this user's memories on ``page``: leave the content-free trace (issue 27 §4).
+    A row whose scope cannot be read names no user to record against."""
+    try:
+        scope = MemoryScope.from_key(scope_key)
+    except ScopeError:
+        return
+    staff_view_record(scope=scope, actor=staff_actor(request), page=page, memory_id=memory_id)
+
+
+class ReadingLeavesATrace(admin.ModelAdmin):
+    """A read-only page of one object that shows a user's memories: opening it is recorded
+    (``record_reading``), never on a failed or posted request."""
+
+    def record_reading(self, request: HttpRequest, obj: Any) -> None:
+        raise NotImplementedError
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        response = super().change_view(request, object_id, form_url, extra_context)
+        shown = (getattr(response, "context_data", None) or {}).get("original")
+        if request.method == "GET" and response.status_code == 200 and shown is not None:
+            self.record_reading(request, shown)
+        return response
 
 
 class PayloadKeyFilter(admin.SimpleListFilter):
@@ -320,7 +366,7 @@ def delete_selected(
 
 
 @admin.register(MemoryRow)
-class MemoryRowAdmin(admin.ModelAdmin):
+class MemoryRowAdmin(ReadingLeavesATrace):
     list_display = (
         "short_content",
         "scope",
@@ -446,11 +492,7 @@ class MemoryRowAdmin(admin.ModelAdmin):
     @admin.display(description=_("元数据"))
     def metadata_table(self, obj: MemoryRow) -> SafeString:
         hidden = {"data", "hash", "text_lemmatized", "user_id", "created_at", "updated_at"}
-        rows = sorted((k, _metadata_value(k, v)) for k, v in obj.payload.items() if k not in hidden)
-        return format_html(
-            "<table>{}</table>",
-            format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows),
-        )
+        return metadata_rows(obj.payload, frozenset(hidden))
 
     @admin.display(description=_("纠正"))
     def correct_link(self, obj: MemoryRow) -> SafeString:
@@ -459,7 +501,9 @@ class MemoryRowAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("变更轨迹"))
     def history_table(self, obj: MemoryRow) -> SafeString:
-        events = AuditEvent.objects.filter(memory_id=obj.pk).order_by("created_at", "id")
+        events = AuditEvent.objects.filter(memory_id=obj.pk, event__in=CHANGE_EVENTS).order_by(
+            "created_at", "id"
+        )
         rows = [
             (
                 local_time(e.created_at),
@@ -499,6 +543,22 @@ class MemoryRowAdmin(admin.ModelAdmin):
                 [(text, kind, gettext("%(n)d 条记忆") % {"n": n}) for text, kind, n in items],
             ),
         )
+
+    # --- staff reading leaves a trace (issue 27 §4) --------------------------------------------
+    def record_reading(self, request: HttpRequest, obj: MemoryRow) -> None:
+        record_view(request, obj.scope_key, AuditEvent.Page.MEMORY, memory_id=str(obj.pk))
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """One view row for each user whose memories the page shows (the search words and
+        filters are not kept: they can be content)."""
+        response = super().changelist_view(request, extra_context)
+        changelist = (getattr(response, "context_data", None) or {}).get("cl")
+        if request.method == "GET" and response.status_code == 200 and changelist is not None:
+            for scope_key in sorted({row.scope_key for row in changelist.result_list}):
+                record_view(request, scope_key, AuditEvent.Page.MEMORY_LIST)
+        return response
 
     # --- deletion through the service ---------------------------------------------------------
     def log_deletions(self, request: HttpRequest, queryset: Any) -> list[LogEntry]:
@@ -577,6 +637,7 @@ class MemoryRowAdmin(admin.ModelAdmin):
                 )
         else:
             form = CorrectionForm(initial={"text": row.content, "category": row.category})
+            record_view(request, row.scope_key, AuditEvent.Page.CORRECT, memory_id=str(row.pk))
         context = {
             **self.admin_site.each_context(request),
             "title": gettext("纠正记忆"),
@@ -609,6 +670,7 @@ class MemoryRowAdmin(admin.ModelAdmin):
                 context["error"] = gettext("无法识别这个用户（格式：tenant:user）。")
                 return TemplateResponse(request, "admin/memories/support.html", context)
             owned = {"tenant_id": scope.tenant_id, "user_id": scope.user_id}
+            staff_view_record(scope=scope, actor=staff_actor(request), page=AuditEvent.Page.SUPPORT)
             memories = (
                 MemoryRow.objects.defer("vector")
                 .alias(owner=KT("payload__user_id"), created_key=KT("payload__created_at"))
@@ -667,14 +729,27 @@ class MemoryRowAdmin(admin.ModelAdmin):
                         "run_id": e.run_id,
                         "status": e.status,
                     }
-                    for e in AuditEvent.objects.filter(**owned).order_by("-created_at", "-id")[:50]
+                    for e in AuditEvent.objects.filter(**owned, event__in=CHANGE_EVENTS).order_by(
+                        "-created_at", "-id"
+                    )[:50]
+                ],
+                "staff_views": [
+                    {
+                        "when": local_time(e.created_at),
+                        "actor": actor_label(e.actor_kind, e.actor_id),
+                        "page": e.get_page_display(),
+                        "memory": memory_link(e.memory_id),
+                    }
+                    for e in AuditEvent.objects.filter(
+                        **owned, event=AuditEvent.Event.VIEW
+                    ).order_by("-created_at", "-id")[:50]
                 ],
             }
         return TemplateResponse(request, "admin/memories/support.html", context)
 
 
 @admin.register(EntityRow)
-class EntityRowAdmin(admin.ModelAdmin):
+class EntityRowAdmin(ReadingLeavesATrace):
     """Mem0's entity index: what the topic heat map and recall boost read (derived data)."""
 
     list_display = ("text", "kind", "scope", "linked_count")
@@ -695,6 +770,10 @@ class EntityRowAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # derived from the memories: rebuilt, never edited by hand
+
+    def record_reading(self, request: HttpRequest, obj: EntityRow) -> None:
+        """The page lists the memories linked to the entity: staff read them."""
+        record_view(request, str(obj.payload.get("user_id", "")), AuditEvent.Page.ENTITY)
 
     @admin.display(description=_("实体"))
     def text(self, obj: EntityRow) -> str:
@@ -731,10 +810,11 @@ class AuditEventAdmin(admin.ModelAdmin):
         "scope",
         "actor",
         "source_name",
+        "page",
         "run_id",
         "status",
     )
-    list_filter = ("event", AuditActorFilter, AuditSourceFilter, ScopeUserFilter)
+    list_filter = ("event", "page", AuditActorFilter, AuditSourceFilter, ScopeUserFilter)
     search_fields = ("memory_id", "tenant_id", "user_id", "actor_id", "run_id")
     date_hierarchy = "created_at"
     list_per_page = 100
@@ -748,7 +828,7 @@ class AuditEventAdmin(admin.ModelAdmin):
         return f"{event_label(obj.event)} ({obj.event})"
 
     @admin.display(description=_("记忆"))
-    def memory(self, obj: AuditEvent) -> SafeString:
+    def memory(self, obj: AuditEvent) -> SafeString | str:
         return memory_link(obj.memory_id)
 
     @admin.display(description=_("用户"))

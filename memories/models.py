@@ -88,29 +88,47 @@ class EntityRow(ReadOnlyModel):
 
 
 class AuditEvent(models.Model):
-    """Who changed which memory, when, and how. A delete leaves only a content-free tombstone."""
+    """Who changed which memory, when, and how. A delete leaves only a content-free tombstone.
+
+    ``VIEW`` rows are staff reading a user's memories in the admin (issue 27 §4): who, when and
+    which page (``page``), for one memory (``memory_id``) or a page of them (none) — never a
+    memory's text or what staff searched for. They are not changes: histories and "last
+    changed" leave them out (``CHANGE_EVENTS``).
+    """
 
     class Event(models.TextChoices):
         ADD = "ADD", _("新增")
         UPDATE = "UPDATE", _("更新")
         DELETE = "DELETE", _("删除")
         NOOP = "NOOP", _("无变化")
+        VIEW = "VIEW", _("员工查看")
 
-    memory_id = models.UUIDField(db_index=True)
-    tenant_id = models.CharField(max_length=64)
-    user_id = models.CharField(max_length=64)
-    event = models.CharField(max_length=8, choices=Event.choices)
-    actor_kind = models.CharField(max_length=16, choices=[(a.value, a.value) for a in ActorKind])
-    actor_id = models.CharField(max_length=128, blank=True, default="")
-    source = models.CharField(max_length=16, blank=True, default="")
-    run_id = models.CharField(max_length=128, blank=True, default="")
-    old_text = models.TextField(blank=True, default="")
-    new_text = models.TextField(blank=True, default="")
-    status = models.CharField(max_length=32, blank=True, default="")
+    class Page(models.TextChoices):
+        MEMORY = "memory", _("记忆详情")
+        MEMORY_LIST = "memory_list", _("记忆列表")
+        CORRECT = "correct", _("纠正记忆")
+        SUPPORT = "support", _("用户支持视图")
+        ENTITY = "entity", _("实体详情")  # lists the entity's memories
+
+    memory_id = models.UUIDField(_("记忆"), null=True, blank=True, db_index=True)
+    tenant_id = models.CharField(_("租户"), max_length=64)
+    user_id = models.CharField(_("用户"), max_length=64)
+    event = models.CharField(_("事件"), max_length=8, choices=Event.choices)
+    actor_kind = models.CharField(
+        _("操作者类型"), max_length=16, choices=[(a.value, a.value) for a in ActorKind]
+    )
+    actor_id = models.CharField(_("操作者"), max_length=128, blank=True, default="")
+    source = models.CharField(_("来源"), max_length=16, blank=True, default="")
+    run_id = models.CharField(_("任务"), max_length=128, blank=True, default="")
+    old_text = models.TextField(_("原内容"), blank=True, default="")
+    new_text = models.TextField(_("新内容"), blank=True, default="")
+    status = models.CharField(_("状态"), max_length=32, blank=True, default="")
     # What else an UPDATE changed, as {"field": [old, new]} (e.g. the category), so the history
     # can say what changed when the text did not (issue 12 §1.4). Never holds memory text.
-    changes = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    changes = models.JSONField(_("其他变更"), default=dict, blank=True)
+    # Which admin page a VIEW row records (empty for changes).
+    page = models.CharField(_("页面"), max_length=16, blank=True, default="", choices=Page.choices)
+    created_at = models.DateTimeField(_("时间"), default=timezone.now, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -121,17 +139,26 @@ class AuditEvent(models.Model):
         verbose_name_plural = _("变更记录")
 
     def __str__(self) -> str:
-        return f"{self.event} {self.memory_id}"
+        return f"{self.event} {self.memory_id or self.page}"
+
+
+# The events that change a memory: what histories and "last changed" read (not VIEW).
+CHANGE_EVENTS = (
+    AuditEvent.Event.ADD,
+    AuditEvent.Event.UPDATE,
+    AuditEvent.Event.DELETE,
+    AuditEvent.Event.NOOP,
+)
 
 
 class MemorySettings(models.Model):
     """The user's two switches (seed 000 §7); both on unless the user turns them off."""
 
-    tenant_id = models.CharField(max_length=64)
-    user_id = models.CharField(max_length=64)
-    memory_save_enabled = models.BooleanField(default=True)
-    memory_reference_enabled = models.BooleanField(default=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    tenant_id = models.CharField(_("租户"), max_length=64)
+    user_id = models.CharField(_("用户"), max_length=64)
+    memory_save_enabled = models.BooleanField(_("保存记忆"), default=True)
+    memory_reference_enabled = models.BooleanField(_("参考记忆"), default=True)
+    updated_at = models.DateTimeField(_("更新时间"), auto_now=True)
 
     class Meta:
         constraints = [

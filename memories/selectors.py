@@ -22,7 +22,7 @@ from memories import governance, metrics
 from memories.engine import get_engine, nlp
 from memories.engine.recall import ChannelQuery, live_condition
 from memories.fusion import fuse
-from memories.models import AuditEvent, EntityRow, MemoryRow, MemorySettings
+from memories.models import CHANGE_EVENTS, AuditEvent, EntityRow, MemoryRow, MemorySettings
 from memories.types import (
     BackendError,
     Channel,
@@ -454,7 +454,10 @@ class HistoryEntry:
 def memory_history(*, scope: MemoryScope, memory_id: str) -> tuple[HistoryEntry, ...]:
     """The audit trail of one id, oldest first; the id must belong to ``scope``."""
     events = AuditEvent.objects.filter(
-        memory_id=memory_id, tenant_id=scope.tenant_id, user_id=scope.user_id
+        memory_id=memory_id,
+        tenant_id=scope.tenant_id,
+        user_id=scope.user_id,
+        event__in=CHANGE_EVENTS,  # a staff view is not part of what happened to the memory
     ).order_by("created_at", "id")
     if not events.exists():
         memory_owned_row(scope=scope, memory_id=memory_id)  # raises not found / forbidden
@@ -508,7 +511,9 @@ def memory_overview(*, scope: MemoryScope, now: datetime | None = None) -> Overv
         str(r["cat"] or "fact"): int(r["n"])
         for r in rows.annotate(cat=KT("payload__category")).values("cat").annotate(n=Count("id"))
     }
-    events = AuditEvent.objects.filter(tenant_id=scope.tenant_id, user_id=scope.user_id)
+    events = AuditEvent.objects.filter(
+        tenant_id=scope.tenant_id, user_id=scope.user_id, event__in=CHANGE_EVENTS
+    )
     recent = events.filter(created_at__gte=now - timedelta(days=RECENT_DAYS))
     last = events.exclude(event=AuditEvent.Event.NOOP).aggregate(last=Max("created_at"))["last"]
     tz = timezone.get_current_timezone()

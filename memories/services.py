@@ -75,7 +75,7 @@ def _audit(**fields: Any) -> None:
 def _audit_fields(
     *,
     scope: MemoryScope,
-    memory_id: str,
+    memory_id: str | None,
     event: str,
     actor: Actor,
     source: str,
@@ -84,6 +84,7 @@ def _audit_fields(
     new_text: str = "",
     status: str = "",
     changes: dict[str, list[Any]] | None = None,
+    page: str = "",
     at: datetime | None = None,
 ) -> dict[str, Any]:
     """The fields of one audit row (``_audit`` creates it; a batch bulk-creates many)."""
@@ -100,6 +101,7 @@ def _audit_fields(
         "new_text": new_text,
         "status": status,
         "changes": changes or {},
+        "page": page,
         "created_at": at or timezone.now(),
     }
 
@@ -1211,6 +1213,22 @@ def _scope_remaining(*, scope: MemoryScope) -> int:
         return scope_rows(scope).count()
     except Exception as exc:  # noqa: BLE001 - an outage while counting: unknown, not zero
         raise BackendError(f"count after delete failed: {type(exc).__name__}") from exc
+
+
+def staff_view_record(
+    *, scope: MemoryScope, actor: Actor, page: str, memory_id: str | None = None
+) -> None:
+    """Staff read the scope's memories on an admin page: one content-free VIEW row (who, when,
+    which page, which memory when the page shows one). A delete-user treats it like the scope's
+    other audit rows (``_forget_scope_audit_text``); it never holds text to forget."""
+    _audit(
+        scope=scope,
+        memory_id=memory_id,
+        event=AuditEvent.Event.VIEW,
+        actor=actor,
+        source=Source.ADMIN,
+        page=page,
+    )
 
 
 def memory_switches_update(

@@ -147,13 +147,13 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "django_htmx",
     "template_partials",
-    "procrastinate.contrib.django",
+    "lifecycle.apps.ProcrastinateConfig",  # procrastinate, its tables named in words
     "memories",
     "lifecycle",
     # Sign-in (see the "sign-in" block below).
     "django_otp",
-    "django_otp.plugins.otp_totp",
-    "axes",
+    "accounts.apps.OtpTotpConfig",  # django_otp.plugins.otp_totp, named in words
+    "accounts.apps.AxesConfig",  # axes, its tables named in words
     "accounts",
 ]
 

@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db.models import Max
 
 from memories.console.presenters import MemoryItem
-from memories.models import AuditEvent
+from memories.models import CHANGE_EVENTS, AuditEvent
 from memories.types import MemoryScope
 
 
@@ -19,7 +19,10 @@ def last_changed(*, scope: MemoryScope, memory_ids: Iterable[str]) -> dict[str, 
     """memory id → time of its newest audited change (a save that changed nothing is none)."""
     rows = (
         AuditEvent.objects.filter(
-            tenant_id=scope.tenant_id, user_id=scope.user_id, memory_id__in=list(memory_ids)
+            tenant_id=scope.tenant_id,
+            user_id=scope.user_id,
+            memory_id__in=list(memory_ids),
+            event__in=CHANGE_EVENTS,
         )
         .exclude(event=AuditEvent.Event.NOOP)
         .values("memory_id")
