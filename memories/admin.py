@@ -141,7 +141,7 @@ def row_scope(row: MemoryRow) -> MemoryScope:
 def record_view(
     request: HttpRequest, scope_key: str, page: str, memory_id: str | None = None
 ) -> None:
-    """Staff read this user's memories on ``page``: leave the content-free trace (issue 27 §4).
+    """Staff read this user's memories on ``page``: leave the content-free trace.
     A row whose scope cannot be read names no user to record against."""
     try:
         scope = MemoryScope.from_key(scope_key)
@@ -544,7 +544,7 @@ class MemoryRowAdmin(ReadingLeavesATrace):
             ),
         )
 
-    # --- staff reading leaves a trace (issue 27 §4) --------------------------------------------
+    # --- staff reading leaves a trace ----------------------------------------------------------
     def record_reading(self, request: HttpRequest, obj: MemoryRow) -> None:
         record_view(request, obj.scope_key, AuditEvent.Page.MEMORY, memory_id=str(obj.pk))
 

@@ -90,7 +90,7 @@ class EntityRow(ReadOnlyModel):
 class AuditEvent(models.Model):
     """Who changed which memory, when, and how. A delete leaves only a content-free tombstone.
 
-    ``VIEW`` rows are staff reading a user's memories in the admin (issue 27 §4): who, when and
+    ``VIEW`` rows are staff reading a user's memories in the admin: who, when and
     which page (``page``), for one memory (``memory_id``) or a page of them (none) — never a
     memory's text or what staff searched for. They are not changes: histories and "last
     changed" leave them out (``CHANGE_EVENTS``).

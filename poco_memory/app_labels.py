@@ -1,5 +1,5 @@
 """Names in the page's language for the tables of apps the service installs but does not own
-(sign-in lockout, second factor, the task queue), as the admin shows them (issue 27 §4).
+(sign-in lockout, second factor, the task queue), as the admin shows them.
 
 Their models name themselves in English or not at all ("Procrastinate jobs"), and their Chinese
 catalogs are missing. A small AppConfig subclass per app, listed in ``INSTALLED_APPS`` in place

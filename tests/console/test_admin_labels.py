@@ -1,4 +1,4 @@
-"""Every admin label in words of the page's language (issue 27 §4): app, model, column and
+"""Every admin label in words of the page's language: app, model, column and
 filter names of the service's own tables and of the sign-in and queue apps it installs."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 # Names that are words in Chinese too (a product, an abbreviation), not untranslated labels.
 KEPT = {"TOTP", "IP", "ID", "Agent", "HTTP", "Poco"}
-# What the Chinese admin showed before (issue 27 §4), as Django renders it before CSS.
+# What the Chinese admin showed before, as Django renders it before CSS.
 RAW = (
     "Oidc identitys",
     "Axes",

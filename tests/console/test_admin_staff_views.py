@@ -1,4 +1,4 @@
-"""Staff reading a user's memories leaves a trace (issue 27 §4): who, when, which page, in the
+"""Staff reading a user's memories leaves a trace: who, when, which page, in the
 audit trail and on the user's support view, never the memories' text."""
 
 from __future__ import annotations
