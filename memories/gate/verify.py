@@ -45,6 +45,18 @@ NOISE_TEXT = (
     "参考 https://wiki.example.com/report/weekly 和 /etc/poco/report.yaml"
 )
 NOISE_LEFTOVERS = ("Traceback", "ValueError", "/srv/poco", "https://", "/etc/poco")
+INGEST_TASK = [
+    {
+        "role": "user",
+        "content": "以后所有技术方案都使用简体中文，项目叫“Poco”。这次先生成一份 HTML 报告。",
+    },
+    {"role": "assistant", "content": "好的，已生成报告。已确认：Poco 的技术方案统一使用简体中文。"},
+]
+INGEST_ONE_OFF = [
+    {"role": "user", "content": "这次帮我把报告发给林清。"},
+    {"role": "assistant", "content": "好的，今天下午已经发送。"},
+]
+INGEST_WAIT_SECONDS = 120
 ISOLATION_TEXT = "用户的团队每周四下午做架构评审"
 ISOLATION_QUERY = "团队什么时候做架构评审"
 
@@ -316,6 +328,55 @@ class Gate:
             f"noise left: {leftovers or 'none'}",
         )
 
+    def ingest_job(self, scope: Scope, run_id: str, messages: list[dict[str, str]]) -> Answer:
+        """Send an ingest and wait for the queue worker's final state."""
+        accepted = self.service.v1(
+            "ingest", scope.body(run_id=run_id, source="task_completed", messages=messages)
+        )
+        job_id = accepted.get("job_id")
+        if accepted.status != 202 or not job_id:
+            return accepted
+        path = f"/v1/memories/ingest/{job_id}?tenant_id={scope.tenant_id}&user_id={scope.user_id}"
+        deadline = time.monotonic() + INGEST_WAIT_SECONDS
+        while True:
+            state = self.service.call("GET", path)
+            if state.get("status") not in {"queued", "running", "retrying"}:
+                return state
+            if time.monotonic() > deadline:
+                return Answer(state.status, {**state.body, "waited": INGEST_WAIT_SECONDS})
+            time.sleep(0.5)
+
+    def ingest(self) -> None:
+        scope = self.scope("ingest")
+        done = self.ingest_job(scope, "gate-run-1", INGEST_TASK)
+        stored = [m["content"] for m in self.listed(scope)]
+        self.check(
+            "ingest.extracts_stable_facts",
+            done.get("status") == "succeeded"
+            and any("简体中文" in text for text in stored)
+            and not any("这次" in text for text in stored),
+            f"job {done.get('status')} ({done.get('reason')}); stored {stored!r}",
+        )
+        self.service.v1("delete-user", scope.body())
+        one_off = self.ingest_job(scope, "gate-run-2", INGEST_ONE_OFF)
+        stored = [m["content"] for m in self.listed(scope)]
+        self.check(
+            "ingest.one_off_yields_nothing",
+            one_off.get("status") == "no_effect" and not stored,
+            f"job {one_off.get('status')} ({one_off.get('reason')}); stored {stored!r}",
+        )
+        self.service.v1(
+            "manage", scope.body(action="add", text=LIFECYCLE_SECOND, run_id="gate-run-3")
+        )
+        skipped = self.ingest_job(scope, "gate-run-3", INGEST_TASK)
+        stored = [m["content"] for m in self.listed(scope)]
+        self.check(
+            "ingest.one_writer_per_run",
+            skipped.get("status") == "skipped" and stored == [LIFECYCLE_SECOND],
+            f"ingest after an explicit manage of the run: {skipped.get('status')} "
+            f"({skipped.get('reason')}); stored {stored!r}",
+        )
+
     def isolation(self) -> None:
         owner = self.scope("owner")
         added = self.service.v1("manage", owner.body(action="add", text=ISOLATION_TEXT))
@@ -548,6 +609,7 @@ def verify(
             for name, run in (
                 ("lifecycle", gate.lifecycle),
                 ("admission", gate.admission),
+                ("ingest", gate.ingest),
                 ("isolation", gate.isolation),
                 ("recall", lambda: gate.recall(baseline)),
             ):

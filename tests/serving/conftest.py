@@ -54,7 +54,8 @@ class Running:
         """SIGTERM, as Ctrl-C or a service manager would; returns everything it printed."""
         if self.process.poll() is None or not self.output:
             self.process.send_signal(signal.SIGTERM)
-            self.output, _ = self.process.communicate(timeout=90)
+            out, _ = self.process.communicate(timeout=90)
+            self.output = out or ""
         return self.output
 
     def call(self, path: str, payload: dict | None = None) -> dict:
@@ -82,16 +83,19 @@ class Running:
 
 
 @contextmanager
-def running_launcher(data_dir: Path) -> Iterator[Running]:
+def running_launcher(data_dir: Path, *, log: Path | None = None) -> Iterator[Running]:
     """`make run`'s launcher in ``data_dir`` on a free port (no demo data), stopped afterwards;
-    it must have stopped cleanly, its database with it."""
+    it must have stopped cleanly, its database with it. Its output goes to a pipe read when it
+    stops, or to ``log`` for a server that answers more requests than the pipe's buffer holds
+    access-log lines of (a full pipe blocks every web process)."""
     port = free_port()
     env = child_env(POCO_DATA_DIR=str(data_dir), PORT=str(port), POCO_DEMO_DATA="0")
+    output = log.open("w") if log else subprocess.PIPE
     process = subprocess.Popen(
         [sys.executable, "-m", "poco_memory.launcher"],
         env=env,
         cwd=ROOT,
-        stdout=subprocess.PIPE,
+        stdout=output,
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,  # its own process group, as in a terminal
@@ -102,6 +106,9 @@ def running_launcher(data_dir: Path) -> Iterator[Running]:
         yield running
     finally:
         running.stop()
+        if log:
+            output.close()  # type: ignore[union-attr]
+            running.output = log.read_text()
     assert process.returncode == 0, running.output[-3000:]
     assert "Poco Memory stopped." in running.output
     assert wait_gone(data_dir) == []
