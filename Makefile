@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # A standalone PostgreSQL (the bundled binaries) for running against a server we did not start.
 EXTERNAL_PG ?= .data/external-pg
 
-.PHONY: install run cluster test test-fast reliability lint bench load eval screenshots db-start db-stop clean
+.PHONY: install run cluster test test-fast reliability lint bench load eval screenshots db-start db-stop gate clean
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,11 @@ db-start:
 db-stop:
 	@$(MAKE) --no-print-directory install >&2
 	@$(BIN)/python -m poco_memory.embedded_db stop $(EXTERNAL_PG)
+
+# The upgrade gate on a fresh `make run` in .data/gate/: baseline, verify, report in
+# .data/gate-report/ (docs/deploy.md, "Upgrading: the gate").
+gate: install
+	$(BIN)/python -m memories.gate.suite
 
 # Recall quality on the shipped labelled set, beside raw mem0ai (docs/retrieval.md).
 eval: install
