@@ -1,9 +1,10 @@
 """``make gate``: the gate proving itself on a fresh ``make run``.
 
 Starts the launcher in a data directory of its own (emptied first; demo data on, so the
-baseline counts real rows), records the baseline against its database, runs ``verify``
-against it over HTTP, stops it, and exits with ``verify``'s status. The report stays in
-``POCO_GATE_REPORT`` (default ``.data/gate-report/``).
+baseline counts real rows; its output goes to ``launcher.log`` there), records the baseline
+against its database, runs ``verify`` against it over HTTP, stops it, and exits with
+``verify``'s status. The report stays in ``POCO_GATE_REPORT`` (default
+``.data/gate-report/``).
 """
 
 from __future__ import annotations
@@ -57,11 +58,13 @@ def main() -> int:
     env.update(POCO_DATA_DIR=str(data_dir), PORT=str(port))
     started = time.monotonic()
     print(f"make gate: starting the service in {data_dir} on port {port}", flush=True)
+    log = (data_dir / "launcher.log").open("w")
     service = subprocess.Popen(
         [sys.executable, "-m", "poco_memory.launcher"],
         env=env,
         cwd=ROOT,
-        stdout=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,
     )
@@ -85,6 +88,7 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             service.kill()
             service.wait()
+        log.close()
     print(
         f"make gate: {'passed' if status == 0 else 'REFUSED'} in "
         f"{time.monotonic() - started:.0f}s; report in {report}/report.md",
