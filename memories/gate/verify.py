@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memories.gate.mcp_door import MANAGE, SEARCH, ToolAnswer, call_tool
 from memories.gate.recall_set import (
     MIN_SCORE_CORRELATION,
     RANK_TOLERANCE,
@@ -377,6 +378,50 @@ class Gate:
             f"({skipped.get('reason')}); stored {stored!r}",
         )
 
+    def tool(self, scope: Scope, name: str, **arguments: Any) -> ToolAnswer:
+        self.service.requests += 1
+        return call_tool(
+            url=self.service.url,
+            token=self.service.token,
+            tenant_id=scope.tenant_id,
+            user_id=scope.user_id,
+            name=name,
+            arguments=arguments,
+        )
+
+    def mcp(self) -> None:
+        """The agent's door: an add and a search over MCP reach the same memory as /v1, and
+        another user's connection neither finds nor deletes it."""
+        scope, other = self.scope("mcp"), self.scope("mcp-intruder")
+        added = self.tool(scope, MANAGE, action="add", text=ISOLATION_TEXT, category="fact")
+        memory_id = added.content.get("memory_id")
+        listed = [m["id"] for m in self.listed(scope)]
+        self.check(
+            "mcp.manage_add",
+            added.ok and added.content.get("status") == "added" and listed == [memory_id],
+            f"manage_user_memory add: {added.content or added.error}; /v1 lists {listed}",
+        )
+        found = self.tool(scope, SEARCH, query=ISOLATION_QUERY)
+        hits = [item.get("id") for item in found.content.get("items") or []]
+        self.check(
+            "mcp.search",
+            found.ok and found.content.get("available") is True and memory_id in hits,
+            f"search_user_memory: {hits or found.error or found.content}",
+        )
+        foreign = self.tool(other, SEARCH, query=ISOLATION_QUERY)
+        foreign_hits = [item.get("id") for item in foreign.content.get("items") or []]
+        self.check(
+            "isolation.recall",
+            foreign.ok and memory_id not in foreign_hits,
+            f"another user over MCP recalls {foreign.error or foreign_hits}",
+        )
+        drop = self.tool(other, MANAGE, action="delete", memory_id=memory_id)
+        self.check(
+            "isolation.delete",
+            drop.content.get("status") == "forbidden" and len(self.listed(scope)) == 1,
+            f"another user over MCP deletes: {drop.content or drop.error}",
+        )
+
     def isolation(self) -> None:
         owner = self.scope("owner")
         added = self.service.v1("manage", owner.body(action="add", text=ISOLATION_TEXT))
@@ -611,6 +656,7 @@ def verify(
                 ("admission", gate.admission),
                 ("ingest", gate.ingest),
                 ("isolation", gate.isolation),
+                ("mcp", gate.mcp),
                 ("recall", lambda: gate.recall(baseline)),
             ):
                 with gate.step(name):
