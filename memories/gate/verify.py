@@ -226,6 +226,17 @@ class Gate:
                 f"/ready {ready.status} {ready.body!r}: no checks shown — the token must be a "
                 "service token not bound to tenants",
             )
+        before = self.result.baseline_versions.get("configuration", {}).get("embedding_model")
+        now = (ready.get("service") or {}).get("configuration", {}).get("embedding_model")
+        self.check(
+            "compatibility.embedding_model",
+            not before or not now or before == now,
+            f"the embedder changed from {before} to {now}: the stored vectors must have been "
+            "re-embedded (memory_reembed --swap), and the floors recalibrated"
+            if before != now
+            else f"{now}, as at the baseline",
+            blocking=False,
+        )
         dimension = checks.get("vector dimension", {})
         self.check(
             "compatibility.dimension",

@@ -268,6 +268,19 @@ def test_a_lost_baseline_positive_refuses_the_release(live, tmp_path):
 
 
 @pytest.mark.reliability
+def test_another_embedder_than_the_baselines_is_a_warning_not_a_refusal(live, tmp_path):
+    baseline = json.loads(live.baseline.read_text())
+    baseline["configuration"]["embedding_model"] = "text-embedding-3-small"
+    path = tmp_path / "other-model.json"
+    path.write_text(json.dumps(baseline, ensure_ascii=False))
+    verdict = run_verify(live, tmp_path, baseline=path)
+    assert verdict.returncode == 0, verdict.output[-3000:]
+    assert verdict.failed() == {"compatibility.embedding_model"}
+    assert "`compatibility.embedding_model` (warning)" in verdict.markdown
+    assert "memory_reembed --swap" in verdict.markdown
+
+
+@pytest.mark.reliability
 def test_a_flipped_score_direction_refuses_the_release(live, tmp_path):
     def flip(recall: dict[str, Any]) -> None:
         for positive in recall["positives"]:
