@@ -122,7 +122,7 @@ def live() -> Iterator[Live]:
     data_dir = settings.DATA_DIR / "test-servers" / f"gate-{uuid.uuid4().hex[:8]}"
     data_dir.mkdir(parents=True)
     try:
-        with running_launcher(data_dir, log=data_dir / "launcher.log") as server:
+        with running_launcher(data_dir) as server:
             baseline = data_dir / "baseline.json"
             done = subprocess.run(
                 [sys.executable, "manage.py", "memory_gate", "baseline", "--out", str(baseline)],

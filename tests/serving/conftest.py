@@ -50,12 +50,16 @@ class Running:
 
         return connection_budget(web=len(self.children("poco_memory.launcher web")), workers=1)
 
+    @property
+    def log(self) -> Path:
+        return self.data_dir / "launcher.log"
+
     def stop(self) -> str:
         """SIGTERM, as Ctrl-C or a service manager would; returns everything it printed."""
-        if self.process.poll() is None or not self.output:
+        if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
-            out, _ = self.process.communicate(timeout=90)
-            self.output = out or ""
+        self.process.wait(timeout=90)
+        self.output = self.log.read_text() if self.log.exists() else ""
         return self.output
 
     def call(self, path: str, payload: dict | None = None) -> dict:
@@ -83,32 +87,29 @@ class Running:
 
 
 @contextmanager
-def running_launcher(data_dir: Path, *, log: Path | None = None) -> Iterator[Running]:
-    """`make run`'s launcher in ``data_dir`` on a free port (no demo data), stopped afterwards;
-    it must have stopped cleanly, its database with it. Its output goes to a pipe read when it
-    stops, or to ``log`` for a server that answers more requests than the pipe's buffer holds
-    access-log lines of (a full pipe blocks every web process)."""
+def running_launcher(data_dir: Path, **env: str) -> Iterator[Running]:
+    """`make run`'s launcher in ``data_dir`` on a free port (no demo data; ``env`` on top),
+    stopped afterwards; it must have stopped cleanly, its database with it. Its output goes to
+    ``data_dir/launcher.log``: a pipe nobody reads until the end fills with access-log lines
+    and then blocks every web process."""
     port = free_port()
-    env = child_env(POCO_DATA_DIR=str(data_dir), PORT=str(port), POCO_DEMO_DATA="0")
-    output = log.open("w") if log else subprocess.PIPE
-    process = subprocess.Popen(
-        [sys.executable, "-m", "poco_memory.launcher"],
-        env=env,
-        cwd=ROOT,
-        stdout=output,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,  # its own process group, as in a terminal
-    )
+    environment = child_env(POCO_DATA_DIR=str(data_dir), PORT=str(port), POCO_DEMO_DATA="0")
+    with (data_dir / "launcher.log").open("w") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "poco_memory.launcher"],
+            env={**environment, **env},
+            cwd=ROOT,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,  # its own process group, as in a terminal
+        )
     running = Running(process, port, data_dir)
     try:
         wait_healthy(port, alive=lambda: process.poll() is None)
         yield running
     finally:
         running.stop()
-        if log:
-            output.close()  # type: ignore[union-attr]
-            running.output = log.read_text()
     assert process.returncode == 0, running.output[-3000:]
     assert "Poco Memory stopped." in running.output
     assert wait_gone(data_dir) == []

@@ -92,6 +92,6 @@ def test_ctrl_c_stops_every_process(launcher):
     children = psutil.Process(launcher.process.pid).children(recursive=True)
     assert len(children) >= 3
     os.killpg(launcher.process.pid, signal.SIGINT)  # what a terminal sends the group on Ctrl-C
-    launcher.output, _ = launcher.process.communicate(timeout=90)
-    assert launcher.process.returncode == 0, launcher.output[-3000:]
+    launcher.process.wait(timeout=90)
+    assert launcher.process.returncode == 0, launcher.log.read_text()[-3000:]
     assert not [child for child in children if child.is_running()]

@@ -8,7 +8,6 @@ import pwd
 import shutil
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -18,8 +17,8 @@ import psycopg
 import pytest
 
 from tests.memories.test_write_path import distinct_facts
-from tests.processes import ROOT, child_env, free_port, wait_healthy
-from tests.serving.conftest import SCOPE, Running
+from tests.processes import free_port
+from tests.serving.conftest import SCOPE, Running, running_launcher
 from tests.serving.test_flood import post
 
 PGBOUNCER = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
@@ -82,30 +81,9 @@ def bouncer(settings, server_data_dir) -> Iterator[str]:
 
 @pytest.fixture
 def behind_bouncer(bouncer, server_data_dir) -> Iterator[Running]:
-    port = free_port()
-    env = child_env(
-        POCO_DATA_DIR=str(server_data_dir),
-        PORT=str(port),
-        POCO_DEMO_DATA="0",
-        DATABASE_URL=bouncer,
-        POCO_DB_PREPARED_STATEMENTS="0",
-    )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "poco_memory.launcher"],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    running = Running(process, port, server_data_dir)
-    try:
-        wait_healthy(port, alive=lambda: process.poll() is None)
+    env = {"DATABASE_URL": bouncer, "POCO_DB_PREPARED_STATEMENTS": "0"}
+    with running_launcher(server_data_dir, **env) as running:
         yield running
-    finally:
-        running.stop()
-    assert process.returncode == 0, running.output[-3000:]
 
 
 def test_the_service_runs_behind_a_transaction_mode_pgbouncer(behind_bouncer):
