@@ -1,6 +1,6 @@
 """Checks on what extraction produced: language drift and deterministic fact validation.
 
-They judge only what can be verified (seed 000 §4.2): a fact's language against the user's,
+They judge only what can be verified: a fact's language against the user's,
 its length and attribution — never "worth keeping". Credentials, identifiers and technical
 noise are admission's, which adoption (``memories.services.memory_record_extracted``) runs.
 """

@@ -1,4 +1,4 @@
-"""Pipeline metrics (seed 000 §11 names)."""
+"""Pipeline metrics (README and docs/deploy.md name them)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class RunLedger(models.Model):
-    """A run whose agent called /manage: from then on it is the run's only writer (seed §4.1)."""
+    """A run whose agent called /manage: from then on it is the run's only writer."""
 
     tenant_id = models.CharField(_("租户"), max_length=64)
     user_id = models.CharField(_("用户"), max_length=64)
@@ -78,7 +78,7 @@ class IngestJob(models.Model):
 
 class IngestRejection(models.Model):
     """A candidate admission refused: who, which run, why and when — never its content, so
-    staff can count what was turned away without seeing secrets (issue 12 §3)."""
+    staff can count what was turned away without seeing secrets."""
 
     tenant_id = models.CharField(_("租户"), max_length=64)
     user_id = models.CharField(_("用户"), max_length=64)

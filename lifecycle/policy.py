@@ -11,7 +11,7 @@ from memories.locks import advisory_lock
 from memories.selectors import memory_switches
 from memories.types import MemoryScope
 
-# seed 000 §7: scheduled, backfill and nightly runs never save, whatever the user's switch says.
+# Scheduled, backfill and nightly runs never save, whatever the user's switch says.
 SCHEDULED_RUN_KINDS = frozenset({"scheduled", "scheduled_backfill", "nightly"})
 
 

@@ -14,7 +14,7 @@ from procrastinate.retry import BaseRetryStrategy
 
 from memories.types import BackendError
 
-# seed 000 §4.1: backend errors are tried at most 4 times, 1, 2 and 4 seconds apart.
+# Backend errors are tried at most 4 times, 1, 2 and 4 seconds apart.
 RETRY_DELAYS_SECONDS = (1, 2, 4)
 MAX_ATTEMPTS = len(RETRY_DELAYS_SECONDS) + 1
 INGEST_QUEUE = "ingest"
@@ -92,7 +92,7 @@ async def ingest_upkeep(context: JobContext, timestamp: int) -> str:
     queueing_lock="lifecycle.expire_memories",
 )
 def expire_memories(timestamp: int) -> str:
-    """Mark memories past their ``valid_until`` expired (seed 003 §4: time-sensitive facts need
+    """Mark memories past their ``valid_until`` expired (time-sensitive facts need
     a valid_until or a periodic check). Recall already ignores them; the mark is what lists,
     admin and exports show."""
     from memories.services import memories_expire

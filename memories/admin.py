@@ -648,7 +648,7 @@ class MemoryRowAdmin(ReadingLeavesATrace):
         }
         return TemplateResponse(request, "admin/memories/memoryrow/correct.html", context)
 
-    # --- one user, everything support needs (issue 12 §3) --------------------------------------
+    # --- one user, everything support needs ----------------------------------------------------
     def support_view(self, request: HttpRequest) -> HttpResponse:
         """A user's memories, ingest jobs, rejected ingests by reason (counts, no content),
         explicit-writer runs, switches and audit trail on one page."""

@@ -17,7 +17,7 @@ recommended floor maximises Youden's J at the question level — recall − off-
 (the lowest such floor on a tie) — and the command also prints the lowest floor that answers
 no off-topic question at all, with the recall it costs (docs/retrieval.md compares the two).
 `python manage.py calibrate_min_score` prints them, and the bundled embedder's default
-(``POCO_SEARCH_MIN_SCORE``) is that number.  seed 000 §5's 0.45 was calibrated for M3E.
+(``POCO_SEARCH_MIN_SCORE``) is that number.  The original design's 0.45 was calibrated for M3E.
 The evaluation measures a floor chosen here, never the other way round; but the two sets are
 not disjoint: 11 of the 32 queries below ("code review rules", "Which chat tool does the team
 use?", …) and most of their memories are also in `make eval`'s set (eval/dataset.py).
@@ -200,7 +200,7 @@ def calibrate(
 # --- semantic duplicates (POCO_DEDUP_MIN_SCORE) ------------------------------------------------
 # (active memory, new fact, is the new fact a duplicate?).  Duplicates restate the memory in
 # other words; non-duplicates are close in meaning but change a value, negate it, add a detail
-# or contradict it — those are updates or new facts, never a NOOP (seed 003 §4, §10).
+# or contradict it — those are updates or new facts, never a NOOP.
 DEDUP_PAIRS: tuple[tuple[str, str, bool], ...] = (
     ("以后默认用英文回答", "对，还是默认用英文回答", True),
     ("用户偏好简体中文技术方案", "用户喜欢简体中文的技术方案", True),

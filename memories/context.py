@@ -1,4 +1,4 @@
-"""The executor's automatic memory context (seed 000 §5, §7; user guide "记忆怎么被读取").
+"""The executor's automatic memory context.
 
 For an interactive run whose user has "参考记忆" on and whose input has at least 10
 characters: recall 3 facts, drop duplicates, keep rank order, and inject only the facts that fit
@@ -75,7 +75,7 @@ def memory_context(*, scope: MemoryScope, user_input: str, interactive: bool) ->
     """The text to inject before the user's input, or nothing (``injected_count`` 0).
 
     A recall outage is ``available=False`` with nothing to inject: the run goes on without
-    memory (seed 000 §10).
+    memory.
     """
     user_input = user_input.strip()
     if not interactive or len(user_input) < MIN_INPUT_CHARS:

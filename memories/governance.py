@@ -1,4 +1,4 @@
-"""What a memory knows about itself (seed 003 §3–§4): confidence, lifetime, one current value
+"""What a memory knows about itself: confidence, lifetime, one current value
 per ``memory_key``. Pure rules; the services apply them under the scope's write lock.
 
 Confidence says what kind of evidence a memory is:

@@ -1,4 +1,4 @@
-"""Prometheus metrics (seed 000 §11 names). Lives low so every layer can count."""
+"""Prometheus metrics (README and docs/deploy.md name them). Lives low so every layer can count."""
 
 from __future__ import annotations
 

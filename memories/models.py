@@ -1,8 +1,8 @@
 """Tables.
 
 ``MemoryRow`` and ``EntityRow`` are read-only views of Mem0's own tables: lists, counts and
-trends read them directly, so the console keeps working when the SDK cannot start (seed 000
-§10).  Every write to them goes through ``memories.engine``.
+trends read them directly, so the console keeps working when the SDK cannot start.
+Every write to them goes through ``memories.engine``.
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ class AuditEvent(models.Model):
     new_text = models.TextField(_("新内容"), blank=True, default="")
     status = models.CharField(_("状态"), max_length=32, blank=True, default="")
     # What else an UPDATE changed, as {"field": [old, new]} (e.g. the category), so the history
-    # can say what changed when the text did not (issue 12 §1.4). Never holds memory text.
+    # can say what changed when the text did not. Never holds memory text.
     changes = models.JSONField(_("其他变更"), default=dict, blank=True)
     # Which admin page a VIEW row records (empty for changes).
     page = models.CharField(_("页面"), max_length=16, blank=True, default="", choices=Page.choices)
@@ -152,7 +152,7 @@ CHANGE_EVENTS = (
 
 
 class MemorySettings(models.Model):
-    """The user's two switches (seed 000 §7); both on unless the user turns them off."""
+    """The user's two switches; both on unless the user turns them off."""
 
     tenant_id = models.CharField(_("租户"), max_length=64)
     user_id = models.CharField(_("用户"), max_length=64)

@@ -1,4 +1,4 @@
-"""Bring stored payloads up to the current schema, and rebuild the entity index (seed 000 §8).
+"""Bring stored payloads up to the current schema, and rebuild the entity index.
 
 ``migrate_payloads`` fills what a payload lacks (``hash``, ``text_lemmatized``,
 ``schema_version`` and the governance defaults: ``status=active``, ``valid_until`` =

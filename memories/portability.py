@@ -1,4 +1,4 @@
-"""Export and import of one scope's memories (issue 10 §4).
+"""Export and import of one scope's memories.
 
 The export is a versioned JSON document (``EXPORT_FORMAT`` / ``EXPORT_VERSION``): the text and
 what a memory knows about itself (category, key, status, source, timestamps, validity), never

@@ -1,4 +1,4 @@
-"""Is this deployment fit to serve memories? (seed 000 §11–§12; issue 10 §5)
+"""Is this deployment fit to serve memories?
 
 ``cheap_checks`` (database, extensions, tables, vector width) run on every ``GET /ready`` and
 never start Mem0. ``full_checks`` add what an upgrade must verify before it goes live: indexes,

@@ -1,4 +1,4 @@
-"""Switch to another embedder or vector width without a gap in recall (issue 10 §5).
+"""Switch to another embedder or vector width without a gap in recall.
 
 The new vectors are built beside the old ones, in a shadow column of both Mem0 tables, in
 batches by id; a row whose live vector changes meanwhile (its text was corrected) loses its

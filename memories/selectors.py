@@ -500,7 +500,7 @@ class Overview:
 def memory_overview(*, scope: MemoryScope, now: datetime | None = None) -> Overview:
     now = now or timezone.now()
     # Superseded and expired memories are history, not memory: the cards, sources and
-    # categories count what the agent may still recall (issue 12 §1, issue 10 §3).
+    # categories count what the agent may still recall.
     rows = rows_with_status(scope_rows(scope), StatusFilter.ACTIVE, now=now)
     total = rows.count()
     sources = {

@@ -805,7 +805,7 @@ def memory_update(
 ) -> WriteOutcome:
     """Correct a fact in place: the id stays, the text is re-embedded, entities relinked.
 
-    A correction is new text: it passes the same admission as a new fact (seed 000 §7).
+    A correction is new text: it passes the same admission as a new fact.
     ``memory_key`` (``""`` removes it) and ``valid_until`` (``None``: never expires) change
     only when given; taking a key that another active memory holds supersedes that memory
     (``superseded_id``). A correction is the user's (or their agent's) explicit word: the
@@ -845,7 +845,7 @@ def memory_update(
                 "valid_until"
             ):
                 changes["valid_until"] = governance.iso(valid_until)
-            # Quote style alone is no change: admission stores “x” as "x" (seed 000 §4.1).
+            # Quote style alone is no change: admission stores “x” as "x".
             same_text = normalize_quotes(old_text) == normalize_quotes(text)
             if same_text and not changes:
                 return _noop(
@@ -885,7 +885,7 @@ def memory_update(
                     run_id=run_id,
                     old_text=old_text,
                     new_text=text,
-                    # What changed besides the text, old → new, for the history (issue 12 §1.4).
+                    # What changed besides the text, old → new, for the history.
                     changes={
                         field: [
                             row.category if field == "category" else row.payload.get(field),

@@ -26,5 +26,5 @@ _QUOTE_TABLE: Final = str.maketrans(
 
 
 def normalize_quotes(text: str) -> str:
-    """Turn Chinese curly and corner quotes into ASCII double quotes (seed 000 §4.1)."""
+    """Turn Chinese curly and corner quotes into ASCII double quotes."""
     return text.translate(_QUOTE_TABLE)

@@ -73,7 +73,7 @@ class Actor:
 # source_ref) on every write. Rows of version 1 lack them and read as active, never expiring.
 SCHEMA_VERSION = 2
 
-# ``namespace.attribute`` (seed 003 §4: one current value per namespace and attribute key),
+# ``namespace.attribute`` (one current value per namespace and attribute key),
 # e.g. ``preference.answer_language``. Lower-case ASCII so two spellings are never two keys.
 MEMORY_KEY = re.compile(r"^[a-z][a-z0-9_]{0,31}\.[a-z][a-z0-9_]{0,63}\Z")
 
@@ -120,7 +120,7 @@ class SearchHit:
 
 
 class Channel(StrEnum):
-    """The three ways recall finds a memory (seed 000 §2: meaning, words, named things)."""
+    """The three ways recall finds a memory (meaning, words, named things)."""
 
     VECTOR = "vector"
     KEYWORD = "keyword"

@@ -11,7 +11,7 @@ from memories.preflight import cheap_checks
 
 def health(request: HttpRequest) -> JsonResponse:
     """Liveness: 200 once the service answers and its database does; /health proves nothing
-    more (seed 000 §12: never accept an upgrade on it)."""
+    more (never accept an upgrade on it)."""
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")

@@ -317,7 +317,7 @@ if LLM_BASE_URL and not LLM_MODEL:
     raise ImproperlyConfigured("POCO_LLM_BASE_URL needs POCO_LLM_MODEL")
 
 # Floor of recall's vector channel (cosine); keyword and entity evidence has its own floors.
-# seed 000 §5 uses 0.45, calibrated for M3E. For the bundled USE v3 the default is what
+# The original design used 0.45, calibrated for M3E. For the bundled USE v3 the default is what
 # `manage.py calibrate_min_score` recommends on its shipped set (max recall - off-topic
 # questions answered: 0.29 keeps 84% of true pairs and answers 5% of off-topic questions).
 # Remote embedders: run it and set POCO_SEARCH_MIN_SCORE.
@@ -327,14 +327,14 @@ SEARCH_MIN_SCORE = float(
 SEARCH_TOP_K = 5
 
 # --- governance (README "Governance") --------------------------------------------------------
-# A memory lives this many days unless its valid_until is set otherwise (seed 002: TTL).
+# A memory lives this many days unless its valid_until is set otherwise (TTL).
 MEMORY_LIFETIME_DAYS = int(_env("POCO_MEMORY_LIFETIME_DAYS", "730"))
 # Below this confidence a fact (a model inference) is not stored as a long-term memory.
 MIN_CONFIDENCE = float(_env("POCO_MIN_CONFIDENCE", "0.5"))
 # Cosine from which a new fact repeats an active memory (NOOP, reason "duplicate"), when it
 # also brings no new content word. The bundled embedder's default is what
 # `manage.py calibrate_dedup` recommends on its shipped labelled pairs; remote embedders: run it
-# and set POCO_DEDUP_MIN_SCORE (seed 002's 0.82/0.90 were for another model).
+# and set POCO_DEDUP_MIN_SCORE (the original design's 0.82/0.90 were for another model).
 DEDUP_MIN_SCORE = float(_env("POCO_DEDUP_MIN_SCORE") or ("0.85" if EMBEDDING_BASE_URL else "0.53"))
 
 MEM0_COLLECTION = "poco_memories"

@@ -1,4 +1,4 @@
-"""The gate: what may become a memory (seed 000 §4.1 前置准入层, seed 004).
+"""The gate: what may become a memory (前置准入层).
 
 * snapshot sources (``pre_compact``, ``session_end``) and ``session_state`` are refused;
 * a batch holding a credential or a personal identifier is refused whole, judged on the raw
@@ -70,7 +70,7 @@ REJECTION_REASONS: Final = (
     "technical_noise",
 )
 
-# seed 000 §4.1: 会话临时快照 and session_state never reach long-term memory.
+# 会话临时快照 and session_state never reach long-term memory.
 _SNAPSHOT_SOURCES: Final = frozenset({"pre_compact", "session_end"})
 _SESSION_STATE_SOURCE: Final = "session_state"
 _TASK_COMPLETED_SOURCE: Final = "task_completed"
@@ -211,7 +211,7 @@ def _field_label(name: str) -> str:
 
 
 def _is_meaningful(text: str) -> bool:
-    """Meaningful = at least two letters or Han characters (seed 000 §4.1, task_completed)."""
+    """Meaningful = at least two letters or Han characters (``task_completed``)."""
     count = 0
     for char in text:
         if char.isalpha():

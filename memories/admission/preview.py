@@ -2,7 +2,7 @@
 
 A correction with a URL or a path used to be stored with them silently cut out ("…参考和，
 表格…"). The console shows the removed parts and the text that would be stored, and saves only
-once the person accepts that text (issue 12 §1.1). Pure, like the rest of admission.
+once the person accepts that text. Pure, like the rest of admission.
 """
 
 from __future__ import annotations

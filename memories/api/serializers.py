@@ -1,4 +1,4 @@
-"""Input of the /v1 contract (seed 000 §9): strict types, published bounds, no unknown fields.
+"""Input of the /v1 contract: strict types, published bounds, no unknown fields.
 
 Output shapes live in :mod:`memories.api.shapes`.
 """

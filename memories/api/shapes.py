@@ -30,7 +30,7 @@ class SearchHitOutput(serializers.Serializer):
 
 
 class SearchOutput(serializers.Serializer):
-    """Seed 000 §9: never ``relations``; an outage is ``available: false``, never zero hits."""
+    """Never ``relations``; an outage is ``available: false``, never zero hits."""
 
     items = SearchHitOutput(many=True)
     total = serializers.IntegerField()

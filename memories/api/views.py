@@ -101,7 +101,7 @@ class SearchView(ServiceAPIView):
 
 
 class ContextView(ServiceAPIView):
-    """Facts to inject before an interactive run's input (seed 000 §5); 200 even on an outage,
+    """Facts to inject before an interactive run's input; 200 even on an outage,
     with ``available: false``, so the run goes on without memory."""
 
     input_serializer = io.ContextInput

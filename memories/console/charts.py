@@ -15,7 +15,7 @@ from memories.selectors import DailyActivity, Topic
 
 # --- 90-day trend: stacked bars (adds, updates, deletes) per week --------------------------
 # Weekly buckets and a small viewBox: 13 wide bars stay readable at 390 px, where 90 one-day
-# bars were slivers (issue 12 §1.6). The viewBox is drawn about 1:1 on a phone; on a desktop
+# bars were slivers. The viewBox is drawn about 1:1 on a phone; on a desktop
 # the CSS caps the chart's width so labels do not grow huge.
 TREND_WIDTH = 400
 TREND_HEIGHT = 190

@@ -1,4 +1,4 @@
-"""导出我的记忆: the signed-in user's memories as a JSON or CSV download (issue 10 §4)."""
+"""导出我的记忆: the signed-in user's memories as a JSON or CSV download."""
 
 from __future__ import annotations
 

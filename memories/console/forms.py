@@ -164,12 +164,12 @@ class MemoryEditForm(forms.Form):
     )
     category = forms.ChoiceField(label=_("类别"), choices=category_choices())
     # The cleaned text the person was shown and accepted: admission cuts links, paths and log
-    # lines out, and the console saves such a text only once it was shown (issue 12 §1.1).
+    # lines out, and the console saves such a text only once it was shown.
     accept_cleaned = forms.CharField(required=False, widget=forms.HiddenInput, strip=False)
 
 
 class MemoryAddForm(MemoryEditForm):
-    """Adding by hand also sets how long the memory lasts (issue 12 §2, issue 10 §3): left
+    """Adding by hand also sets how long the memory lasts: left
     empty, the service's default lifetime; a day, valid to its end; or "长期有效"."""
 
     until = forms.DateField(

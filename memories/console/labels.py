@@ -52,7 +52,7 @@ def event_label(code: str) -> str:
         return code
 
 
-# What happened, said the way the person would say it (issue 12 §1.7): who wrote is told by
+# What happened, said the way the person would say it: who wrote is told by
 # the write path (source), never by an actor id or an event code; those stay in the admin.
 HISTORY_LABELS: dict[tuple[str, str], Promise] = {
     ("ADD", Source.INGEST): _("你的助手在任务中记下"),

@@ -15,8 +15,7 @@ from memories.selectors import HistoryEntry, RelatedMemory
 from memories.types import MemoryRecord, MemoryStatus, SearchHit
 
 # Metadata shown on the detail page, in this order; the rest stays in the admin.
-# Confidence, attribution and the embedding model are internals: staff see them in the admin
-# (issue 12 §1.7).
+# Confidence, attribution and the embedding model are internals: staff see them in the admin.
 DETAIL_METADATA: dict[str, Promise] = {}
 
 
@@ -150,7 +149,7 @@ def _history_label(entry: HistoryEntry) -> str:
 
 def history_items(entries: tuple[HistoryEntry, ...]) -> list[HistoryItem]:
     """Newest first: the latest correction is what the user came to check. A save that changed
-    nothing (NOOP) is no event for the person; the admin keeps it (issue 12 §1.4)."""
+    nothing (NOOP) is no event for the person; the admin keeps it."""
     return [
         HistoryItem(
             event=e.event,

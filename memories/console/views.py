@@ -243,8 +243,8 @@ def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
         "memory": memory_item(record),
         "governance": governance_item(record),
         "history": history,
-        # "最近更新" is the newest entry of the history shown beside it, so the two agree
-        # (issue 12 §1.8); the payload's clock only when there is no history.
+        # "最近更新" is the newest entry of the history shown beside it, so the two agree;
+        # the payload's clock only when there is no history.
         "last_changed_at": history[0].created_at if history else record.updated_at,
         # Only what clears search's own relevance floor: the nearest of unrelated facts is
         # still unrelated ("没有密切相关的记忆" instead).
@@ -459,7 +459,7 @@ def _add_page(
 @require_http_methods(["GET", "POST"])
 def memory_add(request: HtmxHttpRequest) -> HttpResponse:
     """Add a fact by hand: the same admission as every write, the same preview of what it
-    removes (issue 12 §2), and an optional expiry (issue 10 §3)."""
+    removes, and an optional expiry."""
     scope = _scope(request)
     if request.method != "POST":
         draft = _restored_draft(request)
@@ -512,7 +512,7 @@ VALIDITY_MESSAGES = {
 @require_http_methods(["POST"])
 @vary_on_headers("HX-Request")
 def memory_validity(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
-    """Extend (one year or to a chosen day) or clear a memory's expiry (issue 10 §3)."""
+    """Extend (one year or to a chosen day) or clear a memory's expiry."""
     scope = _scope(request)
     record = _owned_record(scope, memory_id)
     if record is None:
@@ -659,7 +659,7 @@ MAX_SELECTED = 100
 @require_http_methods(["POST"])
 def memory_delete_selected(request: HtmxHttpRequest) -> HttpResponse:
     """Delete the rows ticked in the list: a confirmation page naming them, then one
-    ``memory_delete`` each (typed confirmation is only for delete-all, issue 12 §2)."""
+    ``memory_delete`` each (typed confirmation is only for delete-all)."""
     scope = _scope(request)
     records = []
     for raw in request.POST.getlist("ids")[:MAX_SELECTED]:

@@ -3,7 +3,7 @@
 It takes plain values (scope keys, ids, text, metadata dicts), returns our own types and raises
 only ``BackendError`` / ``CleanupError``.  Every Mem0 internal it touches (entity helpers,
 the methods Mem0 calls on its history/messages store, result shapes, the stores' pool) is
-covered by ``tests/memories/test_sdk_contract.py`` (seed 000 §12.1).
+covered by ``tests/memories/test_sdk_contract.py``.
 
 Mem0 keeps a history of every change and each user's recent messages in a SQLite file of the
 process that wrote them. With several nodes, text corrected through one node would stay in that
@@ -323,7 +323,7 @@ class Mem0Adapter:
             raise LookupError(memory_id) from exc
         except BackendError:
             # If Mem0 failed after deleting the vector, the memory is gone and only the
-            # clean-up is left to do (seed 000 §12.3).
+            # clean-up is left to do.
             if self._row_exists(memory_id):
                 raise
         self._cleanup_after_delete(memory_id=memory_id, scope_key=scope_key)

@@ -130,7 +130,7 @@ class RulesExtractorLLM(LLMBase):
         return json.dumps({"memory": extract_facts(_new_messages(prompt))}, ensure_ascii=False)
 
 
-# Attributes a fact can be recognised as the current value of (issue 10 §1: the extractor may
+# Attributes a fact can be recognised as the current value of (the extractor may
 # propose a memory_key). Only unambiguous ones: a wrong key would supersede an unrelated fact.
 KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (

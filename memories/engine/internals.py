@@ -17,7 +17,7 @@ from psycopg import sql
 
 from memories.engine.adapter import Mem0Adapter, NoSessionStore, _backend
 
-# Every Mem0 internal the adapter relies on (seed 000 §12.1), with the parameters it passes.
+# Every Mem0 internal the adapter relies on, with the parameters it passes.
 ENTITY_HELPERS = {
     "_link_entities_for_memory": ["memory_id", "text", "filters"],
     "_remove_memory_from_entity_store": ["memory_id", "filters"],

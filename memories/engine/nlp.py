@@ -162,7 +162,7 @@ def _quoted_entities(text: str) -> list[Entity]:
             if han_count < 2 or len(inner) > 10:
                 continue
             tags = [pair.flag for pair in jieba.posseg.cut(inner)]
-            # "用户长期偏好通过" is a phrase, not a name (seed 000 §4.1).
+            # "用户长期偏好通过" is a phrase, not a name.
             if len(tags) > 1 and any(t.startswith(SENTENCE_TAGS) for t in tags):
                 continue
         elif len(inner.split()) > 3:

@@ -1,7 +1,7 @@
 """Recall's three channels as one SQL statement over Mem0's own tables (one round trip).
 
 * **vector** — pgvector cosine similarity (``1 - (vector <=> q)``, Mem0's score, negatives read
-  as 0), best first; ``min_score`` is this channel's floor (seed 000 §5).
+  as 0), best first; ``min_score`` is this channel's floor.
 * **keyword** — PostgreSQL full text with the ``simple`` configuration over the jieba/spaCy
   tokens Mem0 stores in ``payload.text_lemmatized``, as the generated, GIN-indexed ``terms``
   column (migration 0006).  Any query term may match

@@ -1,4 +1,4 @@
-"""The agent's two memory tools (seed 000 §7, seed 004) as an MCP server on the official SDK.
+"""The agent's two memory tools as an MCP server on the official SDK.
 
 The tools call the same selector and lifecycle function as ``/v1`` search and manage, so the
 switches, the one-writer-per-run ledger, admission and the scope checks hold on both edges.
@@ -35,7 +35,7 @@ logger = logging.getLogger(__name__)
 SEARCH_TOOL = "search_user_memory"
 MANAGE_TOOL = "manage_user_memory"
 TOOLS = (SEARCH_TOOL, MANAGE_TOOL)
-# seed 000 §5: the agent's own search returns at most 5 by default.
+# The agent's own search returns at most 5 by default.
 DEFAULT_TOP_K = 5
 MAX_TOP_K = 50
 
@@ -221,7 +221,7 @@ def tool_result(structured: BaseModel, text: str) -> CallToolResult:
 # --- middleware: what is listed, what is counted ------------------------------------------------
 class HideRefusedTools:
     """``manage_user_memory`` is not offered when this user's switch or this run's kind forbids
-    writing (seed 000 §7). A call that comes anyway is refused by the lifecycle with the reason."""
+    writing. A call that comes anyway is refused by the lifecycle with the reason."""
 
     def __init__(self, resolve: Resolve) -> None:
         self.resolve = resolve

@@ -1,4 +1,4 @@
-"""Indexes for the entity lookups that run on every add and every search (issue 13).
+"""Indexes for the entity lookups that run on every add and every search.
 
 * ``poco_memories_entities_key_idx``: linking a new memory's entities looks them up by the
   scope and Mem0's normalised text (``memories.engine.entities.NAME_KEY_SQL``) instead of

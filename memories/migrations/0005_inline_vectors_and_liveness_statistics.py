@@ -1,5 +1,4 @@
-"""Keep each row's vector beside its payload, and let the planner see how many rows are live
-(issue 13).
+"""Keep each row's vector beside its payload, and let the planner see how many rows are live.
 
 * **Inline vectors.** pgvector stores ``vector`` as ``EXTERNAL``: a 512-float vector (2 KB) is
   always moved out of line, so every distance of an exact scan fetched two TOAST chunks through

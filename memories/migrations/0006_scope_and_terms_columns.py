@@ -1,4 +1,4 @@
-"""What recall's keyword channel needs at scale, kept up to date by the database (issue 13).
+"""What recall's keyword channel needs at scale, kept up to date by the database.
 
 Recall filtered every channel on ``payload->>'user_id'``, matched keywords against
 ``to_tsvector('simple', payload->>'text_lemmatized')`` and counted, for every query term, the

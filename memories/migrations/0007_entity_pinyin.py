@@ -1,4 +1,4 @@
-"""The pinyin of Chinese entity names, for recall's entity channel (issue 9).
+"""The pinyin of Chinese entity names, for recall's entity channel.
 
 ``memories.engine.entities`` stores ``payload.pinyin`` on every new all-Han entity row, so a
 query that writes a Chinese name in Latin letters ("Qingniao", "Wang Lei") finds the name's

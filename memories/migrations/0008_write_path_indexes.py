@@ -1,4 +1,4 @@
-"""Keep an explicit add's cost flat as a scope grows (issue 13).
+"""Keep an explicit add's cost flat as a scope grows.
 
 * **Exact text lookup.** Every add asks whether a live memory of the scope already has exactly
   its text (``selectors.memories_live_by_text``). The only index on the text was the trigram

@@ -1,4 +1,4 @@
-"""Keywords of English memories keep "due" and "own" (issue 9).
+"""Keywords of English memories keep "due" and "own".
 
 spaCy lists both as stop words, so Mem0's lemmas (``payload.text_lemmatized``) dropped them and
 "When is Kestrel due?" could only ask for "kestrel". ``memories.engine.nlp.english_bm25`` keeps

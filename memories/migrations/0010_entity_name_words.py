@@ -1,4 +1,4 @@
-"""The words of entity names, per scope, for recall's entity channel (issue 9).
+"""The words of entity names, per scope, for recall's entity channel.
 
 spaCy often keeps a head word with a name: "Project Kestrel is the billing rewrite" links the
 entity "Project Kestrel", while "Maya Chen leads Kestrel" links "Kestrel". A query naming

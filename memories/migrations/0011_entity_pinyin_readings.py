@@ -1,4 +1,4 @@
-"""Every pinyin reading of Chinese entity names, for recall's entity channel (issue 9).
+"""Every pinyin reading of Chinese entity names, for recall's entity channel.
 
 0007 indexed one reading per all-Han name, pypinyin's likeliest: 太行 as "taixing", the surname
 曾 as "ceng", where people write Taihang and Zeng.  ``payload.pinyin`` is now the list of a

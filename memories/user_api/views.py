@@ -1,4 +1,4 @@
-"""The user-facing memory API: ``/api/v1/user-customer-settings/memories*`` (seed 000 §9).
+"""The user-facing memory API: ``/api/v1/user-customer-settings/memories*``.
 
 Session authentication with CSRF, and the scope is always the signed-in user: no parameter
 can name another one (an unknown parameter is a 400).  The same services, selectors, output

@@ -38,7 +38,7 @@
     if (target) target.removeAttribute("aria-busy");
   });
 
-  // "展开" on a clamped list row (issue 12 §1.8). The button is hidden until this script runs:
+  // "展开" on a clamped list row. The button is hidden until this script runs:
   // without it the row links to the full text.
   function armExpanders(root) {
     root.querySelectorAll("[data-expand][hidden]").forEach(function (button) {

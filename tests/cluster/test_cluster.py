@@ -1,4 +1,4 @@
-"""``make cluster`` under faults (issue 14 §2): haproxy, two web nodes, two queue workers and one
+"""``make cluster`` under faults: haproxy, two web nodes, two queue workers and one
 standalone PostgreSQL, started by this module exactly as ``make cluster`` starts them.
 
 Everything is real; the checks read the cluster's own database and the nodes' own folders.

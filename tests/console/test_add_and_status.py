@@ -1,4 +1,4 @@
-"""Adding by hand with an optional expiry (issue 12 §2, issue 10 §3), the list's status filter,
+"""Adding by hand with an optional expiry, the list's status filter,
 and the overview counting only active memories. Real database and embedder."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Django admin shows what a memory knows about itself (issue 10 §1): key, status, successor,
+"""Django admin shows what a memory knows about itself: key, status, successor,
 expiry, confidence; it filters by status and finds memories by key."""
 
 from __future__ import annotations

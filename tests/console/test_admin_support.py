@@ -1,4 +1,4 @@
-"""Admin for support staff (issue 12 §3): one user's page, local times, entities, links."""
+"""Admin for support staff: one user's page, local times, entities, links."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The detail page's key, status and expiry card, and extending or clearing the expiry
-(issue 10 §3). Real database and embedder; HTMX fragments and the no-JavaScript form."""
+"""The detail page's key, status and expiry card, and extending or clearing the expiry.
+Real database and embedder; HTMX fragments and the no-JavaScript form."""
 
 from __future__ import annotations
 

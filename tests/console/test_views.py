@@ -474,7 +474,7 @@ def test_delete_all_partial_cleanup_is_a_failure(alice_client, alice_scope, reme
 def test_switches_page_explains_both_switches(alice_client):
     page = html(alice_client.get(reverse("console:switches")))
     assert "保存记忆" in page and "参考记忆" in page
-    # account-wide switches, never worded as "this conversation" (issue 12 §1.9)
+    # account-wide switches, never worded as "this conversation"
     assert "决定 Agent 能否改变你的长期记忆" in page and "这次对话" not in page
     assert "对你账号下的所有对话生效" in page
     assert page.count('role="switch"') == 2 and checked_switches(page) == 2

@@ -1,5 +1,5 @@
 """Every console page checked with axe-core (vendored, static/vendor/axe-core) in Chromium:
-no serious or critical violation, at desktop and phone width (issue 12 §4)."""
+no serious or critical violation, at desktop and phone width."""
 
 from __future__ import annotations
 

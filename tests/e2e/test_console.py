@@ -159,7 +159,7 @@ def test_memory_detail_shows_history_and_related(signed_in, alice, alice_memorie
 def test_correcting_a_fact_keeps_its_id_and_adds_history(signed_in, alice, alice_memories):
     original = "团队日常沟通使用“飞书”。"
     typed = "团队日常沟通已改用“钉钉”。"
-    corrected = normalize_quotes(typed)  # admission stores “x” as "x" (seed 000 §4.1)
+    corrected = normalize_quotes(typed)  # admission stores “x” as "x"
     memory_id = alice_memories[original]
     page = signed_in(alice)
     page.goto(f"/memories/{memory_id}/")

@@ -1,4 +1,4 @@
-"""Issue 12 §1: what a real-browser review of the console found, each fixed and held here."""
+"""What a real-browser review of the console found, each fixed and held here."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`make screenshots`: desktop (1440×900) and phone (390×844) PNGs of every console page, in
-Chinese, from the demo memory, into docs/screenshots/ (issue 12 §4). Skipped in `make test`."""
+Chinese, from the demo memory, into docs/screenshots/. Skipped in `make test`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The periodic expiry sweep (issue 10 §3): a procrastinate task, run by a real worker, marks
+"""The periodic expiry sweep: a procrastinate task, run by a real worker, marks
 memories past their valid_until expired."""
 
 from __future__ import annotations

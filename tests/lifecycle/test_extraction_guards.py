@@ -1,4 +1,4 @@
-"""Guarded extraction against a scripted remote LLM (seed 000 §4.2, §10, §12.3).
+"""Guarded extraction against a scripted remote LLM.
 
 Everything is real — PostgreSQL, the embedder, Mem0, the OpenAI client, the procrastinate
 worker — except the remote LLM, which is a local HTTP server answering from a script
@@ -312,7 +312,7 @@ def test_failing_llm_is_retried_four_times_then_fails(v1_live, scope, fake_llm):
     assert llm.calls == 4
     gaps = [b - a for a, b in zip(llm.arrivals, llm.arrivals[1:], strict=False)]
     for gap, delay in zip(gaps, (1, 2, 4), strict=True):
-        assert delay - 0.2 <= gap < delay + 5, gaps  # seed 000 §4.1: 1, 2, 4 seconds
+        assert delay - 0.2 <= gap < delay + 5, gaps  # 1, 2, 4 seconds
     assert scope_rows(scope) == [] and scope_entities(scope) == []
     run_queue()
     assert llm.calls == 4  # final means final

@@ -1,4 +1,4 @@
-"""Forgetting is final (issue 7 §1): one per-scope lock for every writer, deletion marks that
+"""Forgetting is final: one per-scope lock for every writer, deletion marks that
 in-flight ingest jobs obey, and nothing created before a delete-user reappearing afterwards.
 
 Everything is real: PostgreSQL, Mem0, the embedder, the offline rules extractor and the

@@ -1,4 +1,4 @@
-"""Seed 003 §10's lifecycle sandbox through /v1 (issue 10 §2): ADD → UPDATE (same id) → NOOP →
+"""The governance lifecycle sandbox through /v1: ADD → UPDATE (same id) → NOOP →
 DELETE, the audit trail showing exactly those four decisions and nothing left after the delete.
 The agent works as a real one would: it searches for the memory's id before it changes it."""
 

@@ -1,4 +1,4 @@
-"""Ingested facts follow the same governance as explicit adds (issue 10 §1–§2): they are
+"""Ingested facts follow the same governance as explicit adds: they are
 inferences (confidence 0.7), the extractor proposes a memory_key, a new value supersedes an
 older inference, never an explicit statement, and a restatement is a NOOP. Real worker."""
 

@@ -1,4 +1,4 @@
-"""Who may write, when (seed 000 §4.1, §7): scheduled runs, the save switch, the run ledger,
+"""Who may write, when: scheduled runs, the save switch, the run ledger,
 admission on /manage, and who may read an ingest job."""
 
 from __future__ import annotations

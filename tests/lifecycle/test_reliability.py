@@ -1,7 +1,7 @@
 """Slow fault tests (``make reliability``): a worker killed mid-job, the database going away
 during a job. Real worker processes, the real database; only the remote LLM is a local fake.
 
-Issue 7 §2: nothing is lost when a process dies, the job row always agrees with the queue, and
+Nothing is lost when a process dies, the job row always agrees with the queue, and
 every final state drops the candidate text.
 """
 

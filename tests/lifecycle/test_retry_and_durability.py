@@ -1,6 +1,6 @@
 """Retry decisions, durability across worker restarts, and one writer per run under races.
 
-Seed 000 §4.1: backend errors are tried at most 4 times, 1, 2 and 4 seconds apart;
+Backend errors are tried at most 4 times, 1, 2 and 4 seconds apart;
 deterministic outcomes are never retried; an accepted candidate is stored exactly once; once a
 run's agent called /manage, that run's auto-ingest never writes.
 """

@@ -1,4 +1,4 @@
-"""The two tools over the real /mcp endpoint, driven by the MCP SDK's own client (seed 000 §7).
+"""The two tools over the real /mcp endpoint, driven by the MCP SDK's own client.
 
 Every test runs against a live uvicorn serving ``poco_memory.asgi:application`` on the test
 database, with the real embedder; only the outage tests point the engine at a dead server.
@@ -116,7 +116,7 @@ def test_scheduled_runs_get_search_only(agent_for, scope, kept, run_kind):
 
 
 def test_reference_switch_off_keeps_the_agents_own_search(mcp_agent, scope, kept):
-    """Seed 000 §7 / 004: the reference switch stops automatic injection only; the agent may
+    """The reference switch stops automatic injection only; the agent may
     still search when the task needs it (the switches page promises the same)."""
     services.memory_switches_update(scope=scope, memory_reference_enabled=False)
     assert SEARCH in mcp_agent.tool_names()

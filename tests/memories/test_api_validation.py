@@ -1,7 +1,7 @@
 """Bad input at the /v1 edge: a 400 naming the fields, and nothing written anywhere.
 
 Also the other refusals of the edge (401 without a valid service token, 405 for the wrong
-method), the published OpenAPI document (seed 000 §9) and ``/health``.
+method), the published OpenAPI document and ``/health``.
 """
 
 from __future__ import annotations
@@ -455,7 +455,7 @@ def test_health_answers_200_without_a_token(client):
     assert answer.json() == {"status": "ok", "database": True}
 
 
-# --- issue 8 §1: every edge answers JSON in the one error shape ------------------------------
+# --- every edge answers JSON in the one error shape --------------------------------------------
 V1_POSTS = [*POST_OPS, "ingest"]
 USER_BASE = "/api/v1/user-customer-settings/memories"
 INGEST = {"messages": [{"role": "user", "content": "我偏好简体中文回答。"}]}
@@ -569,7 +569,7 @@ def test_a_server_error_is_500_json_never_a_debug_page(v1, settings, monkeypatch
     assert data["error"]["fields"] == {}
 
 
-# --- issue 8 §1: no silent coercion ----------------------------------------------------------
+# --- no silent coercion ------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "op, fields, bad",
     [

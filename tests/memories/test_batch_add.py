@@ -1,4 +1,4 @@
-"""``services.memory_add_many`` (issue 13, the import's batch path) against ``memory_add``: the
+"""``services.memory_add_many`` (the import's batch path) against ``memory_add``: the
 same inputs give the same outcomes, the same stored payloads and the same audit trail, item by
 item in input order — with earlier items of the batch counting as stored memories. Real
 PostgreSQL, Mem0 and the bundled embedder."""

@@ -1,4 +1,4 @@
-"""POST /v1/memories/context: the executor's automatic memory context (seed 000 §5, §7).
+"""POST /v1/memories/context: the executor's automatic memory context.
 
 Real PostgreSQL, the real embedder and recall; only the switch, run kind, input and stored
 facts vary.  The budget cases use facts whose lengths make the outcome independent of rank.

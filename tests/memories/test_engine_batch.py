@@ -1,4 +1,4 @@
-"""Contract tests of the engine's own write paths (issue 13): the batch insert ``add_many``, the
+"""Contract tests of the engine's own write paths: the batch insert ``add_many``, the
 set-based entity index that replaced Mem0's per-entity helpers, and ``delete_scope``.
 
 A batch-inserted memory must be indistinguishable from one added through Mem0: the same

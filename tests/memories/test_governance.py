@@ -1,4 +1,4 @@
-"""Memory governance (issue 10 §1–§3): what a memory knows about itself, one current value per
+"""Memory governance: what a memory knows about itself, one current value per
 key, semantic duplicates, expiry. Real PostgreSQL, Mem0 and the bundled embedder."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def age(memory_id: str, *, days: int) -> None:
     )
 
 
-# --- §1 what a memory knows about itself ------------------------------------------------------
+# --- what a memory knows about itself ---------------------------------------------------------
 def test_every_add_writes_the_governance_fields(scope, agent):
     outcome = services.memory_add(
         scope=scope, text=EN, actor=agent, memory_key=KEY, run_id="run-7", category="preference"
@@ -113,7 +113,7 @@ def test_rows_written_before_governance_read_as_active_and_never_expiring(scope,
     assert added.status == WriteStatus.ADDED and added.superseded_id is None
 
 
-# --- §2 one current value per key -------------------------------------------------------------
+# --- one current value per key ----------------------------------------------------------------
 def test_a_new_value_of_a_key_supersedes_the_old_one(scope, agent):
     old = services.memory_add(scope=scope, text=ZH, actor=agent, memory_key=KEY).memory_id
     other = services.memory_add(scope=scope, text="用户的回答语言偏好和项目无关", actor=agent)
@@ -193,7 +193,7 @@ def test_a_failed_supersede_leaves_the_old_value_current(scope, agent, monkeypat
     assert not AuditEvent.objects.exclude(memory_id=old).exists()
 
 
-# --- §2 semantic duplicates -------------------------------------------------------------------
+# --- semantic duplicates ----------------------------------------------------------------------
 def test_a_restatement_is_a_noop_naming_the_memory_it_repeats(v1, scope):
     first = v1.post("manage", body(scope, action="add", text=EN)).json()
     again = v1.post("manage", body(scope, action="add", text=EN_AGAIN)).json()
@@ -228,7 +228,7 @@ def test_a_superseded_memory_is_no_duplicate_target(scope, agent):
     assert back.status == WriteStatus.ADDED and back.superseded_id
 
 
-# --- §3 expiry --------------------------------------------------------------------------------
+# --- expiry -----------------------------------------------------------------------------------
 def test_an_expired_memory_is_never_searched_related_or_injected(scope, agent):
     gone = services.memory_add(scope=scope, text=EN, actor=agent).memory_id
     kept = services.memory_add(scope=scope, text="回答时先给结论再展开", actor=agent).memory_id

@@ -1,4 +1,4 @@
-"""Guards on the request hot path (issue 13): costs that must not come back silently."""
+"""Guards on the request hot path: costs that must not come back silently."""
 
 from __future__ import annotations
 

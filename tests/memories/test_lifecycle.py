@@ -17,7 +17,7 @@ CORRECTED = "后续技术方案都使用简体中文，项目叫“Poco”，团
 
 
 def ascii_quotes(text: str) -> str:
-    """Admission stores Chinese curly quotes as ASCII double quotes (seed 000 §4.1)."""
+    """Admission stores Chinese curly quotes as ASCII double quotes."""
     return text.replace("“", '"').replace("”", '"')
 
 

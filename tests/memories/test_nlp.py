@@ -1,9 +1,9 @@
 """The language routing Mem0 uses for keywords and entities, and the offline fact extractor.
 
-No database: ``memories.engine.bootstrap.prepare()`` only needs Django settings.  Seed 000 §4.1
-(quote normalisation, quoted Chinese names, no sentence-like pseudo names) and §6 (the
+No database: ``memories.engine.bootstrap.prepare()`` only needs Django settings.  What it holds
+to: quote normalisation, quoted Chinese names, no sentence-like pseudo names, and the
 extraction rules: stable facts in the user's language; no one-off requests, runtime snapshots
-or assistant suggestions).
+or assistant suggestions.
 """
 
 from __future__ import annotations
@@ -272,7 +272,7 @@ def _telemetry_after(first_import: str) -> dict[str, object]:
     ["memories.engine.adapter", "memories.engine.embedder", "memories.engine.extractor"],
 )
 def test_telemetry_stays_off_whatever_engine_module_is_imported_first(first_import):
-    """Mem0 reads MEM0_TELEMETRY/MEM0_DIR once, when it is first imported (seed 000 §11)."""
+    """Mem0 reads MEM0_TELEMETRY/MEM0_DIR once, when it is first imported."""
     state = _telemetry_after(first_import)
     assert state == {"telemetry": False, "mem0_dir": str(settings.MEM0_DIR)}
 

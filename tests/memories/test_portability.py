@@ -1,4 +1,4 @@
-"""Export and import (issue 10 §4) on the real database and the real embedder."""
+"""Export and import on the real database and the real embedder."""
 
 from __future__ import annotations
 

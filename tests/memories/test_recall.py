@@ -1,4 +1,4 @@
-"""Recall's three channels and their fusion (issue 9), through /v1 and the selectors.
+"""Recall's three channels and their fusion, through /v1 and the selectors.
 
 Real PostgreSQL + pgvector, the bundled embedder, jieba/spaCy tokens and the entity index. The
 defects reproduced here: a short name whose vector score is under the floor was never found

@@ -1,4 +1,4 @@
-"""Cross-language keyword recall through the CC-CEDICT lexicon (issue 9).
+"""Cross-language keyword recall through the CC-CEDICT lexicon.
 
 Real PostgreSQL + pgvector, the bundled embedder and jieba/spaCy.  The defect reproduced: the
 bundled embedder puts a Chinese question and its English memory (or the reverse) under the

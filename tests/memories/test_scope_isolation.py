@@ -1,4 +1,4 @@
-"""Scope isolation on every /v1 endpoint (seed 000 §6, §9, §12.3 "作用域隔离").
+"""Scope isolation on every /v1 endpoint.
 
 The victim is ``acme:alice``.  Two intruders try everything: another user of the same tenant
 (``acme:bob``) and the same user id under another tenant (``other:alice``).  Another scope's id

@@ -1,4 +1,4 @@
-"""Contract tests for every Mem0 internal the adapter relies on (seed 000 §12.1).
+"""Contract tests for every Mem0 internal the adapter relies on.
 
 When one fails after a mem0ai upgrade, read the message, re-check the SDK source it names,
 and fix memories/engine/adapter.py before anything else.
@@ -71,7 +71,7 @@ def test_no_session_store_answers_every_call_mem0_makes_on_its_db():
 
 def test_engine_keeps_no_history_or_messages_on_the_node(engine, scope, settings):
     """Nothing a write passes through Mem0 outlives the request on this node: no history rows,
-    no message context, no file holding the text (issue 14 §1)."""
+    no message context, no file holding the text."""
     marker = f"MARKER-{uuid.uuid4().hex[:12]}"
     memory_id = engine.add_fact(
         scope_key=scope.key, text=f"User's project code is {marker}.", metadata={}

@@ -1,4 +1,4 @@
-"""Recall through /v1/memories/search and ``selectors.memory_search`` (seed 000 §5, §9).
+"""Recall through /v1/memories/search and ``selectors.memory_search``.
 
 Real PostgreSQL + pgvector, the bundled multilingual embedder, jieba/spaCy keywords and the
 entity index.  Scores are "higher is more relevant", within [0, 1] (rank fusion, see
@@ -171,7 +171,7 @@ def test_default_floor_filters_unrelated_memories_out_of_a_relevant_query(v1, sc
 
 
 def test_min_score_is_the_vector_channels_floor_only(v1, scope, stored):
-    """seed 000 §5: the floor applies to the pure vector score; keyword and entity evidence
+    """The floor applies to the pure vector score; keyword and entity evidence
     (here "Poco", "技术方案") still finds the memory when its cosine is under the floor."""
     query = "Poco 项目的技术方案"
     cos = semantic(query, SEED_EXAMPLE)

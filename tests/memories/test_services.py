@@ -1,4 +1,4 @@
-"""The one door for writes (issue 7 §4): the services admit their own text and never leave a
+"""The one door for writes: the services admit their own text and never leave a
 change without its audit row."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The explicit add at scale (issue 13): one embedding per add, the text's own work done before
+"""The explicit add at scale: one embedding per add, the text's own work done before
 the scope's write lock, and concurrent adds of one scope each stored exactly once."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""migrate_memory_payload (issue 10 §5, seed 000 §8) on the real database and Mem0."""
+"""migrate_memory_payload on the real database and Mem0."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""memory_preflight and /ready (issue 10 §5) against the real database, embedder and Mem0."""
+"""memory_preflight and /ready against the real database, embedder and Mem0."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""memory_reembed (issue 10 §5): new vectors beside the old, an atomic swap, old vectors serving
+"""memory_reembed: new vectors beside the old, an atomic swap, old vectors serving
 until then. The other embedder is a local OpenAI-compatible HTTP endpoint of another width."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``manage.py memory_preflight``: check a deployment before it serves (seed 000 §11–§12).
+"""``manage.py memory_preflight``: check a deployment before it serves.
 
 A readable report, one line per check; exit status 1 when any check fails. ``GET /ready`` runs
 the cheap part of the same checks (``memories.preflight``)."""

@@ -1,4 +1,4 @@
-"""``manage.py migrate_memory_payload [--apply] [--rebuild-entities]`` (seed 000 §8, §11).
+"""``manage.py migrate_memory_payload [--apply] [--rebuild-entities]``.
 
 Dry run by default: prints how many memories lack which field. ``--apply`` fills them in place
 (ids and vectors unchanged). ``--rebuild-entities`` (with ``--apply``) backs the entity table

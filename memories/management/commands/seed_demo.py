@@ -274,7 +274,7 @@ class Command(BaseCommand):
 
 
 def _as_stored(text: str) -> str:
-    """The text as the services store it: admission turns “x” into "x" (seed 000 §4.1)."""
+    """The text as the services store it: admission turns “x” into "x"."""
     return normalize_quotes(text)
 
 

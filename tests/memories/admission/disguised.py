@@ -1,6 +1,6 @@
 """Disguised secrets and identifiers: every one must be refused, on every edge, never echoed.
 
-The first group is what issue 7 §3 found stored (14 of 32 forms); the rest are our own
+The first group is what an outside probe found stored (14 of 32 forms); the rest are our own
 variants of the same tricks. Each case names a ``secret``: a piece of the input that must never
 appear in an answer, a page, a stored memory or the audit trail.
 

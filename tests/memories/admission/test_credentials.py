@@ -1,4 +1,4 @@
-"""Credentials are refused whole and never echoed (seed 000 §4.1, seed 004)."""
+"""Credentials are refused whole and never echoed."""
 
 from __future__ import annotations
 

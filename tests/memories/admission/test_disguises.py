@@ -1,4 +1,4 @@
-"""Disguised secrets are refused and plausible look-alikes are not (issue 7 §3).
+"""Disguised secrets are refused and plausible look-alikes are not.
 
 The gate's side of the tables in ``disguised.py`` and ``benign.txt``; every write edge is
 tried with the same tables in ``test_every_edge.py``.

@@ -1,6 +1,6 @@
 """Every disguised secret is refused on every write edge, changes nothing, and is never echoed.
 
-Admission sits inside ``memories.services.memory_add``/``memory_update`` (issue 7 §4): these
+Admission sits inside ``memories.services.memory_add``/``memory_update``: these
 tests go through each door a caller has — the service itself, /v1 manage add and update,
 /v1 update-item, /v1 ingest, the console's inline correction, the user API and the admin's
 correction — with the whole table of ``disguised.py``.

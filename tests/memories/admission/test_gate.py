@@ -1,4 +1,4 @@
-"""The gate: sources, roles, emptiness, quotes, result shape (seed 000 §4.1)."""
+"""The gate: sources, roles, emptiness, quotes, result shape."""
 
 from __future__ import annotations
 

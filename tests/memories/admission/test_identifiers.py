@@ -1,4 +1,4 @@
-"""Personal identifiers: resident IDs, mobiles, bank cards (seed 000 §4.1, seed 004)."""
+"""Personal identifiers: resident IDs, mobiles, bank cards."""
 
 from __future__ import annotations
 

@@ -320,7 +320,7 @@ def test_malformed_json_is_400(alice_client, alice_scope, remember):
     assert memory_get(scope=alice_scope, memory_id=memory_id).content == normalize_quotes(WEEKLY)
 
 
-# --- governance (issue 10 §1–§3) --------------------------------------------------------------
+# --- governance -------------------------------------------------------------------------------
 def test_list_takes_status_and_key_and_update_sets_expiry(alice_client, alice_scope):
     from memories.types import Actor, ActorKind
 
