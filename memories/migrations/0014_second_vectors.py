@@ -55,7 +55,9 @@ class Migration(migrations.Migration):
             "USING hnsw (second_vector vector_cosine_ops)",
             "DROP INDEX IF EXISTS poco_memories_second_hnsw_idx",
         ),
-        migrations.RunSQL(CLEAR_FUNCTION, "DROP FUNCTION IF EXISTS poco_memories_clear_second_vector()"),
+        migrations.RunSQL(
+            CLEAR_FUNCTION, "DROP FUNCTION IF EXISTS poco_memories_clear_second_vector()"
+        ),
         migrations.RunSQL(
             "CREATE TRIGGER poco_memories_clear_second_vector BEFORE UPDATE ON poco_memories "
             "FOR EACH ROW EXECUTE FUNCTION poco_memories_clear_second_vector()",

