@@ -186,6 +186,12 @@ def _engine_checks() -> list[Check]:
     return [Check("mem0 start", True, "Memory.from_config"), *check_internals(engine)]
 
 
+def sdk_checks() -> list[Check]:
+    """Mem0 starts and every SDK internal the engine relies on is still there (the part of the
+    full preflight ``memory_gate verify`` repeats)."""
+    return _engine_checks()
+
+
 def full_checks() -> list[Check]:
     checks = cheap_checks()
     if not checks[0].ok:

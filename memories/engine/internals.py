@@ -124,6 +124,17 @@ def merge_payload(engine: Mem0Adapter, *, memory_id: str, fields: dict[str, Any]
         )
 
 
+def remove_payload_fields(engine: Mem0Adapter, *, memory_id: str, fields: Sequence[str]) -> None:
+    """Drop ``fields`` from one memory's payload in place, as an older version wrote it (the
+    upgrade gate's old-data check)."""
+    table = sql.Identifier(engine._memory.collection_name)
+    with _backend("payload update"), engine._memory.vector_store._get_cursor(commit=True) as cur:
+        cur.execute(
+            sql.SQL("UPDATE {} SET payload = payload - %s::text[] WHERE id = %s").format(table),
+            (list(fields), memory_id),
+        )
+
+
 def backup_entities(engine: Mem0Adapter, *, suffix: str) -> str:
     """Copy the entity table to ``<table>_backup_<suffix>`` and return that name."""
     source = engine.entity_collection

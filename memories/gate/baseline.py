@@ -17,7 +17,7 @@ from django.db.models import Count, Q
 from django.db.models.fields.json import KT
 from django.utils import timezone
 
-from memories.gate.recall_set import TOP_K, RecallSet, shipped_recall_set
+from memories.gate.recall_set import SAMPLE_QUERIES, TOP_K, RecallSet, shipped_recall_set
 from memories.gate.versions import service_summary
 from memories.models import AuditEvent, EntityRow, MemoryRow
 from memories.portability import memory_import
@@ -51,6 +51,19 @@ def database_versions() -> dict[str, str]:
     }
 
 
+def embedders_in_use() -> list[dict[str, Any]]:
+    """Every embedding model whose vectors the memory tables hold, with its width and the
+    declared width of the tables. One today (the tables' ``vector`` column); a second model
+    stored beside it adds its own entry here, and the baseline records whatever this lists."""
+    return [
+        {
+            "model": settings.EMBEDDING_MODEL,
+            "dims": int(settings.EMBEDDING_DIMS),
+            "table_dims": vector_widths(),
+        }
+    ]
+
+
 def data_shape() -> dict[str, Any]:
     """Rows per status (as readers see them: past ``valid_until`` is expired), entity rows, and
     which embedder made the stored vectors."""
@@ -74,6 +87,7 @@ def data_shape() -> dict[str, Any]:
             "configured_dims": int(settings.EMBEDDING_DIMS),
             "table_dims": vector_widths(),
             "rows_per_model": {str(row["model"] or "unrecorded"): row["n"] for row in models},
+            "embedders": embedders_in_use(),
         },
     }
 
@@ -159,7 +173,44 @@ def _recall_in(
     }
 
 
-def record_baseline(*, write: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+def sampled_scopes(count: int) -> list[str]:
+    """The ``count`` real scopes with the most active memories (the gate's own excluded)."""
+    rows = (
+        rows_with_status(MemoryRow.objects.all(), StatusFilter.ACTIVE.value, now=timezone.now())
+        .annotate(key=KT("payload__user_id"))
+        .exclude(key__startswith=GATE_TENANT)
+        .values("key")
+        .annotate(n=Count("id"))
+        .order_by("-n", "key")
+    )
+    return [str(row["key"]) for row in rows[:count] if row["key"]]
+
+
+def record_sample(count: int, *, write: Callable[[str], None]) -> dict[str, Any]:
+    """Top-k ids and scores of real scopes for the fixed questions: read-only, no text."""
+    entries = []
+    keys = sampled_scopes(count)
+    for key in keys:
+        scope = MemoryScope.from_key(key)
+        for query in SAMPLE_QUERIES:
+            result = memory_search(scope=scope, query=query, top_k=TOP_K)
+            if not result.available:
+                raise BaselineError(f"search unavailable: {result.error_reason}")
+            entries.append(
+                {
+                    "scope": key,
+                    "query": query,
+                    "ids": [hit.id for hit in result.items],
+                    "scores": [hit.score for hit in result.items],
+                }
+            )
+    write(f"recall sample: {len(keys)} real scopes, {len(entries)} searches")
+    return {"top_k": TOP_K, "queries": list(SAMPLE_QUERIES), "entries": entries}
+
+
+def record_baseline(
+    *, sample_scopes: int = 0, write: Callable[[str], None] = lambda _: None
+) -> dict[str, Any]:
     summary = service_summary()
     return {
         "format": FORMAT,
@@ -169,4 +220,5 @@ def record_baseline(*, write: Callable[[str], None] = lambda _: None) -> dict[st
         "configuration": summary["configuration"],
         "data": data_shape(),
         "recall": record_recall(shipped_recall_set(), write=write),
+        "recall_sample": record_sample(sample_scopes, write=write),
     }

@@ -22,6 +22,15 @@ SCORE_EPSILON = 1e-6
 # The rank correlation of the positives' scores, baseline against now, below which the score
 # direction counts as flipped (identical code gives 1.0; a reversed scale gives -1.0).
 MIN_SCORE_CORRELATION = 0.0
+# Fixed questions a sample of real scopes is asked at the baseline and again by ``verify``
+# (their top-k ids and scores are kept, never text).
+SAMPLE_QUERIES = (
+    "用户偏好什么",
+    "用户在做什么项目",
+    "用户用什么工具沟通",
+    "What does the user prefer?",
+    "Which technologies does the user work with?",
+)
 
 
 @dataclass(frozen=True)

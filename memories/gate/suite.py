@@ -74,7 +74,11 @@ def main() -> int:
         token = (data_dir / "service_token").read_text().strip()
         manage = [sys.executable, "manage.py", "memory_gate"]
         baseline = data_dir / "baseline.json"
-        status = _step("baseline", [*manage, "baseline", "--out", str(baseline)], env)
+        status = _step(
+            "baseline",
+            [*manage, "baseline", "--out", str(baseline), "--sample-scopes", "3"],
+            env,
+        )
         if status == 0:
             status = _step(
                 "verify",

@@ -31,6 +31,7 @@ from memories.gate.recall_set import (
     RecallSet,
     spearman,
 )
+from memories.types import MemoryScope
 
 Write = Callable[[str], None]
 
@@ -62,12 +63,18 @@ ISOLATION_TEXT = "用户的团队每周四下午做架构评审"
 ISOLATION_QUERY = "团队什么时候做架构评审"
 
 
+# Where a finding was exercised: through the live service's doors, or in the verify process
+# with the release's code against the service's database (``memories.gate.release``).
+SERVICE, RELEASE = "service", "verify process"
+
+
 @dataclass
 class Finding:
     condition: str
     ok: bool
     detail: str
     blocking: bool = True
+    where: str = SERVICE
 
 
 @dataclass
@@ -131,6 +138,9 @@ class Scope:
     def key(self) -> str:
         return f"{self.tenant_id}:{self.user_id}"
 
+    def as_memory_scope(self) -> MemoryScope:
+        return MemoryScope(tenant_id=self.tenant_id, user_id=self.user_id)
+
 
 @dataclass
 class Result:
@@ -142,13 +152,22 @@ class Result:
     baseline_versions: dict[str, Any] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     recall: dict[str, Any] = field(default_factory=dict)
+    recall_sample: dict[str, Any] = field(default_factory=dict)
     cleanup: dict[str, dict[str, int | str]] = field(default_factory=dict)
     server_errors: list[str] = field(default_factory=list)
     requests: int = 0
     seconds: float = 0.0
 
-    def check(self, condition: str, ok: bool, detail: str = "", *, blocking: bool = True) -> bool:
-        self.findings.append(Finding(condition, bool(ok), detail, blocking))
+    def check(
+        self,
+        condition: str,
+        ok: bool,
+        detail: str = "",
+        *,
+        blocking: bool = True,
+        where: str = SERVICE,
+    ) -> bool:
+        self.findings.append(Finding(condition, bool(ok), detail, blocking, where))
         return bool(ok)
 
     @property
@@ -170,6 +189,8 @@ class Gate:
         tenant = f"poco-gate-{result.run}"
         self.tenant, self.other_tenant = tenant, f"{tenant}-x"
         self.scopes: list[Scope] = []
+        # The verify process reaches the service's database (``release.same_database``).
+        self.local = False
 
     def scope(self, user: str, *, tenant: str | None = None) -> Scope:
         scope = Scope(tenant or self.tenant, user)
@@ -177,10 +198,18 @@ class Gate:
             self.scopes.append(scope)
         return scope
 
-    def check(self, condition: str, ok: bool, detail: str = "", *, blocking: bool = True) -> bool:
+    def check(
+        self,
+        condition: str,
+        ok: bool,
+        detail: str = "",
+        *,
+        blocking: bool = True,
+        where: str = SERVICE,
+    ) -> bool:
         if not ok:
             self.write(f"FAIL {condition}: {detail}")
-        return self.result.check(condition, ok, detail, blocking=blocking)
+        return self.result.check(condition, ok, detail, blocking=blocking, where=where)
 
     @contextmanager
     def step(self, name: str) -> Iterator[None]:
@@ -624,12 +653,35 @@ class Gate:
                 "memories": memories,
                 "entities": entities,
             }
+            if self.local:
+                from memories.gate.steps import leftovers
+
+                self.result.cleanup[scope.key].update(leftovers(self, scope))
             self.check(
                 "cleanup",
                 gone.get("status") == "deleted" and memories == 0 and entities == 0,
                 f"{scope.key}: delete-user {gone.status} {gone.get('status')} "
                 f"({gone.get('reason')}), {memories} memories and {entities} entities left",
             )
+
+
+# The steps ``verify`` can run, in order (``--only``); those in LOCAL_STEPS need the verify
+# process to reach the service's database.
+STEPS = (
+    "lifecycle",
+    "entities",
+    "admission",
+    "ingest",
+    "ingest-policy",
+    "isolation",
+    "mcp",
+    "old-data",
+    "user-api",
+    "outage",
+    "recall",
+    "recall-sample",
+)
+LOCAL_STEPS = frozenset({"old-data", "user-api", "outage"})
 
 
 class GateStop(RuntimeError):
@@ -643,7 +695,11 @@ def verify(
     token: str,
     report_dir: Path,
     write: Write = lambda _: None,
+    only: frozenset[str] = frozenset(),
 ) -> Result:
+    """Run every step (or, to look into one failure, only the steps named in ``only``: the
+    initialisation, the release check and the clean-up always run; a partial run is reported as
+    such and never accepts a release by itself)."""
     started = time.monotonic()
     service = Service(url, token)
     result = Result(
@@ -657,19 +713,33 @@ def verify(
             "data": baseline.get("data", {}),
         },
     )
+    from memories.gate import steps
+
     gate = Gate(service, result, write)
     with gate.step("initialisation"):
         ready = gate.initialisation()
     if ready:
         try:
+            with gate.step("release"):
+                steps.release_matches(gate)
             for name, run in (
                 ("lifecycle", gate.lifecycle),
+                ("entities", lambda: steps.entity_quality(gate)),
                 ("admission", gate.admission),
                 ("ingest", gate.ingest),
+                ("ingest-policy", lambda: steps.ingest_policy(gate)),
                 ("isolation", gate.isolation),
                 ("mcp", gate.mcp),
+                ("old-data", lambda: steps.old_data(gate)),
+                ("user-api", lambda: steps.user_api(gate)),
+                ("outage", lambda: steps.outage(gate)),
                 ("recall", lambda: gate.recall(baseline)),
+                ("recall-sample", lambda: steps.recall_sample(gate, baseline)),
             ):
+                if only and name not in only:
+                    continue
+                if name in LOCAL_STEPS and not gate.local:
+                    continue  # release.same_database failed and says what did not run
                 with gate.step(name):
                     run()
         except GateStop as stop:
@@ -680,6 +750,13 @@ def verify(
                     gate.cleanup()
                 except GateStop as stop:
                     gate.check("cleanup", False, str(stop))
+    if only:
+        gate.check(
+            "verify.partial",
+            False,
+            f"only {', '.join(sorted(only))} ran: a release is accepted on a full run only",
+            blocking=False,
+        )
     result.server_errors = list(service.server_errors)
     gate.check(
         "server_error",
@@ -765,10 +842,19 @@ def render_markdown(result: Result) -> str:
             lines.append(f"- `{f.condition}` ({kind}): {f.detail}")
     else:
         lines.append("none")
-    lines += ["", "## Checks", ""]
+    lines += [
+        "",
+        "## Checks",
+        "",
+        f"Exercised through the {SERVICE} (HTTP: /health, /ready, /v1, /mcp, the user API) or "
+        f"in the {RELEASE} (the release's code against the service's database: Mem0's "
+        "internals, the queue's retry decisions, old data's payload, an unreachable vector "
+        "store, what deleted scopes leave).",
+        "",
+    ]
     lines += _table(
-        ("condition", "result", "detail"),
-        [(f.condition, "ok" if f.ok else "FAIL", f.detail) for f in result.findings],
+        ("condition", "result", "exercised", "detail"),
+        [(f.condition, "ok" if f.ok else "FAIL", f.where, f.detail) for f in result.findings],
     )
     recall = result.recall
     if recall:
@@ -791,10 +877,30 @@ def render_markdown(result: Result) -> str:
                 for r in recall["positives"]
             ],
         )
+    sample = result.recall_sample
+    if sample:
+        lines += [
+            "",
+            "## Recall: the sample of real scopes",
+            "",
+            f"{sample['searches']} searches in {sample['scopes']} scopes (ids and scores only); "
+            f"{sample['compared']} compared; mean overlap of the top k with the baseline: "
+            f"{sample['mean_overlap']}; top hits lost: {sample['top_hit_lost'] or 'none'}",
+        ]
     lines += ["", "## Clean-up", ""]
+    counts = (
+        "history",
+        "history_with_text",
+        "ingest_jobs",
+        "ingest_jobs_with_messages",
+        "queue_jobs_pending",
+    )
     lines += _table(
-        ("scope", "delete-user", "memories left", "entities left"),
-        [(k, v["delete_user"], v["memories"], v["entities"]) for k, v in result.cleanup.items()],
+        ("scope", "delete-user", "memories left", "entities left", *counts),
+        [
+            (k, v["delete_user"], v["memories"], v["entities"], *(v.get(c) for c in counts))
+            for k, v in result.cleanup.items()
+        ],
     )
     if result.server_errors:
         lines += ["", "## Server errors", "", *(f"- {e}" for e in result.server_errors)]

@@ -238,6 +238,19 @@ def test_verify_passes_against_a_sound_live_service(live, tmp_path):
         "mcp.manage_add",
         "mcp.search",
         "cleanup",
+        "release.same_packages",
+        "release.same_database",
+        "sdk.internals",
+        "entities.quoted_indexed",
+        "entities.old_gone_after_update",
+        "entities.no_sentence_name",
+        "ingest.backoff_1_2_4",
+        "ingest.deterministic_not_retried",
+        "ingest.language_guard",
+        "old_data.fields_restored",
+        "user_api.isolation.read",
+        "recall.outage_unavailable",
+        "cleanup.history_and_jobs",
     } <= conditions
     assert report["target"]["packages"]["mem0ai"]
     assert (
@@ -245,7 +258,8 @@ def test_verify_passes_against_a_sound_live_service(live, tmp_path):
         >= report["recall"]["positives_found"]["baseline"]
     )
     assert report["cleanup"] and all(
-        (c["delete_user"], c["memories"], c["entities"]) == ("deleted", 0, 0)
+        (c["delete_user"], c["memories"], c["entities"], c["history_with_text"])
+        == ("deleted", 0, 0, 0)
         for c in report["cleanup"].values()
     )
     assert gate_rows(live) == 0
@@ -313,9 +327,10 @@ def test_a_residue_left_in_a_throwaway_scope_refuses_the_release(live, tmp_path)
         server_sql(live, "DELETE FROM poco_memories WHERE payload->>'user_id' LIKE 'poco-gate%'")
     refused_for(verdict, "cleanup")
     left = [c for c in verdict.report["cleanup"].values() if c["memories"]]
-    assert left == [
-        {"delete_user": "partial_cleanup", "memories": 1, "entities": left[0]["entities"]}
+    assert [(c["delete_user"], c["memories"], c["memories_here"]) for c in left] == [
+        ("partial_cleanup", 1, 1)
     ]
+    assert "cleanup.history_and_jobs" in verdict.report["blocking"]
     assert "server_error" in verdict.report["blocking"]  # delete-user answered 500
 
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from memories.gate.verify import STEPS
+
 
 class Command(BaseCommand):
     help = "Record a baseline before an upgrade; verify the live service against it after."
@@ -20,11 +22,24 @@ class Command(BaseCommand):
         sub = parser.add_subparsers(dest="step", required=True)
         baseline = sub.add_parser("baseline", help="record versions, data shape, recall")
         baseline.add_argument("--out", required=True, help="the baseline file to write (JSON)")
+        baseline.add_argument(
+            "--sample-scopes",
+            type=int,
+            default=0,
+            help="also record the top-k ids and scores (never text) of this many real scopes "
+            "(those with the most active memories) for fixed questions; verify compares them",
+        )
         verify = sub.add_parser("verify", help="run the regression against the live service")
         verify.add_argument("--baseline", required=True, help="a file `baseline` wrote")
         verify.add_argument("--report", required=True, help="directory for report.md/.json")
         verify.add_argument(
             "--url", default="", help="the service, e.g. http://host:8000 (default: $POCO_GATE_URL)"
+        )
+        verify.add_argument(
+            "--only",
+            default="",
+            help="comma-separated steps to run instead of all of them, to look into one failure "
+            "(never a go by itself): " + ", ".join(STEPS),
         )
         verify.add_argument(
             "--token",
@@ -34,15 +49,15 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["step"] == "baseline":
-            self._baseline(Path(options["out"]))
+            self._baseline(Path(options["out"]), sample_scopes=max(0, options["sample_scopes"]))
         else:
             self._verify(options)
 
-    def _baseline(self, out: Path) -> None:
+    def _baseline(self, out: Path, *, sample_scopes: int) -> None:
         from memories.gate.baseline import BaselineError, record_baseline
 
         try:
-            baseline = record_baseline(write=self.stderr.write)
+            baseline = record_baseline(sample_scopes=sample_scopes, write=self.stderr.write)
         except BaselineError as exc:
             raise CommandError(f"baseline not recorded: {exc}") from exc
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -63,6 +78,10 @@ class Command(BaseCommand):
         url = options["url"] or os.environ.get("POCO_GATE_URL", "")
         if not token or not url:
             raise CommandError("--url and --token (or POCO_GATE_URL, POCO_GATE_TOKEN) are required")
+        only = frozenset(name.strip() for name in options["only"].split(",") if name.strip())
+        unknown = sorted(only - set(STEPS))
+        if unknown:
+            raise CommandError(f"unknown step(s) {unknown}; the steps are {', '.join(STEPS)}")
         baseline = json.loads(Path(options["baseline"]).read_text())
         result = verify(
             baseline=baseline,
@@ -70,6 +89,7 @@ class Command(BaseCommand):
             token=token,
             report_dir=Path(options["report"]),
             write=self.stderr.write,
+            only=only,
         )
         self.stdout.write(result.summary())
         if result.blocking:
