@@ -101,3 +101,28 @@ def expire_memories(timestamp: int) -> str:
         return f"expired {memories_expire()}"
     except DatabaseError as exc:
         raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
+
+
+# How many memories one run of the queue's backfill embeds (~25 ms each with the bundled e5 on
+# one core): an import's rest is picked up by the next run.
+SECOND_VECTOR_BATCH = 2000
+
+
+@app.periodic(cron="* * * * *", periodic_id="second-vectors")  # every minute
+@app.task(
+    name="lifecycle.fill_second_vectors",
+    queue=INGEST_QUEUE,
+    queueing_lock="lifecycle.fill_second_vectors",
+)
+def fill_second_vectors(timestamp: int = 0) -> str:
+    """Embed the memories an import (or a write while the second model failed) left without a
+    second vector (``memories.second_vectors``)."""
+    from memories.second_vectors import second_backfill
+
+    try:
+        report = second_backfill(limit=SECOND_VECTOR_BATCH)
+    except DatabaseError as exc:
+        raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
+    except ValueError as exc:  # a column of another width: the operator's --rebuild decides
+        return str(exc)
+    return f"embedded {report.embedded} of {report.total} ({report.model})"

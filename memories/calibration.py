@@ -158,19 +158,42 @@ class Calibration:
         return next(r for r in self.rows if math.isclose(r.floor, floor))
 
 
+def recommend_second(first: Calibration, second: Calibration) -> float:
+    """The second model's floor: the best recall − off-topic answered among the floors that
+    answer strictly fewer off-topic questions than the first model does at its own floor.
+
+    The second model adds evidence beside the first (the fused search answers a question when
+    either finds something), so its mistakes add to the first's: it may not bring as many as
+    the first brings alone. For the bundled pair: USE v3 at 0.29 answers 2 of 40, e5's best J
+    (0.86) answers 2 of 40 too, and 0.87 answers 1 (docs/retrieval.md has both rows)."""
+    bound = first.row(first.recommended).off_topic_answered
+    allowed = [r for r in second.rows if r.off_topic_answered < bound] or [second.rows[-1]]
+    return max(allowed, key=lambda r: (round(r.youden, 6), -r.floor)).floor
+
+
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     return dot / norm if norm else 0.0
 
 
+# The second model's cosines crowd near the top of the scale (e5: unrelated texts reach 0.8).
+SECOND_FLOORS = tuple(round(0.70 + step / 100, 2) for step in range(26))  # 0.70 … 0.95
+
+
 def calibrate(
-    *, embed: Callable[[list[str]], list[list[float]]], floors: Sequence[float] = FLOORS
+    *,
+    embed: Callable[[list[str]], list[list[float]]],
+    embed_memories: Callable[[list[str]], list[list[float]]] | None = None,
+    floors: Sequence[float] = FLOORS,
 ) -> Calibration:
-    """Score the labelled set with ``embed`` (the configured embedder) at every floor."""
+    """Score the labelled set with ``embed`` (the configured embedder) at every floor.
+    ``embed_memories`` embeds the memories when the model embeds them unlike questions (e5's
+    ``passage:``); by default ``embed`` does both."""
+    embed_memories = embed_memories or embed
     queries = embed([q for q, _ in POSITIVE_PAIRS])
-    relevant = embed([m for _, m in POSITIVE_PAIRS])
-    unrelated = embed(list(UNRELATED_FACTS))
+    relevant = embed_memories([m for _, m in POSITIVE_PAIRS])
+    unrelated = embed_memories(list(UNRELATED_FACTS))
     off_topic = embed(list(OFF_TOPIC_QUESTIONS))
     memory_set = [*relevant, *unrelated]
     positives = tuple(_cosine(q, m) for q, m in zip(queries, relevant, strict=True))

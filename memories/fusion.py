@@ -45,11 +45,13 @@ def fuse(
     evidence clears its channel's floor by more (``ChannelHit.margin``: first in the keyword
     channel with every word asked beats first in the vector channel at its floor), then to the
     higher cosine."""
-    best = len(ALL_CHANNELS) / (RRF_K + 1)
+    # Only the channels that were asked count: without a second model (or with it off for
+    # this search) "first everywhere" is first in the other three.
+    use = tuple(c for c in use if c in channels)
+    best = max(len(use), 1) / (RRF_K + 1)
     fused: dict[str, float] = {}
     first: dict[str, ChannelHit] = {}
     margin: dict[str, float] = {}
-    use = tuple(use)
     named = {h.id for h in channels.get(Channel.ENTITY, ())} if Channel.ENTITY in use else set()
     for channel in use:
         # A keyword hit on the query's names alone is the entity hit of the same memory again.

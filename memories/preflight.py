@@ -26,7 +26,7 @@ DJANGO_TABLES = (
 )
 EXTENSIONS = ("vector", "pg_trgm", "btree_gin")
 # The indexes recall, lists, adds and deletes rely on (memories/migrations/0001, 0003, 0006, 0008,
-# 0010).
+# 0010, 0014).
 INDEXES = (
     "poco_memories_hnsw_idx",
     "poco_memories_text_lemmatized_idx",
@@ -43,6 +43,7 @@ INDEXES = (
     "poco_memories_entities_key_idx",
     "poco_memories_entities_name_idx",
     "poco_memories_entities_words_idx",
+    "poco_memories_second_hnsw_idx",
 )
 
 
@@ -106,6 +107,44 @@ def _dimension() -> str:
     return f"vector({configured}) = {settings.EMBEDDING_MODEL}"
 
 
+def second_vector_width() -> int | None:
+    """The declared width of the memories' second vector (None when undeclared)."""
+    rows = _scalar_rows(
+        "SELECT atttypmod FROM pg_attribute WHERE attrelid = to_regclass('poco_memories') "
+        "AND attname = 'second_vector' AND NOT attisdropped",
+        [],
+    )
+    return int(str(rows[0][0])) if rows and int(str(rows[0][0])) > 0 else None
+
+
+def second_coverage() -> tuple[int, int]:
+    """(memories with a second vector of the configured model, all memories)."""
+    rows = _scalar_rows(
+        "SELECT count(*) FILTER (WHERE second_vector IS NOT NULL AND second_model = %s), "
+        "count(*) FROM poco_memories",
+        [settings.SECOND_MODEL],
+    )
+    return int(rows[0][0]), int(rows[0][1])
+
+
+def _second_model() -> str:
+    """The second model's column fits it, and how many memories it has embedded (recall uses
+    whatever is filled; ``manage.py memory_second_vectors`` or the queue fill the rest)."""
+    if settings.SECOND_MODEL == "off":
+        return "off"
+    configured = int(settings.SECOND_MODEL_DIMS)
+    width = second_vector_width()
+    if width != configured:
+        raise RuntimeError(
+            f"poco_memories second_vector({width}) but the second model "
+            f"{settings.SECOND_MODEL} gives {configured}: run memory_second_vectors --rebuild, "
+            "or fix POCO_SECOND_MODEL_*"
+        )
+    filled, total = second_coverage()
+    share = f"{filled / total:.0%}" if total else "100%"
+    return f"{settings.SECOND_MODEL} vector({configured}): {filled}/{total} memories ({share})"
+
+
 def cheap_checks() -> list[Check]:
     """What ``/ready`` runs: no Mem0, no model, a few catalogue queries."""
     database = run_check("database", _database)
@@ -116,6 +155,7 @@ def cheap_checks() -> list[Check]:
         run_check("extensions", _extensions),
         run_check("tables", _tables),
         run_check("vector dimension", _dimension),
+        run_check("second model", _second_model),
     ]
 
 
@@ -175,6 +215,21 @@ def _embedder() -> str:
     return f"{settings.EMBEDDING_MODEL} answers {width} numbers"
 
 
+def _second_embedder() -> str:
+    from memories.engine import second
+
+    model = second.configured()
+    if model is None:
+        return "off"
+    width = len(model.queries(["偏好 preference"])[0])
+    if width != int(settings.SECOND_MODEL_DIMS):
+        raise RuntimeError(
+            f"{model.name} answered {width} numbers, configured "
+            f"POCO_SECOND_MODEL_DIMS={settings.SECOND_MODEL_DIMS}"
+        )
+    return f"{model.name} answers {width} numbers"
+
+
 def _engine_checks() -> list[Check]:
     try:
         from memories.engine import get_engine
@@ -206,4 +261,5 @@ def full_checks() -> list[Check]:
     checks += engine
     if engine[0].ok:
         checks.append(run_check("embedder width", _embedder))
+        checks.append(run_check("second model width", _second_embedder))
     return checks

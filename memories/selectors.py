@@ -380,6 +380,9 @@ def recall_channels(
     Raises ``BackendError``; ``memory_search`` turns that into ``available=False``.
     """
     engine = get_engine()  # prepares jieba/spaCy before the query is analysed
+    # The second model embeds the query on another thread while this one embeds it with the
+    # first, analyses it and runs the first statement: search pays the slower, not the sum.
+    meaning = engine.ask_meaning(query, floor=settings.SECOND_MODEL_MIN_SCORE)
     terms = nlp.keyword_terms(query)
     return engine.recall(
         ChannelQuery(
@@ -396,7 +399,8 @@ def recall_channels(
             keyword_min_coverage=KEYWORD_MIN_COVERAGE,
             keyword_max_share=KEYWORD_MAX_SHARE,
             pool=pool,
-        )
+        ),
+        meaning=meaning,
     )
 
 

@@ -408,7 +408,11 @@ def memory_add_many(
         # (``memory_nearest_many``), for this write only: no jieba/spaCy while others wait.
         with nlp.lemma_memo():
             with _PREPARE_SLOTS:
-                prepared = get_engine().prepare([text for _, text, _ in admitted])
+                # An import leaves the second vectors to the queue's backfill: it keeps its
+                # rate, and search uses whatever is filled.
+                prepared = get_engine().prepare(
+                    [text for _, text, _ in admitted], second_vectors=source != Source.IMPORT
+                )
             with scope_write_lock(scope):
                 _add_admitted(
                     scope=scope,

@@ -120,11 +120,13 @@ class SearchHit:
 
 
 class Channel(StrEnum):
-    """The three ways recall finds a memory (meaning, words, named things)."""
+    """The ways recall finds a memory: the first embedder's vector, words, named things, and
+    the second model's vector (``meaning``, when a second model is configured)."""
 
     VECTOR = "vector"
     KEYWORD = "keyword"
     ENTITY = "entity"
+    MEANING = "meaning"
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,8 @@ class ChannelHit:
     it orders and gates within a channel and is never added across channels. ``margin`` is how
     far the strength clears the channel's floor, as a share of the way from the floor to the
     channel's best (1.0), so 0 is "only just evidence" on every channel; ``similarity`` is the
-    memory's cosine to the query whatever the channel. Fusion breaks ties with them, in order.
+    memory's cosine to the query whatever the channel, ``meaning`` its cosine under the second
+    model (0 when it is off or has no vector for the memory yet). Fusion breaks ties with them.
     ``names_only`` marks a keyword hit whose matched words are all names the query names: when
     the entity channel found the same memory, that is one piece of evidence, counted there.
     """
@@ -161,6 +164,7 @@ class ChannelHit:
     similarity: float
     margin: float
     names_only: bool
+    meaning: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -349,7 +349,7 @@ SEARCH_MIN_SCORE = float(
 # Floor of the second model's "meaning" channel (cosine; its scale is its own): the value
 # `manage.py calibrate_min_score` recommends for it (tests pin the default).
 SECOND_MODEL_MIN_SCORE = float(
-    _env("POCO_SECOND_MODEL_MIN_SCORE") or ("0.86" if SECOND_MODEL == "e5-small" else "0.45")
+    _env("POCO_SECOND_MODEL_MIN_SCORE") or ("0.87" if SECOND_MODEL == "e5-small" else "0.45")
 )
 SEARCH_TOP_K = 5
 

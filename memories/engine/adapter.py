@@ -18,9 +18,11 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -28,8 +30,15 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from psycopg import sql
 
-from memories.engine import entities, nlp
-from memories.engine.recall import ChannelQuery, channel_hits, channel_statement
+from memories.engine import entities, nlp, second
+from memories.engine.recall import (
+    ChannelQuery,
+    MeaningQuery,
+    channel_hits,
+    channel_statement,
+    meaning_hits,
+    meaning_statement,
+)
 from memories.types import BackendError, Channel, ChannelHit, CleanupError
 
 logger = logging.getLogger(__name__)
@@ -63,6 +72,10 @@ class PreparedText:
     vector: list[float]
     entities: list[entities.Entity]
     lemmatized: str
+    # The second model's vector and its name; None when it is off, failed, or left to the
+    # backfill (an import).
+    second_vector: list[float] | None = None
+    second_model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -182,29 +195,145 @@ class Mem0Adapter:
         except Exception as exc:  # noqa: BLE001 - Mem0's contract; delete_fact checks residue
             logger.warning("entity clean-up failed: %s", type(exc).__name__)
 
+    # --- the second model (memories.engine.second) ---------------------------------------------
+    @staticmethod
+    def second_model() -> second.SecondModel | None:
+        return second.configured()
+
+    def _second_passages(self, texts: Sequence[str]) -> Future[list[list[float]]] | None:
+        """Start embedding ``texts`` with the second model on a thread of its own (the C engine
+        releases the GIL: it runs beside the first embedder or Mem0's statements)."""
+        model = self.second_model()
+        if model is None or not texts:
+            return None
+        return _second_threads().submit(model.passages, list(texts))
+
+    @staticmethod
+    def _second_result(
+        future: Future[list[list[float]]] | None, count: int
+    ) -> list[list[float]] | None:
+        """The vectors of ``_second_passages``, or None when the second model is off or failed:
+        the write goes on without them and the backfill fills them in later."""
+        if future is None:
+            return None
+        try:
+            vectors = future.result()
+        except Exception as exc:  # noqa: BLE001 - a second vector is never worth a failed write
+            logger.warning("second model failed, left to the backfill: %s", type(exc).__name__)
+            return None
+        return vectors if len(vectors) == count else None
+
+    def write_second_vectors(self, rows: Sequence[tuple[str, list[float]]], *, model: str) -> int:
+        """Store second vectors by memory id (rows deleted meanwhile are skipped)."""
+        if not rows:
+            return 0
+        with _backend("second vectors"), self._memory.vector_store._get_cursor(commit=True) as cur:
+            cur.execute(
+                sql.SQL(
+                    "UPDATE {t} m SET second_vector = r.v::vector, second_model = %s "
+                    "FROM unnest(%s::uuid[], %s::text[]) AS r(i, v) WHERE m.id = r.i"
+                ).format(t=sql.Identifier(self._memory.collection_name)),
+                (model, [i for i, _ in rows], [str(v) for _, v in rows]),
+            )
+            return int(cur.rowcount)
+
+    def fill_second_vectors(self, memory_ids: Sequence[str]) -> int:
+        """Embed these memories' current text with the second model and store it; 0 when it is
+        off or failed (the backfill catches up)."""
+        model = self.second_model()
+        if model is None or not memory_ids:
+            return 0
+        with _backend("second vectors"), self._memory.vector_store._get_cursor() as cur:
+            cur.execute(
+                sql.SQL(
+                    "SELECT id::text, payload->>'data' FROM {t} WHERE id = ANY(%s::uuid[])"
+                ).format(t=sql.Identifier(self._memory.collection_name)),
+                (list(memory_ids),),
+            )
+            found = [(str(i), str(text or "")) for i, text in cur.fetchall()]
+        vectors = self._second_result(self._second_passages([t for _, t in found]), len(found))
+        if vectors is None:
+            return 0
+        return self.write_second_vectors(
+            [(i, v) for (i, _), v in zip(found, vectors, strict=True)], model=model.name
+        )
+
+    def second_backfill_batch(self, *, batch: int) -> int:
+        """Embed up to ``batch`` memories that have no second vector of the configured model
+        (oldest ids first; resumable by construction). Raises ``BackendError`` when the model
+        fails, so the backfill stops instead of spinning."""
+        model = self.second_model()
+        if model is None:
+            return 0
+        table = sql.Identifier(self._memory.collection_name)
+        with _backend("second vectors"), self._memory.vector_store._get_cursor() as cur:
+            cur.execute(
+                sql.SQL(
+                    "SELECT id::text, payload->>'data' FROM {t} "
+                    "WHERE second_vector IS NULL OR second_model IS DISTINCT FROM %s "
+                    "ORDER BY id LIMIT %s"
+                ).format(t=table),
+                (model.name, batch),
+            )
+            todo = [(str(i), str(text or "")) for i, text in cur.fetchall()]
+        if not todo:
+            return 0
+        with _backend("second vectors"):
+            vectors = model.passages([text for _, text in todo])
+        if len(vectors) != len(todo):
+            raise BackendError(f"second model returned {len(vectors)} vectors for {len(todo)}")
+        self.write_second_vectors(
+            [(i, v) for (i, _), v in zip(todo, vectors, strict=True)], model=model.name
+        )
+        return len(todo)
+
+    def second_coverage(self) -> tuple[int, int]:
+        """(memories with a second vector of the configured model, all memories)."""
+        model = self.second_model()
+        with _backend("second vectors"), self._memory.vector_store._get_cursor() as cur:
+            cur.execute(
+                sql.SQL(
+                    "SELECT count(*) FILTER (WHERE second_vector IS NOT NULL "
+                    "AND second_model = %s), count(*) FROM {t}"
+                ).format(t=sql.Identifier(self._memory.collection_name)),
+                (model.name if model else "",),
+            )
+            filled, total = cur.fetchone()
+        return int(filled), int(total)
+
     # --- writes ------------------------------------------------------------------------------
     def add_fact(self, *, scope_key: str, text: str, metadata: dict[str, Any]) -> str:
         """Store exactly one fact as given: ``add_many`` of one."""
         return self.add_many(scope_key, [NewFact(text=text, metadata=metadata)])[0]
 
-    def prepare(self, texts: Sequence[str]) -> list[PreparedText]:
+    def prepare(self, texts: Sequence[str], *, second_vectors: bool = True) -> list[PreparedText]:
         """Everything ``add_many`` needs from the texts themselves, in order: one embedder
-        batch, one entity-extraction batch and the keyword lemmas. No database access."""
+        batch, one entity-extraction batch, the keyword lemmas and (unless
+        ``second_vectors`` is false: an import leaves them to the backfill) the second model's
+        vectors, computed beside the rest. No database access."""
         if not texts:
             return []
+        model = self.second_model()
+        pending = self._second_passages(texts) if second_vectors else None
         with _backend("embed"):
             vectors = self._memory.embedding_model.embed_batch(list(texts), "add")
             if len(vectors) != len(texts):
                 raise BackendError(f"embedder returned {len(vectors)} vectors for {len(texts)}")
             found = nlp.extract_entities_batch(list(texts))
-            return [
-                PreparedText(
-                    vector=[float(x) for x in vector],
-                    entities=names,
-                    lemmatized=nlp.lemmatize_for_bm25(text),
-                )
-                for text, vector, names in zip(texts, vectors, found, strict=True)
-            ]
+            lemmas = [nlp.lemmatize_for_bm25(text) for text in texts]
+        seconds = self._second_result(pending, len(texts))
+        return [
+            PreparedText(
+                vector=[float(x) for x in vector],
+                entities=names,
+                lemmatized=lemmatized,
+                second_vector=seconds[n] if seconds is not None else None,
+                second_model=model.name if seconds is not None and model is not None else None,
+            )
+            for n, (vector, names, lemmatized) in enumerate(
+                zip(vectors, found, lemmas, strict=True)
+            )
+        ]
 
     def add_many(
         self,
@@ -235,10 +364,21 @@ class Mem0Adapter:
             with self._memory.vector_store._get_cursor(commit=True) as cur:
                 cur.execute(
                     sql.SQL(
-                        "INSERT INTO {t} (id, vector, payload) SELECT i, v::vector, p::jsonb "
-                        "FROM unnest(%s::uuid[], %s::text[], %s::text[]) AS r(i, v, p)"
+                        "INSERT INTO {t} (id, vector, payload, second_vector, second_model) "
+                        "SELECT i, v::vector, p::jsonb, s::vector, sm FROM unnest("
+                        "%s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[]"
+                        ") AS r(i, v, p, s, sm)"
                     ).format(t=sql.Identifier(self._memory.collection_name)),
-                    (ids, [str(ready.vector) for ready in prepared], payloads),
+                    (
+                        ids,
+                        [str(ready.vector) for ready in prepared],
+                        payloads,
+                        [
+                            str(ready.second_vector) if ready.second_vector is not None else None
+                            for ready in prepared
+                        ],
+                        [ready.second_model for ready in prepared],
+                    ),
                 )
                 # In the insert's transaction: a fact is stored with its links or not at all.
                 links = [(i, ready.entities) for i, ready in zip(ids, prepared, strict=True)]
@@ -273,10 +413,13 @@ class Mem0Adapter:
             result = self._memory.add(
                 messages, user_id=scope_key, metadata=metadata, infer=True, prompt=instructions
             )
-            return [
+            found = [
                 ExtractedFact(id=str(r["id"]), text=str(r["memory"]), event=str(r["event"]))
                 for r in result.get("results", [])
             ]
+        # Mem0 wrote (or rewrote) these rows with its own vector only.
+        self.fill_second_vectors([f.id for f in found if f.event in ("ADD", "UPDATE")])
+        return found
 
     def attribution(self, *, memory_id: str) -> str | None:
         """Who a stored fact is attributed to (``get().attributed_to``), None when unset."""
@@ -289,8 +432,15 @@ class Mem0Adapter:
 
     def update_fact(self, *, memory_id: str, text: str, metadata: dict[str, Any]) -> None:
         """Keep the id, re-embed, relink entities (Mem0 does both when the text changes)."""
+        pending = self._second_passages([text])
         with _backend("update"):
             self._memory.update(memory_id, text=text, metadata=metadata)
+        # Mem0's UPDATE changed the text, so the stored second vector was cleared (migration
+        # 0014's trigger); the new one was embedded while Mem0 worked.
+        model = self.second_model()
+        vectors = self._second_result(pending, 1)
+        if vectors is not None and model is not None:
+            self.write_second_vectors([(memory_id, vectors[0])], model=model.name)
 
     def set_metadata(self, *, memory_id: str, metadata: dict[str, Any]) -> None:
         with _backend("update metadata"):
@@ -424,15 +574,58 @@ class Mem0Adapter:
         with _backend("search"):
             return [float(x) for x in self._memory.embedding_model.embed(text, "search")]
 
-    def recall(self, query: ChannelQuery) -> dict[Channel, list[ChannelHit]]:
-        """Run every recall channel in one statement on Mem0's connection pool."""
+    def recall(
+        self, query: ChannelQuery, *, meaning: Future[MeaningQuery | None] | None = None
+    ) -> dict[Channel, list[ChannelHit]]:
+        """Run the three channels of the first embedder in one statement on Mem0's connection
+        pool, then — once ``meaning`` (the query's second embedding, computed meanwhile on
+        another thread) is ready — the meaning channel, which also gives every memory the
+        other channels found its second-model similarity."""
         statement, params = channel_statement(
             query, memories=self._memory.collection_name, entities=self.entity_collection
         )
         with _backend("search"), self._memory.vector_store._get_cursor() as cur:
             cur.execute(statement, params)
-            rows = cur.fetchall()
-        return channel_hits(rows, query)
+            found = channel_hits(cur.fetchall(), query)
+        asked = self._meaning(meaning)
+        if asked is None:
+            return found
+        candidates = sorted({h.id for hits in found.values() for h in hits})
+        statement, params = meaning_statement(
+            query, asked, candidates=candidates, memories=self._memory.collection_name
+        )
+        try:
+            with _backend("search"), self._memory.vector_store._get_cursor() as cur:
+                cur.execute(statement, params)
+                return meaning_hits(cur.fetchall(), found, asked)
+        except BackendError as exc:
+            # The first statement has just answered on the same server: this is the second
+            # model's column (a width that does not match, /ready says so), not an outage.
+            logger.warning("meaning channel failed: %s", exc)
+            return found
+
+    @staticmethod
+    def _meaning(meaning: Future[MeaningQuery | None] | None) -> MeaningQuery | None:
+        """The query's second embedding; None (the meaning channel stays out) when the second
+        model is off or failed: the first model's channels still answer."""
+        if meaning is None:
+            return None
+        try:
+            return meaning.result()
+        except Exception as exc:  # noqa: BLE001 - degraded recall, not an outage
+            logger.warning("second model failed for a search: %s", type(exc).__name__)
+            return None
+
+    def ask_meaning(self, text: str, *, floor: float) -> Future[MeaningQuery | None] | None:
+        """Start the query's second embedding on a thread of its own; None when it is off."""
+        model = self.second_model()
+        if model is None:
+            return None
+
+        def embed() -> MeaningQuery:
+            return MeaningQuery(model=model.name, vector=model.queries([text])[0], floor=floor)
+
+        return _second_threads().submit(embed)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -441,6 +634,18 @@ class Mem0Adapter:
 
 _engine: Mem0Adapter | None = None
 _engine_lock = threading.Lock()
+_second_pool: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _second_threads() -> ThreadPoolExecutor:
+    """Where the second model's embeddings run, beside the caller's own work (a search's
+    statement, an add's first embedding); the C engine holds no lock, so they embed in
+    parallel. One per process (made after a fork, never inherited from the parent)."""
+    global _second_pool
+    with _engine_lock:
+        if _second_pool is None or _second_pool[0] != os.getpid():
+            _second_pool = (os.getpid(), ThreadPoolExecutor(8, thread_name_prefix="second-model"))
+        return _second_pool[1]
 
 
 def build_engine(*, connection_string: str) -> Mem0Adapter:

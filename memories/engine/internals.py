@@ -396,3 +396,27 @@ def shadow_swap(engine: Mem0Adapter, *, embedder: Any, model: str) -> int:
         )
         cur.execute(sql.SQL("DROP FUNCTION IF EXISTS {}()").format(sql.Identifier(INVALIDATE)))
     return caught_up
+
+
+SECOND_INDEX = "poco_memories_second_hnsw_idx"
+
+
+def second_rebuild(engine: Mem0Adapter, *, dims: int) -> None:
+    """Give the second vector column another width (another second model): every second vector
+    is dropped (search's meaning channel is empty until the backfill refills it) and the HNSW
+    index is rebuilt for the new width. The first model's channels are untouched."""
+    table = sql.Identifier(engine._memory.collection_name)
+    with _backend("second column"), engine._memory.vector_store._get_cursor(commit=True) as cur:
+        cur.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(sql.Identifier(SECOND_INDEX)))
+        cur.execute(
+            sql.SQL(
+                "ALTER TABLE {} ALTER COLUMN second_vector TYPE vector({}) USING NULL, "
+                "ALTER COLUMN second_vector SET STORAGE MAIN"
+            ).format(table, sql.Literal(int(dims)))
+        )
+        cur.execute(sql.SQL("UPDATE {} SET second_model = NULL").format(table))
+        cur.execute(
+            sql.SQL("CREATE INDEX {} ON {} USING hnsw (second_vector vector_cosine_ops)").format(
+                sql.Identifier(SECOND_INDEX), table
+            )
+        )

@@ -21,6 +21,13 @@
   words, plus memories whose text holds a name the query puts in quotes.  Entities linked to
   fewer memories weigh more.
 
+* **meaning** — the second model's vector (``second_vector``, migration 0014;
+  ``memories.engine.second``): cosine similarity under that model, over the memories whose
+  second vector it wrote, best first; its own floor (``SECOND_MODEL_MIN_SCORE``).  A second,
+  short statement (``meaning_statement``) after the first, because the query's second embedding
+  is computed while the first statement runs; it also reads the second-model similarity of every
+  memory the other channels found.
+
 Every row carries the memory's cosine similarity to the query: fusion breaks ties with it.
 
 Filters and the scope (the generated ``scope_key`` column) apply inside every channel, before
@@ -30,7 +37,7 @@ its ``LIMIT``; so does liveness: a superseded or expired memory (or one past its
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -63,6 +70,15 @@ class ChannelQuery:
     keyword_min_coverage: float
     keyword_max_share: float
     pool: int
+
+
+@dataclass(frozen=True)
+class MeaningQuery:
+    """The query under the second model: its vector, the model that made it and the floor."""
+
+    model: str
+    vector: list[float]
+    floor: float
 
 
 def _lexeme(term: str) -> str:
@@ -375,7 +391,7 @@ def channel_hits(
         Channel.KEYWORD: query.keyword_min_coverage,
         Channel.ENTITY: 0.0,
     }
-    found: dict[Channel, list[ChannelHit]] = {c: [] for c in Channel}
+    found: dict[Channel, list[ChannelHit]] = {c: [] for c in floors}
     for channel, memory_id, content, category, strength, similarity, names_only in rows:
         hit = ChannelHit(
             channel=Channel(channel),
@@ -391,3 +407,78 @@ def channel_hits(
     for hits in found.values():
         hits.sort(key=lambda h: (-h.strength, h.id))
     return found
+
+
+_MEANING = """
+(SELECT 'meaning', v.id, v.content, v.category, v.strength,
+        greatest(0, 1 - (v.vector <=> %(vector)s::vector)) FROM (
+    SELECT m.id, m.vector, m.payload->>'data' AS content,
+           coalesce(m.payload->>'category', 'fact') AS category,
+           greatest(0, 1 - (m.second_vector <=> %(meaning)s::vector)) AS strength
+    FROM {memories} m
+    WHERE m.scope_key = %(scope)s AND m.second_model = %(meaning_model)s{filters}
+    ORDER BY m.second_vector <=> %(meaning)s::vector
+    LIMIT %(pool)s
+) v
+WHERE v.strength >= %(meaning_floor)s)
+UNION ALL
+(SELECT 'known', m.id, NULL, NULL, greatest(0, 1 - (m.second_vector <=> %(meaning)s::vector)),
+        0
+ FROM {memories} m
+ WHERE m.id = ANY(%(candidates)s::uuid[]) AND m.scope_key = %(scope)s
+   AND m.second_model = %(meaning_model)s)
+"""
+
+
+def meaning_statement(
+    query: ChannelQuery, meaning: MeaningQuery, *, candidates: list[str], memories: str
+) -> tuple[sql.Composed, dict[str, Any]]:
+    """The meaning channel, and the second-model similarity of ``candidates`` (the memories
+    the other channels found), in one statement."""
+    filters, params = _filters(query.filters)
+    params |= {
+        "scope": query.scope_key,
+        "pool": query.pool,
+        "vector": str(query.vector),
+        "meaning": str(meaning.vector),
+        "meaning_model": meaning.model,
+        "meaning_floor": meaning.floor,
+        "candidates": candidates,
+    }
+    return (
+        sql.SQL(_MEANING).format(filters=sql.SQL(filters), memories=sql.Identifier(memories)),
+        params,
+    )
+
+
+def meaning_hits(
+    rows: list[tuple[Any, ...]],
+    found: dict[Channel, list[ChannelHit]],
+    meaning: MeaningQuery,
+) -> dict[Channel, list[ChannelHit]]:
+    """``found`` with the meaning channel added and every hit's ``meaning`` similarity set."""
+    similarity: dict[str, float] = {}
+    channel: list[ChannelHit] = []
+    for kind, memory_id, content, category, strength, first_similarity in rows:
+        similarity[str(memory_id)] = float(strength)
+        if kind == "meaning":
+            channel.append(
+                ChannelHit(
+                    channel=Channel.MEANING,
+                    id=str(memory_id),
+                    content=str(content or ""),
+                    category=str(category or "fact"),
+                    strength=float(strength),
+                    similarity=float(first_similarity),
+                    margin=_margin(float(strength), meaning.floor),
+                    names_only=False,
+                    meaning=float(strength),
+                )
+            )
+    channel.sort(key=lambda h: (-h.strength, h.id))
+    merged = {
+        name: [replace(h, meaning=similarity.get(h.id, 0.0)) for h in hits]
+        for name, hits in found.items()
+    }
+    merged[Channel.MEANING] = channel
+    return merged

@@ -1,4 +1,6 @@
-"""`python manage.py calibrate_min_score`: the vector floor for the configured embedder."""
+"""`python manage.py calibrate_min_score`: the floors of recall's two vector channels for the
+configured embedders (the first model's ``vector`` channel and the second model's ``meaning``
+channel)."""
 
 from __future__ import annotations
 
@@ -10,27 +12,52 @@ from django.core.management.base import BaseCommand
 from memories.calibration import (
     OFF_TOPIC_QUESTIONS,
     POSITIVE_PAIRS,
+    SECOND_FLOORS,
     UNRELATED_FACTS,
+    Calibration,
     calibrate,
+    recommend_second,
 )
-from memories.engine import get_engine
+from memories.engine import get_engine, second
 
 
 class Command(BaseCommand):
     help = (
-        "Score the shipped labelled query/memory pairs with the configured embedder and print "
-        "precision and recall per floor and the recommended POCO_SEARCH_MIN_SCORE."
+        "Score the shipped labelled query/memory pairs with the configured embedders and print "
+        "precision and recall per floor, the recommended POCO_SEARCH_MIN_SCORE and (with a "
+        "second model) POCO_SECOND_MODEL_MIN_SCORE."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
         engine = get_engine()
-        result = calibrate(embed=lambda texts: [engine.embed_query(t) for t in texts])
+        first = calibrate(embed=lambda texts: [engine.embed_query(t) for t in texts])
         out = self.stdout
         out.write(
-            f"embedder: {settings.EMBEDDING_MODEL or 'bundled'}; {len(POSITIVE_PAIRS)} positive "
-            f"pairs; {len(OFF_TOPIC_QUESTIONS)} off-topic questions, each against "
-            f"{len(POSITIVE_PAIRS) + len(UNRELATED_FACTS)} memories"
+            f"{len(POSITIVE_PAIRS)} positive pairs; {len(OFF_TOPIC_QUESTIONS)} off-topic "
+            f"questions, each against {len(POSITIVE_PAIRS) + len(UNRELATED_FACTS)} memories"
         )
+        out.write(f"\nfirst embedder: {settings.EMBEDDING_MODEL}")
+        self._table(first)
+        out.write(
+            f"recommended floor: {first.recommended:.2f} — the best recall − off-topic answered "
+            f"(configured POCO_SEARCH_MIN_SCORE: {settings.SEARCH_MIN_SCORE})"
+        )
+        model = second.configured()
+        if model is None:
+            out.write("\nsecond model: off")
+            return
+        result = calibrate(embed=model.queries, embed_memories=model.passages, floors=SECOND_FLOORS)
+        out.write(f"\nsecond model: {model.name}")
+        self._table(result)
+        out.write(
+            f"recommended floor: {recommend_second(first, result):.2f} — the best recall − "
+            "off-topic answered among the floors answering fewer off-topic questions than the "
+            "first embedder at its floor (configured POCO_SECOND_MODEL_MIN_SCORE: "
+            f"{settings.SECOND_MODEL_MIN_SCORE})"
+        )
+
+    def _table(self, result: Calibration) -> None:
+        out = self.stdout
         out.write(
             f"{'floor':>6} {'recall':>7} {'off-topic answered':>18} {'precision':>9} "
             f"{'pair false-pass':>15}"
@@ -46,7 +73,3 @@ class Command(BaseCommand):
                 f"lowest floor answering no off-topic question: {silent.floor:.2f} "
                 f"(recall {silent.recall:.2f})"
             )
-        out.write(
-            f"recommended floor: {result.recommended:.2f} — the best recall − off-topic answered "
-            f"(configured POCO_SEARCH_MIN_SCORE: {settings.SEARCH_MIN_SCORE})"
-        )
