@@ -236,7 +236,13 @@ def user_api(gate: Gate) -> None:
         gate.check(
             "user_api.own",
             listed.status == 200 and ids == [mine] and own_read.status == 200,
-            f"list {listed.status} {ids}; own memory {own_read.status}",
+            f"list {listed.status} {ids}; own memory {own_read.status}"
+            + (
+                ": the signed-in session was refused (does the verify process have the "
+                "service's POCO_SECRET_KEY?)"
+                if listed.status in (401, 403)
+                else ""
+            ),
         )
         search = browser.call("GET", f"/search?q={quote(CONSOLE_B_QUERY)}")
         hits = [h.get("id") for h in search.get("items") or []]
