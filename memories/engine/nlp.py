@@ -22,6 +22,7 @@ import jieba
 import jieba.posseg
 from pypinyin import Style, lazy_pinyin, pinyin
 
+from memories.engine import names
 from memories.text import HAN, normalize_quotes
 
 Entity = tuple[str, str]
@@ -52,15 +53,23 @@ PROPER_TAGS = {
     "nz": "PROPER",
 }
 NOUN_TAGS = {"n", "nz", "vn", "nr", "ns", "nt", "eng", "nrt", "nrfg"}
-# Verbs, prepositions, particles, pronouns: a quoted span holding one is a sentence, not a name.
-SENTENCE_TAGS = ("v", "p", "u", "r", "c", "d")
+# Verbs, prepositions, particles, pronouns, time words: a quoted span holding one is a sentence
+# or a heading (“下周计划”), not a name.
+SENTENCE_TAGS = ("v", "p", "u", "r", "c", "d", "t")
 
-# Terms jieba would otherwise split; tech vocabulary our users write every day.
-USER_WORDS = _words(
-    "简体中文 繁体中文 技术方案 易维护性 可维护性 飞书 钉钉 企业微信 代码风格 前端文档 后端服务 "
-    "单元测试 集成测试 端到端测试 数据库 向量检索 知识库 长期记忆 结论先行 交付物 周报 日报 "
-    "PostgreSQL pgvector Django HTMX Mem0 Kubernetes TypeScript JavaScript Python Poco"
+# Terms jieba would otherwise split; tech vocabulary our users write every day.  Products are
+# proper nouns (entities); work products people look up by name (周报, 前端文档) are topics of
+# their own; the rest are plain words (a style, a language, a kind of software), no entity.
+USER_NAMES = _words(
+    "飞书 钉钉 企业微信 PostgreSQL pgvector Django HTMX Mem0 Kubernetes TypeScript JavaScript "
+    "Python Poco"
 )
+USER_TOPICS = _words(
+    "技术方案 代码风格 前端文档 后端服务 单元测试 集成测试 端到端测试 向量检索 知识库 长期记忆 "
+    "交付物 周报 日报"
+)
+USER_PLAIN = _words("简体中文 繁体中文 易维护性 可维护性 数据库 结论先行")
+USER_WORDS = USER_NAMES | USER_TOPICS | USER_PLAIN
 
 _init_lock = threading.Lock()
 _initialised = False
@@ -88,7 +97,7 @@ def configure(
         jieba.dt.tmp_dir = str(cache_dir)
         jieba.setLogLevel(30)
         for word in USER_WORDS:
-            jieba.add_word(word, freq=20000, tag="nz")
+            jieba.add_word(word, freq=20000, tag="nz" if word in USER_NAMES else "n")
         jieba.initialize()
         _initialised = True
 
@@ -155,53 +164,77 @@ def _quoted_entities(text: str) -> list[Entity]:
     found: list[Entity] = []
     for match in QUOTED.finditer(text):
         inner = match.group(1).strip()
-        if not inner or SENTENCE_PUNCT.search(inner):
+        if not inner or SENTENCE_PUNCT.search(inner) or names.NOT_IN_NAMES.search(inner):
             continue
         if has_han(inner):
             han_count = len(HAN.findall(inner))
             if han_count < 2 or len(inner) > 10:
                 continue
-            tags = [pair.flag for pair in jieba.posseg.cut(inner)]
-            # "用户长期偏好通过" is a phrase, not a name.
+            pairs = [(pair.word, pair.flag) for pair in jieba.posseg.cut(inner)]
+            tags = [flag for _, flag in pairs]
+            # "用户长期偏好通过" is a phrase, not a name; nor is a heading (“下周计划”, “风险”).
             if len(tags) > 1 and any(t.startswith(SENTENCE_TAGS) for t in tags):
                 continue
-        elif len(inner.split()) > 3:
+            if inner.endswith(tuple(names.ZH_HEADING_WORDS)) or inner in GENERIC_NOUNS:
+                continue
+            if len(pairs) == 1 and names.common_word(*pairs[0]):
+                continue
+        elif len(inner.split()) > 3 or names.generic_latin(inner):
             continue
         found.append(("QUOTED", inner))
     return found
 
 
+def _piece_kind(word: str) -> str:
+    """A piece of jieba's segmentation, for ``names.latin_runs``."""
+    if word.isascii() and word.isalnum():
+        return "word" if any(c.isalpha() for c in word) else "digits"
+    return "other"
+
+
 def _chinese_entities(text: str) -> list[Entity]:
-    text = normalize_quotes(text)
+    text = names.strip_non_text(normalize_quotes(text))
     entities = _quoted_entities(text)
     quoted = {e[1] for e in entities}
     unquoted = QUOTED.sub(" ", text)
+    pieces: list[tuple[str, str]] = []
     run: list[str] = []
 
     def flush() -> None:
-        if len(run) >= 2:
-            topic = "".join(run) if all(has_han(w) for w in run) else " ".join(run)
-            if 2 <= len(topic) <= 16:
-                entities.append(("TOPIC", topic))
+        entities.extend(names.noun_run_entities(run))
         run.clear()
 
     for pair in jieba.posseg.cut(unquoted):
         word, flag = pair.word.strip(), pair.flag
-        if not word:
-            flush()
+        kind = _piece_kind(word) if word else "other"
+        pieces.append((pair.word if kind == "other" else word, kind))
+        if kind != "other" or not word:
+            flush()  # Latin names are taken from their runs below
             continue
-        if flag == "eng":
-            flush()
-            if len(word) >= 2 and (word[0].isupper() or any(c.isdigit() for c in word)):
-                entities.append(("IDENTIFIER", word))
-            continue
-        if flag in PROPER_TAGS and len(word) >= 2 and word not in GENERIC_NOUNS:
+        known = names.word_is_known(word, flag)
+        if (
+            flag in PROPER_TAGS
+            and len(word) >= 2
+            and known
+            and word not in GENERIC_NOUNS
+            and word not in names.LANGUAGE_WORDS
+        ):
             entities.append((PROPER_TAGS[flag], word))
-        if flag in NOUN_TAGS and word not in GENERIC_NOUNS and word not in quoted:
+        elif word in USER_TOPICS:
+            entities.append(("TOPIC", word))
+        if (
+            flag in NOUN_TAGS
+            and known
+            and word not in GENERIC_NOUNS
+            and word not in names.ZH_RUN_BREAKS
+            and word not in quoted
+        ):
             run.append(word)
         else:
             flush()
     flush()
+    for words in names.latin_runs(pieces):
+        entities.extend(("IDENTIFIER", name) for name in names.latin_names(words))
     seen: set[str] = set()
     unique: list[Entity] = []
     for kind, value in entities:
@@ -216,13 +249,15 @@ def extract_entities(text: str) -> list[Entity]:
     if has_han(text):
         return _chinese_entities(text)
     assert _english_entities is not None, "memories.engine.nlp.configure() not called"
-    return _english_entities(normalize_quotes(text))
+    return _english_entities(names.strip_non_text(normalize_quotes(text)))
 
 
 def extract_entities_batch(texts: list[str], batch_size: int = 32) -> list[list[Entity]]:
     english = [t for t in texts if not has_han(t)]
     assert _english_entities_batch is not None, "memories.engine.nlp.configure() not called"
-    english_results = iter(_english_entities_batch([normalize_quotes(t) for t in english]))
+    english_results = iter(
+        _english_entities_batch([names.strip_non_text(normalize_quotes(t)) for t in english])
+    )
     return [_chinese_entities(t) if has_han(t) else next(english_results) for t in texts]
 
 

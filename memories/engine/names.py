@@ -1,0 +1,376 @@
+"""What counts as a name: the rules that keep junk out of the entity index.
+
+The entity index feeds the topic heat map, the admin's entity page and recall's entity
+channel.  A person clicks people, products, projects, places, tools and the user's own named
+things; what the extractors produced besides those was noise that also weighed as evidence:
+
+* words inside spreadsheet formulas and links (``=SUM(A1:A9)`` gave SUM, A1, A9;
+  ``=HYPERLINK("http://…")`` gave HYPERLINK and the URL): formulas and URLs are taken out of
+  the text before any extraction (``strip_non_text``);
+* generic words and acronyms (Code, IP, API, ID, URL, "API keys", months and weekdays):
+  ``GENERIC_LATIN``, ``CALENDAR_WORDS``, ``GENERIC_HEADS``;
+* adjectives capitalised by a title or a sentence start ("Dark mode" gave Dark; "Great!",
+  "Rainy"): an English word WordNet lists as an adjective, written as a modifier or at the
+  start of a sentence, with no person/organisation/product/place label from spaCy's NER;
+* phrases of an adjective of language or quality and a generic head ("English summaries",
+  "strict mode", "weekly reports");
+* pieces of a Latin name jieba splits at its spaces ("VS" and "Code" of "VS Code"): in
+  Chinese text a run of Latin words is one name (``latin_runs``);
+* fragments of jieba segmentation (和运维 of 部署和运维, 画图优先, 文档批量): a Chinese word
+  jieba's HMM invented is a name only when it reads as a person's name (``is_chinese_name``),
+  and a run of nouns never ends on a word that is an adverb in use (``ZH_RUN_BREAKS``);
+* a common word a user put in quotes as a heading (“风险”, “结论”, “负责人”).
+
+English candidates come from Mem0's own spaCy extraction (the pinned mem0ai 2.2.1's
+``mem0.utils.entity_extraction``), filtered here before Mem0 resolves overlaps, so a dropped
+word never hides a longer name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
+
+import jieba
+
+Entity = tuple[str, str]
+
+
+def _words(spaced: str) -> frozenset[str]:
+    return frozenset(spaced.split())
+
+
+# --- text that holds no names ---------------------------------------------------------------------
+# A spreadsheet formula: "=" and a function call, its arguments nested two levels deep at most.
+FORMULA = re.compile(
+    r"=\s*[A-Za-z_][A-Za-z0-9_.]*\s*\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)?"
+)
+URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s\"'“”<>，。；！？）]+", re.IGNORECASE)
+# Characters no name holds: formula and markup syntax, paths, a speaker's colon ("Jess: Biscuit").
+NOT_IN_NAMES = re.compile(r"[=()\[\]{}<>:/\\@|]")
+
+
+def strip_non_text(text: str) -> str:
+    """``text`` without spreadsheet formulas and URLs (each replaced by a space)."""
+    return URL.sub(" ", FORMULA.sub(" ", text))
+
+
+# --- Latin words that are never a name on their own -----------------------------------------------
+# Acronyms of generic technical things and titles.
+GENERIC_ACRONYMS = _words(
+    "ip ips api apis url urls uri id ids ai ui ux http https ssl tls dns sdk cli gui db os pc "
+    "faq faqs pdf csv svg png jpg jpeg gif xml yaml yml json txt ppt kb mb gb tb xx "
+    "vp ceo cto cfo coo hr pm etc eg ie ok okay tbd fyi asap"
+)
+# Generic nouns a heading or a sentence start capitalises (never a name alone).
+GENERIC_NOUNS_EN = _words(
+    "code codes app apps web data info doc docs key keys token tokens mode summary summaries "
+    "report reports note notes file files user users team teams agent agents bot bots tip tips "
+    "lesson lessons engineering project projects task tasks issue issues bug bugs test tests "
+    "update updates meeting meetings design review reviews system systems service services "
+    "server servers client clients model models document documents documentation page pages"
+)
+CALENDAR_WORDS = _words(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec "
+    "monday tuesday wednesday thursday friday saturday sunday "
+    "mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend weekends"
+)
+LANGUAGE_WORDS = _words(
+    "english chinese mandarin cantonese japanese korean french german spanish italian "
+    "英文 中文 英语 汉语 普通话 粤语 日语 韩语"
+)
+# Heads of English noun phrases that name no thing of their own: "English summaries", "API
+# keys", "strict mode", "concise answers" are kinds of text or settings, not topics.
+GENERIC_HEADS = _words(
+    "mode theme setting settings key summary report note answer point partner model module "
+    "data code file doc document documentation info information message detail option format "
+    "style version preference habit thing stuff way kind type part list agent bot"
+)
+# English words that are no name in Chinese text however they are written ("Did", "Can").
+FUNCTION_WORDS_EN = _words(
+    "i me my you your he him his she her it its we us our they them their this that these "
+    "those a an the and or but if so to of in on at by for with from as is are was were be "
+    "been am do does did done can could will would shall should may might must have has had "
+    "not no yes hi hello hey thanks thank please what when where who whom why how which all "
+    "any some just very also"
+)
+# spaCy NER labels that make a capitalised word a name whatever its dictionary sense.
+NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT"})
+# Parts of speech of a word that leads a capitalised span without being part of the name
+# ("Actually Luca" → Luca).  Not VERB or NUM: the small model tags names so ("MongoDB": NUM).
+NOT_NAME_POS = frozenset({"ADV", "INTJ", "CCONJ", "SCONJ", "DET", "ADP", "PART", "PRON", "AUX"})
+
+
+def _generic_word(word: str) -> bool:
+    return word in GENERIC_ACRONYMS or word in CALENDAR_WORDS or word in LANGUAGE_WORDS
+
+
+def generic_latin(text: str) -> bool:
+    """A Latin word or phrase that is no name: a generic word or acronym, a month or weekday,
+    a language, or a phrase made only of those and generic heads ("API keys")."""
+    words = text.lower().replace("-", " ").split()
+    if not words:
+        return True
+    if len(words) == 1:
+        return _generic_word(words[0]) or words[0] in GENERIC_NOUNS_EN
+    return all(_generic_word(w) or w in GENERIC_HEADS for w in words)
+
+
+def camel_case(word: str) -> bool:
+    """Written like a brand: a capital after a small letter (GitHub, JetBrains, gRPC)."""
+    return any(a.islower() and b.isupper() for a, b in zip(word, word[1:], strict=False))
+
+
+# --- English: Mem0's candidates, filtered ---------------------------------------------------------
+@lru_cache(maxsize=1)
+def _adjectives(nlp: Any) -> frozenset[str]:
+    """WordNet's adjectives, as the pinned spaCy model's lemmatizer ships them (no download)."""
+    table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    return frozenset(table["adj"])
+
+
+def english_entities(doc: Any, nlp: Any) -> list[Entity]:
+    """Mem0's entity candidates of a spaCy ``doc`` (``nlp`` is its pipeline), without those
+    that are no name, resolved by Mem0's own rules (priority, then overlap)."""
+    from mem0.utils import entity_extraction as mem0_entities
+
+    tokens = list(doc)
+    candidates: list[Any] = []
+    mem0_entities._add_ner_candidates(doc, candidates)
+    mem0_entities._add_technical_identifier_candidates(tokens, candidates)
+    mem0_entities._add_proper_name_candidates(tokens, candidates)
+    mem0_entities._add_quoted_candidates(doc.text, candidates)
+    mem0_entities._add_topic_phrase_candidates(doc, candidates)
+    adjectives = _adjectives(nlp)
+    kept = []
+    for candidate in candidates:
+        cleaned = _english_candidate(candidate, doc, adjectives)
+        if cleaned is not None:
+            kept.append(cleaned)
+    return list(mem0_entities._resolve_candidates(kept))
+
+
+def _english_candidate(candidate: Any, doc: Any, adjectives: frozenset[str]) -> Any | None:
+    """The candidate as a name (its leading non-name words trimmed), or None."""
+    from dataclasses import replace
+
+    if NOT_IN_NAMES.search(candidate.text) or generic_latin(candidate.text):
+        return None
+    if candidate.start < 0:  # quoted: the user named it
+        return candidate
+    span = list(doc[candidate.start : candidate.end])
+    if candidate.entity_type == "TOPIC":
+        return None if _generic_phrase(span, adjectives) else candidate
+    while len(span) > 1 and (span[0].pos_ in NOT_NAME_POS or not span[0].text[:1].isupper()):
+        span = span[1:]
+    if len(span) == 1 and _not_a_name(span[0], adjectives):
+        return None
+    text = "".join(t.text_with_ws for t in span).strip()
+    if text == candidate.text:
+        return candidate
+    if len(text) <= 2 or generic_latin(text):
+        return None
+    return replace(candidate, text=text, start=span[0].i, end=span[-1].i + 1)
+
+
+def _not_a_name(token: Any, adjectives: frozenset[str]) -> bool:
+    """One capitalised word that is an ordinary word: an interjection ("Ugh"), a language, or
+    an adjective capitalised as a modifier ("Dark mode") or by a sentence start ("Rainy")."""
+    lower = token.text.lower()
+    if token.pos_ == "INTJ" or lower in LANGUAGE_WORDS or lower in FUNCTION_WORDS_EN:
+        return True
+    if token.ent_type_ in NAME_LABELS:
+        return False
+    if lower not in adjectives or token.text[1:] != lower[1:]:
+        return False  # not an adjective, or written like a name (GitHub, iOS)
+    modifier = token.dep_ in {"amod", "compound"} and token.head.pos_ == "NOUN"
+    return token.pos_ == "ADJ" or modifier or token.is_sent_start
+
+
+def _generic_phrase(span: list[Any], adjectives: frozenset[str]) -> bool:
+    """A noun phrase naming a kind of thing, not a thing: one holding a language ("English
+    summaries"), or a generic head with only adjectives or generic words before it ("Dark mode",
+    "API keys", "weekly reports")."""
+    words = [t for t in span if t.pos_ not in {"DET", "PUNCT", "PART"}]
+    if not words:
+        return True
+    if any(
+        t.ent_type_ == "LANGUAGE"
+        or (t.ent_type_ == "NORP" and t.pos_ == "ADJ")
+        or t.text.lower() in LANGUAGE_WORDS
+        for t in words
+    ):
+        return True
+    head, modifiers = words[-1], words[:-1]
+    if head.lemma_.lower() not in GENERIC_HEADS and not _generic_word(head.text.lower()):
+        return False
+    return all(
+        t.pos_ == "ADJ"
+        or t.dep_ == "amod"
+        or t.text.lower() in adjectives
+        or generic_latin(t.text)
+        or t.lemma_.lower() in GENERIC_HEADS
+        for t in modifiers
+    )
+
+
+# --- Chinese -------------------------------------------------------------------------------------
+# Single-character family names (the commonest few hundred; 和 left out: it is "and" far more
+# often) and compound ones.
+SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
+    "龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞"
+    "左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕"
+    "屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧"
+    "闵苟邬边卞姬师仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝萧"
+)
+COMPOUND_SURNAMES = _words("欧阳 司马 上官 诸葛 东方 皇甫 慕容 令狐 司徒 尉迟 长孙 宇文 夏侯 公孙")
+# How people are called after their family name: 宋老师, 张总, 林姐.
+TITLES = _words("老师 总 姐 哥 师傅 医生 经理 主任 阿姨 叔叔 先生 女士 小姐 老板 教授 博士 律师")
+# Characters that open or close a phrase, never a name: a word jieba's HMM made of one of them
+# and its neighbours is a fragment (和运维 of 部署和运维, 别太高, 由林姐).
+FUNCTION_CHARS = frozenset(
+    "和与及跟同由被把将在从对向给让为是的了也都就还又很别不没太最更有这那着过吧呢吗啊呀啦么"
+)
+# Words jieba tags as nouns that end no topic: adverbs and verbs in use (画图优先, 文档批量,
+# 四栏整理, 报告统一), locatives and "time" (总结时, 项目群里).
+ZH_RUN_BREAKS = _words(
+    "优先 批量 整理 统一 为主 一律 全部 全都 有点 免费 时 时候 里 中 上 下 前 后 内 外 间"
+)
+# A quoted span ending on one of these is a heading the user quoted (“操作步骤”“常见问题”“待办”),
+# not a name.
+ZH_HEADING_WORDS = _words(
+    "步骤 问题 场景 计划 进展 结论 风险 待办 事项 时间 说明 备注 总结 要求 原则 流程 部分 内容"
+)
+# A quoted word this common in jieba's dictionary, with no proper-noun tag, is a heading the user
+# quoted (“风险”“结论”“负责人”), not a name: 青鸟 (60), 速记 (43) stay, 风险 (4042) does not.
+COMMON_WORD_FREQ = 1000
+PROPER_FLAGS = ("nr", "ns", "nt", "nz")
+
+
+def in_dictionary(word: str) -> bool:
+    """jieba knows the word (its dictionary or the words we add), rather than its HMM making
+    it up from characters it could not place."""
+    return bool(jieba.dt.FREQ.get(word))
+
+
+def is_chinese_name(word: str) -> bool:
+    """A word that reads as a person's name: 2–3 characters opening with a family name (王磊,
+    钱坤, 欧阳娜娜), a surname after 小/老 (小周, 老杨), anything after 阿 (阿禾)."""
+    if len(word) < 2:
+        return False
+    if word[:2] in COMPOUND_SURNAMES:
+        return 3 <= len(word) <= 4
+    if word[0] in "小老":
+        return len(word) == 2 and word[1] in SURNAMES
+    if word[0] == "阿":
+        return len(word) == 2
+    return word[0] in SURNAMES and len(word) <= 3
+
+
+def word_is_known(word: str, flag: str) -> bool:
+    """A Chinese word fit to be (part of) an entity: jieba's dictionary holds it, or its HMM
+    made up a word that reads as a name — a person's name, or a proper noun of 2–4 characters
+    that neither opens nor closes with a function character (木森, not 和运维)."""
+    if in_dictionary(word) or is_chinese_name(word):
+        return True
+    return (
+        flag.startswith(PROPER_FLAGS)
+        and 2 <= len(word) <= 4
+        and word[0] not in FUNCTION_CHARS
+        and word[-1] not in FUNCTION_CHARS
+    )
+
+
+def common_word(word: str, flag: str) -> bool:
+    """A very common dictionary word without a proper-noun tag (风险, 结论, 负责人)."""
+    return not flag.startswith(PROPER_FLAGS) and jieba.dt.FREQ.get(word, 0) >= COMMON_WORD_FREQ
+
+
+def noun_run_entities(run: list[str]) -> list[Entity]:
+    """A run of adjacent nouns as entities: a family name and a title or a one-character given
+    name (宋老师, 钱坤) is a person; the run's words together are a topic (代码评审意见) once
+    lone characters at its start (四栏整理) are gone."""
+    found: list[Entity] = []
+    words = list(run)
+    person = len(words) >= 2 and len(words[0]) == 1 and words[0] in SURNAMES
+    if person and (words[1] in TITLES or len(words[1]) == 1):
+        found.append(("PROPER", words[0] + words[1]))
+        words = words[2:]
+    while words and len(words[0]) == 1:
+        words.pop(0)
+    if len(words) >= 2:
+        topic = "".join(words)
+        if len(topic) <= 16:
+            found.append(("TOPIC", topic))
+    return found
+
+
+MAX_NAME_WORDS = 4
+NAME_CONNECTORS = _words("of on the for and in at de")
+# Between two Latin words of one name in Chinese text: a hyphen or a dot joins them into one
+# word ("Data-Intensive", "WH-1000XM5"), spaces separate its words.
+WORD_JOINERS = frozenset({"-", "."})
+
+
+def latin_runs(pieces: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """Runs of Latin words in jieba's pieces of a text, as ``(text, kind)`` with kind ``word``
+    (holds a Latin letter), ``digits`` or ``other``: words joined only by spaces are one run
+    ("VS Code"); a hyphen, a dot or nothing joins pieces into one word (digits only so)."""
+    runs: list[list[str]] = []
+    current: list[str] = []
+    glue: str | None = None  # what came since the run's last piece; None: nothing
+    for text, kind in pieces:
+        if kind == "other":
+            if current and text and not text.strip(" "):
+                glue = (glue or "") + text
+            elif current and text in WORD_JOINERS and glue is None:
+                glue = text
+            else:
+                if current:
+                    runs.append(current)
+                current, glue = [], None
+            continue
+        if current and (glue is None or glue in WORD_JOINERS):
+            current[-1] += (glue or "") + text
+        elif current and kind == "word" and glue is not None and not glue.strip(" "):
+            current.append(text)
+        else:
+            if current:
+                runs.append(current)
+            current = [text] if kind == "word" else []
+        glue = None
+    if current:
+        runs.append(current)
+    return runs
+
+
+def latin_names(words: list[str]) -> list[str]:
+    """The names in a run of Latin words from Chinese text: the run as one name ("VS Code",
+    "JetBrains Mono") without generic titles or acronyms at its ends ("VP Grace" → Grace), and
+    each of its brand-like words alone (GitHub of "GitHub Actions"); none when no word has a
+    capital letter or a digit, or the run is a generic word or an English function word."""
+    for before, word, after in zip(words, words[1:], [*words[2:], ""], strict=False):
+        # "Ruby on Rails" is a name, "Send me the slides" a sentence.
+        joins = word in NAME_CONNECTORS and before[:1].isupper() and after[:1].isupper()
+        if word.lower() in FUNCTION_WORDS_EN and word.islower() and not joins:
+            return []
+    while words and (words[0].lower() in FUNCTION_WORDS_EN or _generic_word(words[0].lower())):
+        words = words[1:]
+    while words and (words[-1].lower() in FUNCTION_WORDS_EN or _generic_word(words[-1].lower())):
+        words = words[:-1]
+    if not words or len(words) > MAX_NAME_WORDS:
+        return []
+    if not any(any(c.isupper() or c.isdigit() for c in w) for w in words):
+        return []
+    text = " ".join(words)
+    if len(text) < 2 or generic_latin(text):
+        return []
+    found = [text]
+    if len(words) > 1:
+        found += [w for w in words if camel_case(w) and not generic_latin(w)]
+    return found
