@@ -158,6 +158,50 @@ def link(
         )
 
 
+def relink_scope(
+    cur: Any,
+    *,
+    table: str,
+    scope_key: str,
+    links: Sequence[tuple[str, Sequence[Entity]]],
+    embed_batch: Callable[[list[str]], list[list[float]]],
+) -> None:
+    """Make the scope's entity index exactly what ``links`` — every memory of the scope with
+    its entities, as the extractor finds them now — asks for.  A row whose name is still wanted
+    keeps its id, spelling and vector; the others go; the links are rebuilt by ``link`` (exact
+    name, then Mem0's semantic match), so only names no row holds are embedded."""
+    ident = sql.Identifier(table)
+    keys = list(_wanted(links))
+    cur.execute(
+        sql.SQL(
+            f"DELETE FROM {{t}} WHERE payload->>'user_id' = %s AND NOT ({NAME_KEY_SQL} = ANY(%s))"
+        ).format(t=ident),
+        (scope_key, keys),
+    )
+    cur.execute(
+        sql.SQL(
+            "UPDATE {t} SET payload = jsonb_set(payload, '{{linked_memory_ids}}', '[]'::jsonb) "
+            "WHERE payload->>'user_id' = %s"
+        ).format(t=ident),
+        (scope_key,),
+    )
+    link(
+        cur,
+        table=table,
+        scope_key=scope_key,
+        links=links,
+        embed_batch=embed_batch,
+        new_memories=True,
+    )
+    cur.execute(
+        sql.SQL(
+            "DELETE FROM {t} WHERE payload->>'user_id' = %s "
+            "AND jsonb_array_length(coalesce(payload->'linked_memory_ids', '[]'::jsonb)) = 0"
+        ).format(t=ident),
+        (scope_key,),
+    )
+
+
 def unlink(cur: Any, *, table: str, memory_ids: list[str], scope_key: str | None) -> None:
     """Take ``memory_ids`` out of every entity of the scope (every scope when None) that links
     one; an entity left with no link is deleted, as Mem0 does.  Vectors are left alone (Mem0
