@@ -4,6 +4,10 @@ For an interactive run whose user has "参考记忆" on and whose input has at l
 characters: recall 3 facts, drop duplicates, keep rank order, and inject only the facts that fit
 whole into 800 characters — never a cut fact, never an id, score, entity or metadata — inside a
 short frame, in the user's language, that marks them as low-priority, untrusted background.
+
+Memories the user pinned ("始终使用") come first, within the same budget: the pinned ones the
+search recalled in rank order, then the other pinned ones, the most recently pinned first; the
+recalled facts fill whatever places and characters are left.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass
 
 from django.db import DatabaseError
 
-from memories.selectors import memory_search, memory_switches
+from memories.selectors import memories_pinned, memory_search, memory_switches
 from memories.text import HAN
 from memories.types import MemoryScope
 
@@ -44,6 +48,8 @@ class MemoryContext:
     injected_count: int
     available: bool
     error_reason: str | None = None
+    # The injected memories, for counting their use; never part of the answer.
+    memory_ids: tuple[str, ...] = ()
 
 
 NOTHING = MemoryContext(text="", injected_count=0, available=True)
@@ -82,6 +88,7 @@ def memory_context(*, scope: MemoryScope, user_input: str, interactive: bool) ->
         return NOTHING
     try:
         enabled = memory_switches(scope=scope).memory_reference_enabled
+        pinned = memories_pinned(scope=scope) if enabled else ()
     except DatabaseError as exc:
         return MemoryContext(
             text="", injected_count=0, available=False, error_reason=type(exc).__name__
@@ -93,21 +100,36 @@ def memory_context(*, scope: MemoryScope, user_input: str, interactive: bool) ->
         return MemoryContext(
             text="", injected_count=0, available=False, error_reason=result.error_reason
         )
+    pinned_ids = {record.id for record in pinned}
+    candidates = [
+        *((hit.id, hit.content) for hit in result.items if hit.id in pinned_ids),
+        *((record.id, record.content) for record in pinned),
+        *((hit.id, hit.content) for hit in result.items),
+    ]
     frame = untrusted_frame(user_input)
     lines: list[str] = []
+    injected: list[str] = []
     seen: set[str] = set()
-    for hit in result.items:
-        fact = one_line(hit.content)
+    for memory_id, content in candidates:
+        if len(lines) == MAX_FACTS:
+            break
+        fact = one_line(content)
         key = _fact_key(fact)
-        if not key or key in seen:
+        if not key or key in seen or memory_id in injected:
             continue
         if len(_render(frame, [*lines, fact])) > BUDGET_CHARS:
             continue  # skipped whole, never cut; a shorter later fact may still fit
         seen.add(key)
         lines.append(fact)
+        injected.append(memory_id)
     if not lines:
         return NOTHING
-    return MemoryContext(text=_render(frame, lines), injected_count=len(lines), available=True)
+    return MemoryContext(
+        text=_render(frame, lines),
+        injected_count=len(lines),
+        available=True,
+        memory_ids=tuple(injected),
+    )
 
 
 def _render(frame: str, facts: list[str]) -> str:

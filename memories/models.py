@@ -206,3 +206,28 @@ class DeletionMark(models.Model):
         return hmac.new(
             settings.SECRET_KEY.encode(), normalized.encode(), hashlib.sha256
         ).hexdigest()
+
+
+class MemoryUse(models.Model):
+    """How often, and when last, agents were given one memory: recalled by a search or injected
+    as context. Counts and times only — never the query, the input or who asked.
+
+    Written by ``memories.usage.count_use`` alone; a row goes with its memory (the services'
+    deletes, and a trigger on ``poco_memories`` for any other delete).
+    """
+
+    memory_id = models.UUIDField(_("记忆"), primary_key=True)
+    tenant_id = models.CharField(_("租户"), max_length=64)
+    user_id = models.CharField(_("用户"), max_length=64)
+    recalled_count = models.PositiveIntegerField(_("被检索次数"), default=0)
+    last_recalled_at = models.DateTimeField(_("最近被检索"), null=True, blank=True)
+    injected_count = models.PositiveIntegerField(_("被注入次数"), default=0)
+    last_injected_at = models.DateTimeField(_("最近被注入"), null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["tenant_id", "user_id"], name="memory_use_scope")]
+        verbose_name = _("使用统计")
+        verbose_name_plural = _("使用统计")
+
+    def __str__(self) -> str:
+        return f"{self.memory_id}: {self.recalled_count} + {self.injected_count}"

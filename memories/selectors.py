@@ -12,9 +12,21 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, DateTimeField, F, Max, Min, Q, QuerySet, TextField, Value
+from django.db.models import (
+    Count,
+    DateTimeField,
+    F,
+    Max,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    TextField,
+    Value,
+)
 from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Coalesce, TruncDate
+from django.db.models.functions import Cast, Coalesce, Greatest, TruncDate
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -22,7 +34,14 @@ from memories import governance, metrics
 from memories.engine import get_engine, nlp
 from memories.engine.recall import ChannelQuery, live_condition
 from memories.fusion import fuse
-from memories.models import CHANGE_EVENTS, AuditEvent, EntityRow, MemoryRow, MemorySettings
+from memories.models import (
+    CHANGE_EVENTS,
+    AuditEvent,
+    EntityRow,
+    MemoryRow,
+    MemorySettings,
+    MemoryUse,
+)
 from memories.types import (
     BackendError,
     Channel,
@@ -320,16 +339,21 @@ def memory_list(
     created_before: datetime | None = None,
     status: str = StatusFilter.ACTIVE,
     memory_key: str = "",
+    run_id: str = "",
     page: int = 1,
     page_size: int = 20,
 ) -> MemoryPage:
     """Newest first, straight from the table (works while the SDK is down). ``query`` keeps
     memories that contain every one of its words; ``status`` is ``active`` (the default),
-    ``superseded``, ``expired`` or ``all``. ``order`` is ``created`` or ``updated`` (last change
-    first; a memory never updated counts from its creation)."""
+    ``superseded``, ``expired`` or ``all``; ``run_id`` keeps what one agent run wrote. ``order``
+    is ``created``, ``updated`` (last change first; a memory never updated counts from its
+    creation), ``used`` (most often given to agents first: recalled plus injected) or
+    ``last_used`` (most recently given first); never-used memories come last, newest first."""
     rows = rows_with_status(scope_rows(scope), status, now=timezone.now()).defer("vector")
     if memory_key:
         rows = rows.alias(key=KT("payload__memory_key")).filter(key=memory_key)
+    if run_id:
+        rows = rows.alias(ref=KT("payload__source_ref")).filter(ref=run_id)
     terms = query.split()
     if terms:
         # Every whitespace-separated word must occur ("Poco 飞书" = Poco and 飞书).
@@ -351,6 +375,28 @@ def memory_list(
         rows = rows.alias(
             changed=Coalesce(Cast(KT("payload__updated_at"), DateTimeField()), F("created"))
         ).order_by("-changed", "-id")
+    elif order in ("used", "last_used"):
+        use = MemoryUse.objects.filter(
+            memory_id=OuterRef("id"), tenant_id=scope.tenant_id, user_id=scope.user_id
+        )
+        if order == "used":
+            rows = rows.alias(
+                used=Subquery(
+                    use.annotate(n=F("recalled_count") + F("injected_count")).values("n")[:1]
+                )
+            )
+        else:
+            rows = rows.alias(
+                used=Subquery(
+                    use.annotate(
+                        last=Greatest(
+                            Coalesce("last_recalled_at", "last_injected_at"),
+                            Coalesce("last_injected_at", "last_recalled_at"),
+                        )
+                    ).values("last")[:1]
+                )
+            )
+        rows = rows.order_by(F("used").desc(nulls_last=True), "-created", "-id")
     else:
         rows = rows.order_by("-created", "-id")
     total = rows.count()
@@ -697,3 +743,69 @@ def scope_stored_count(*, scope: MemoryScope) -> int:
         cursor.execute("SELECT n FROM poco_memories_scope_size WHERE scope_key = %s", [scope.key])
         row = cursor.fetchone()
     return int(row[0]) if row else 0
+
+
+# --- pins and use ------------------------------------------------------------------------------
+def _pinned_rows(scope: MemoryScope) -> QuerySet[MemoryRow]:
+    """The scope's current memories marked "always use" (a superseded or expired one keeps its
+    mark for when it is current again, but is never injected)."""
+    return live_rows(scope).filter(payload__pinned=True)
+
+
+def pinned_count(*, scope: MemoryScope) -> int:
+    return _pinned_rows(scope).count()
+
+
+def memories_pinned(*, scope: MemoryScope, limit: int = 10) -> tuple[MemoryRecord, ...]:
+    """The scope's pinned current memories, the most recently pinned first."""
+    rows = (
+        _pinned_rows(scope)
+        .alias(pinned_at=KT("payload__pinned_at"))
+        .order_by(F("pinned_at").desc(nulls_last=True), "id")
+        .defer("vector")[:limit]
+    )
+    return tuple(to_record(row) for row in rows)
+
+
+@dataclass(frozen=True)
+class MemoryUseStats:
+    """How often and when last a memory was recalled by a search or injected as context."""
+
+    recalled_count: int = 0
+    last_recalled_at: datetime | None = None
+    injected_count: int = 0
+    last_injected_at: datetime | None = None
+
+    @property
+    def total(self) -> int:
+        return self.recalled_count + self.injected_count
+
+    @property
+    def last_used_at(self) -> datetime | None:
+        times = [t for t in (self.last_recalled_at, self.last_injected_at) if t is not None]
+        return max(times) if times else None
+
+
+NEVER_USED = MemoryUseStats()
+
+
+def memory_uses(*, scope: MemoryScope, memory_ids: Sequence[str]) -> dict[str, MemoryUseStats]:
+    """The use counts of ``memory_ids`` that belong to ``scope``, by id (absent: never used)."""
+    if not memory_ids:
+        return {}
+    rows = MemoryUse.objects.filter(
+        tenant_id=scope.tenant_id, user_id=scope.user_id, memory_id__in=list(memory_ids)
+    )
+    return {
+        str(row.memory_id): MemoryUseStats(
+            recalled_count=row.recalled_count,
+            last_recalled_at=row.last_recalled_at,
+            injected_count=row.injected_count,
+            last_injected_at=row.last_injected_at,
+        )
+        for row in rows
+    }
+
+
+def memory_use(*, scope: MemoryScope, memory_id: str) -> MemoryUseStats:
+    return memory_uses(scope=scope, memory_ids=[memory_id]).get(memory_id, NEVER_USED)

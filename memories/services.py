@@ -24,7 +24,7 @@ from memories.admission import AdmissionResult, admit_extracted, admit_text
 from memories.engine import ExtractedFact, NewFact, PreparedText, get_engine, nlp
 from memories.governance import UNSET, Unset
 from memories.locks import scope_write_lock
-from memories.models import AuditEvent, DeletionMark, MemoryRow, MemorySettings
+from memories.models import AuditEvent, DeletionMark, MemoryRow, MemorySettings, MemoryUse
 from memories.selectors import (
     DEDUP_CANDIDATES,
     first_duplicate,
@@ -37,6 +37,7 @@ from memories.selectors import (
     memory_nearest_many,
     memory_owned_row,
     memory_switches,
+    pinned_count,
     scope_rows,
     scope_stored_count,
 )
@@ -275,9 +276,11 @@ def _admit_new(
     confidence: float | None,
     memory_key: str,
     valid_until: datetime | None | Unset,
+    counted: bool = True,
 ) -> WriteOutcome | tuple[str, float]:
     """The checks of a new fact that need no lock: the ``rejected`` outcome, or the admitted
-    text and the confidence it is stored with (shared by ``memory_add`` and its batch)."""
+    text and the confidence it is stored with (shared by ``memory_add`` and its batch).
+    ``counted``: a refusal counts in the metrics (not for a preview)."""
     text = text.strip()
     if not text or len(text) > MAX_FACT_LENGTH:
         return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_text")
@@ -287,12 +290,36 @@ def _admit_new(
         return WriteOutcome(status=WriteStatus.REJECTED, reason="valid_until_past")
     confidence = governance.default_confidence(source) if confidence is None else confidence
     if confidence < settings.MIN_CONFIDENCE:
-        metrics.admission_rejected.labels("low_confidence").inc()
+        if counted:
+            metrics.admission_rejected.labels("low_confidence").inc()
         return WriteOutcome(status=WriteStatus.REJECTED, reason="low_confidence")
     admission = admit_text(source=source, text=text)
-    if _admission_refused(admission):
+    if _admission_refused(admission) if counted else not admission.admitted:
         return WriteOutcome(status=WriteStatus.REJECTED, reason=admission.reason)
     return admission.text, confidence
+
+
+def add_refusal(
+    *,
+    text: str,
+    source: str,
+    confidence: float | None,
+    memory_key: str,
+    valid_until: datetime | None | Unset,
+) -> str | tuple[str]:
+    """Why an add of this fact would be ``rejected`` before any lock (admission, key, expiry,
+    confidence), or ``(stored text,)`` when it passes: what a preview says, counting nothing."""
+    checked = _admit_new(
+        text=text,
+        source=source,
+        confidence=confidence,
+        memory_key=memory_key,
+        valid_until=valid_until,
+        counted=False,
+    )
+    if isinstance(checked, WriteOutcome):
+        return checked.reason or "rejected"
+    return (checked[0],)
 
 
 def memory_add(
@@ -1013,11 +1040,15 @@ def memories_expire(*, now: datetime | None = None) -> int:
 def _forget_audit_text(
     *, scope: MemoryScope, memory_id: str, actor: Actor, source: str, run_id: str, status: str
 ) -> None:
-    """Remove the text from every audit row of the id; keep a content-free tombstone."""
+    """Remove the text from every audit row of the id; keep a content-free tombstone. How
+    often agents used it goes too."""
     with transaction.atomic():
         AuditEvent.objects.filter(
             memory_id=memory_id, tenant_id=scope.tenant_id, user_id=scope.user_id
         ).update(old_text="", new_text="")
+        MemoryUse.objects.filter(
+            memory_id=memory_id, tenant_id=scope.tenant_id, user_id=scope.user_id
+        ).delete()
         _audit(
             scope=scope,
             memory_id=memory_id,
@@ -1192,6 +1223,7 @@ def _forget_scope_audit_text(
         AuditEvent.objects.filter(tenant_id=scope.tenant_id, user_id=scope.user_id).update(
             old_text="", new_text="", run_id=""
         )
+        MemoryUse.objects.filter(tenant_id=scope.tenant_id, user_id=scope.user_id).delete()
         AuditEvent.objects.bulk_create(
             [
                 AuditEvent(
@@ -1254,3 +1286,127 @@ def memory_switches_update(
             else memory_reference_enabled,
         },
     )
+
+
+def _patch_audited(
+    *, memory_id: str, fields: dict[str, Any], before: dict[str, Any], **audit: Any
+) -> None:
+    """Merge ``fields`` into a memory's payload with its audited UPDATE row: both or neither
+    (the payload is put back as ``before`` when the audit row cannot be written)."""
+    get_engine().patch_payload(memory_id=memory_id, fields=fields)
+    try:
+        _audit(memory_id=memory_id, event=AuditEvent.Event.UPDATE, **audit)
+    except Exception:
+        with contextlib.suppress(Exception):
+            get_engine().patch_payload(memory_id=memory_id, fields=before)
+        raise
+
+
+# How many memories one user may mark "always use": the context endpoint injects at most three
+# facts, so more pins than a handful would only compete with each other.
+MAX_PINS = 10
+PIN_LIMIT = "pin_limit"
+
+
+def memory_pin(
+    *,
+    scope: MemoryScope,
+    memory_id: str,
+    pinned: bool,
+    actor: Actor,
+    source: str = Source.CONSOLE,
+) -> WriteOutcome:
+    """Mark a memory "always use" (``pinned``) or take the mark off. The context endpoint gives
+    pinned memories its first places; only a current (active) memory can be pinned, and at
+    most ``MAX_PINS`` per scope (``rejected``, reason ``pin_limit``)."""
+    try:
+        with scope_write_lock(scope):
+            try:
+                row = memory_owned_row(scope=scope, memory_id=memory_id)
+            except MemoryNotFound:
+                return WriteOutcome(status=WriteStatus.NOT_FOUND, memory_id=memory_id)
+            except MemoryForbidden:
+                return WriteOutcome(status=WriteStatus.FORBIDDEN, memory_id=memory_id)
+            if bool(row.payload.get("pinned")) == pinned:
+                return WriteOutcome(
+                    status=WriteStatus.NO_EFFECT, memory_id=memory_id, reason="unchanged"
+                )
+            if pinned:
+                if governance.payload_status(row.payload) != MemoryStatus.ACTIVE:
+                    return WriteOutcome(
+                        status=WriteStatus.REJECTED, memory_id=memory_id, reason="not_active"
+                    )
+                if pinned_count(scope=scope) >= MAX_PINS:
+                    return WriteOutcome(
+                        status=WriteStatus.REJECTED, memory_id=memory_id, reason=PIN_LIMIT
+                    )
+            fields = {
+                "pinned": pinned,
+                "pinned_at": timezone.now().isoformat() if pinned else None,
+            }
+            _patch_audited(
+                memory_id=memory_id,
+                fields=fields,
+                before={key: row.payload.get(key) for key in fields},
+                scope=scope,
+                actor=actor,
+                source=source,
+                status="pinned" if pinned else "unpinned",
+            )
+    except (BackendError, DatabaseError) as exc:
+        reason = str(exc) if isinstance(exc, BackendError) else "database unavailable"
+        return WriteOutcome(status=WriteStatus.BACKEND_ERROR, memory_id=memory_id, reason=reason)
+    return WriteOutcome(status=WriteStatus.UPDATED, memory_id=memory_id)
+
+
+def memories_set_category(
+    *,
+    scope: MemoryScope,
+    memory_ids: list[str],
+    category: str,
+    actor: Actor,
+    source: str = Source.CONSOLE,
+) -> list[WriteOutcome]:
+    """Give several memories of the scope one category, under one hold of the scope's lock:
+    the text, vector and everything else stay; each change is an audited UPDATE naming the old
+    and new category. One outcome per id, in order (``not_found`` / ``forbidden`` for ids that
+    are not the scope's, ``no_effect`` where the category was already that one)."""
+    new = Category(category).value
+    outcomes: list[WriteOutcome] = []
+    try:
+        with scope_write_lock(scope):
+            for memory_id in memory_ids:
+                try:
+                    row = memory_owned_row(scope=scope, memory_id=memory_id)
+                except MemoryNotFound:
+                    outcomes.append(WriteOutcome(status=WriteStatus.NOT_FOUND, memory_id=memory_id))
+                    continue
+                except MemoryForbidden:
+                    outcomes.append(WriteOutcome(status=WriteStatus.FORBIDDEN, memory_id=memory_id))
+                    continue
+                if row.category == new:
+                    outcomes.append(
+                        WriteOutcome(
+                            status=WriteStatus.NO_EFFECT, memory_id=memory_id, reason="unchanged"
+                        )
+                    )
+                    continue
+                _patch_audited(
+                    memory_id=memory_id,
+                    fields={"category": new},
+                    before={"category": row.payload.get("category")},
+                    scope=scope,
+                    actor=actor,
+                    source=source,
+                    changes={"category": [row.category, new]},
+                )
+                outcomes.append(WriteOutcome(status=WriteStatus.UPDATED, memory_id=memory_id))
+    except (BackendError, DatabaseError) as exc:
+        reason = str(exc) if isinstance(exc, BackendError) else "database unavailable"
+        done = {o.memory_id for o in outcomes}
+        outcomes += [
+            WriteOutcome(status=WriteStatus.BACKEND_ERROR, memory_id=m, reason=reason)
+            for m in memory_ids
+            if m not in done
+        ]
+    return outcomes

@@ -30,6 +30,7 @@ from memories.context import memory_context
 from memories.governance import UNSET
 from memories.ratelimits import RateKind, rate_check
 from memories.types import Actor
+from memories.usage import Use, count_use
 
 SCOPE = {"tenant_id": "acme", "user_id": "alice"}
 MEMORY_ID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b"
@@ -97,6 +98,7 @@ class SearchView(ServiceAPIView):
             min_score=data.get("min_score"),
             filters=form.filters(),
         )
+        count_use(scope=form.scope(), memory_ids=[h.id for h in result.items], use=Use.RECALLED)
         return Response(shapes.SearchOutput(result).data)
 
 
@@ -125,6 +127,7 @@ class ContextView(ServiceAPIView):
             user_input=data["input"],
             interactive=data["run_kind"] not in SCHEDULED_RUN_KINDS,
         )
+        count_use(scope=form.scope(), memory_ids=context.memory_ids, use=Use.INJECTED)
         return Response(shapes.ContextOutput(context).data)
 
 

@@ -29,6 +29,7 @@ from memories.context import one_line, untrusted_frame
 from memories.mcp.connection import Connection
 from memories.ratelimits import RateKind, RateLimited, rate_check
 from memories.types import MEMORY_KEY, Category
+from memories.usage import Use, count_use
 
 logger = logging.getLogger(__name__)
 
@@ -131,6 +132,7 @@ def search(connection: Connection, query: str, top_k: int) -> SearchOutput:
         # under any other read it makes. Still an outage, never an error the agent must parse.
         logger.warning("mcp search: database unavailable: %s", type(exc).__name__)
         return SearchOutput(items=[], total=0, available=False, error_reason="database unavailable")
+    count_use(scope=connection.scope, memory_ids=[h.id for h in result.items], use=Use.RECALLED)
     return SearchOutput(
         items=[SearchItem.model_validate(hit, from_attributes=True) for hit in result.items],
         total=result.total,

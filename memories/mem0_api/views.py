@@ -43,6 +43,7 @@ from memories.mem0_api.edge import Mem0View, NotSupported, Refused
 from memories.mem0_api.filters import translate
 from memories.ratelimits import RateKind
 from memories.types import BackendError, MemoryNotFound, MemoryScope
+from memories.usage import Use, count_use
 
 logger = logging.getLogger(__name__)
 
@@ -443,6 +444,7 @@ class SearchView(Mem0View):
         )
         if not result.available:  # an outage is a 503, never an empty success
             raise BackendError(result.error_reason or "search unavailable")
+        count_use(scope=scope, memory_ids=[h.id for h in result.items], use=Use.RECALLED)
         return Response(
             {"results": [shapes.search_hit(h, user_id=scope.user_id) for h in result.items]}
         )

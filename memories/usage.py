@@ -1,0 +1,67 @@
+"""The one place where the service counts what agents were given: a memory a search recalled,
+a memory the context endpoint injected. Every door calls ``count_use`` with the ids it answers
+(``/v1`` search and context, the user API's search, MCP's ``search_user_memory``, ``/mem0``'s
+search), so a door cannot count differently or forget to.
+
+Only counts and the time of the last use are kept (``MemoryUse``), never the query, the input or
+who asked. Counting is best effort: a search that found its memories answers them even when
+the count cannot be written.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import Any
+
+from django.db import DatabaseError, connection, transaction
+
+from memories.types import MemoryScope
+
+logger = logging.getLogger(__name__)
+
+
+class Use(StrEnum):
+    RECALLED = "recalled"  # returned by a search
+    INJECTED = "injected"  # put into an agent's prompt by the context endpoint
+
+
+# Only ids of the scope's own memories that exist now are counted (a hit deleted meanwhile is
+# not); rows in id order, so two counts of overlapping hits never wait on each other in a cycle.
+COUNT = """
+INSERT INTO memories_memoryuse AS u
+    (memory_id, tenant_id, user_id, recalled_count, last_recalled_at,
+     injected_count, last_injected_at)
+SELECT m.id, %(tenant)s, %(user)s, %(recalled)s,
+       CASE WHEN %(recalled)s > 0 THEN now() END,
+       %(injected)s, CASE WHEN %(injected)s > 0 THEN now() END
+FROM poco_memories m
+WHERE m.id = ANY(%(ids)s::uuid[]) AND m.payload->>'user_id' = %(scope)s
+ORDER BY m.id
+ON CONFLICT (memory_id) DO UPDATE SET
+    recalled_count = u.recalled_count + EXCLUDED.recalled_count,
+    last_recalled_at = coalesce(EXCLUDED.last_recalled_at, u.last_recalled_at),
+    injected_count = u.injected_count + EXCLUDED.injected_count,
+    last_injected_at = coalesce(EXCLUDED.last_injected_at, u.last_injected_at)
+"""
+
+
+def count_use(*, scope: MemoryScope, memory_ids: Iterable[str], use: Use) -> None:
+    """Count one ``use`` of each of ``memory_ids`` (each at most once per call)."""
+    ids = sorted(set(memory_ids))
+    if not ids:
+        return
+    params: dict[str, Any] = {
+        "tenant": scope.tenant_id,
+        "user": scope.user_id,
+        "scope": scope.key,
+        "ids": ids,
+        "recalled": int(use == Use.RECALLED),
+        "injected": int(use == Use.INJECTED),
+    }
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(COUNT, params)
+    except DatabaseError as exc:
+        logger.warning("memory use not counted: %s", type(exc).__name__)
