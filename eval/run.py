@@ -99,9 +99,12 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
         {
             "vector + keyword": fused(Channel.VECTOR, Channel.KEYWORD),
             "vector + entity": fused(Channel.VECTOR, Channel.ENTITY),
-            "fused (all three)": fused(Channel.VECTOR, Channel.KEYWORD, Channel.ENTITY),
+            "first model's three": fused(Channel.VECTOR, Channel.KEYWORD, Channel.ENTITY),
         }
     )
+    if settings.SECOND_MODEL != "off":
+        systems[f"meaning only ({settings.SECOND_MODEL})"] = fused(Channel.MEANING)
+        systems["fused (all four: the product)"] = fused(*Channel)
     return systems
 
 

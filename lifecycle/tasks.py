@@ -103,11 +103,6 @@ def expire_memories(timestamp: int) -> str:
         raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
 
 
-# How many memories one run of the queue's backfill embeds (~25 ms each with the bundled e5 on
-# one core): an import's rest is picked up by the next run.
-SECOND_VECTOR_BATCH = 2000
-
-
 @app.periodic(cron="* * * * *", periodic_id="second-vectors")  # every minute
 @app.task(
     name="lifecycle.fill_second_vectors",
@@ -119,8 +114,12 @@ def fill_second_vectors(timestamp: int = 0) -> str:
     second vector (``memories.second_vectors``)."""
     from memories.second_vectors import second_backfill
 
+    # ~30 ms a memory with the bundled e5 on one core: an import's rest waits for the next run.
+    limit = settings.SECOND_MODEL_BACKFILL_PER_MINUTE
+    if limit <= 0:
+        return "off (POCO_SECOND_MODEL_BACKFILL_PER_MINUTE=0)"
     try:
-        report = second_backfill(limit=SECOND_VECTOR_BATCH)
+        report = second_backfill(limit=limit)
     except DatabaseError as exc:
         raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
     except ValueError as exc:  # a column of another width: the operator's --rebuild decides

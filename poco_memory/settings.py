@@ -346,6 +346,9 @@ else:
 SEARCH_MIN_SCORE = float(
     _env("POCO_SEARCH_MIN_SCORE") or ("0.45" if EMBEDDING_BASE_URL else "0.29")
 )
+# How many memories the queue worker's backfill embeds each minute (what an import left without
+# second vectors); 0 leaves it to `manage.py memory_second_vectors`.
+SECOND_MODEL_BACKFILL_PER_MINUTE = int(_env("POCO_SECOND_MODEL_BACKFILL_PER_MINUTE", "2000"))
 # Floor of the second model's "meaning" channel (cosine; its scale is its own): the value
 # `manage.py calibrate_min_score` recommends for it (tests pin the default).
 SECOND_MODEL_MIN_SCORE = float(

@@ -258,10 +258,10 @@ class Mem0Adapter:
             [(i, v) for (i, _), v in zip(found, vectors, strict=True)], model=model.name
         )
 
-    def second_backfill_batch(self, *, batch: int) -> int:
-        """Embed up to ``batch`` memories that have no second vector of the configured model
-        (oldest ids first; resumable by construction). Raises ``BackendError`` when the model
-        fails, so the backfill stops instead of spinning."""
+    def second_backfill_batch(self, *, batch: int, scope_key: str | None = None) -> int:
+        """Embed up to ``batch`` memories (of one scope, when given) that have no second vector
+        of the configured model (oldest ids first; resumable by construction). Raises
+        ``BackendError`` when the model fails, so the backfill stops instead of spinning."""
         model = self.second_model()
         if model is None:
             return 0
@@ -270,10 +270,10 @@ class Mem0Adapter:
             cur.execute(
                 sql.SQL(
                     "SELECT id::text, payload->>'data' FROM {t} "
-                    "WHERE second_vector IS NULL OR second_model IS DISTINCT FROM %s "
-                    "ORDER BY id LIMIT %s"
+                    "WHERE (second_vector IS NULL OR second_model IS DISTINCT FROM %s) "
+                    "AND (%s::text IS NULL OR scope_key = %s) ORDER BY id LIMIT %s"
                 ).format(t=table),
-                (model.name, batch),
+                (model.name, scope_key, scope_key, batch),
             )
             todo = [(str(i), str(text or "")) for i, text in cur.fetchall()]
         if not todo:

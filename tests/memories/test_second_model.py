@@ -171,11 +171,17 @@ def test_an_import_leaves_second_vectors_to_the_resumable_backfill(db, scope, ag
     assert "embedded 0 memories" in out.getvalue()
 
 
-def test_the_queue_task_fills_what_an_import_left(db, scope, agent):
+def test_the_queue_task_fills_what_an_import_left(db, scope, agent, settings):
     from lifecycle.tasks import fill_second_vectors
 
     imported(scope, agent, [JOB, *OTHERS])
-    assert fill_second_vectors(0) == "embedded 4 of 4 (e5-small)"
+    settings.SECOND_MODEL_BACKFILL_PER_MINUTE = 0
+    assert fill_second_vectors(0) == "off (POCO_SECOND_MODEL_BACKFILL_PER_MINUTE=0)"
+    assert second_coverage() == (0, 4)
+    settings.SECOND_MODEL_BACKFILL_PER_MINUTE = 3
+    assert fill_second_vectors(0) == "embedded 3 of 4 (e5-small)"
+    settings.SECOND_MODEL_BACKFILL_PER_MINUTE = 2000
+    assert fill_second_vectors(0) == "embedded 1 of 4 (e5-small)"
     assert second_coverage() == (4, 4)
 
 
