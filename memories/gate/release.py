@@ -23,6 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
+from django.test.utils import override_settings
 
 from memories.gate.versions import package_versions
 from memories.types import MemoryScope
@@ -174,7 +175,8 @@ def search_while_unreachable(scope: MemoryScope, query: str) -> tuple[bool, str]
     ):
         url = f"postgresql://postgres@/postgres?host={nowhere}&connect_timeout=1"
         try:
-            with _engine_reaching(url):
+            # A pool that gives up after a second: the answer, not the wait, is the finding.
+            with override_settings(DB_POOL_TIMEOUT=1.0), _engine_reaching(url):
                 result = memory_search(scope=scope, query=query, top_k=5)
         except Exception as exc:  # noqa: BLE001 - an exception instead of an answer is the finding
             return False, f"the search raised {type(exc).__name__}: {exc}"[:300]
