@@ -25,6 +25,7 @@ from django.db.models import (
     TextField,
     Value,
 )
+from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce, Greatest, TruncDate
 from django.utils import timezone
@@ -188,9 +189,12 @@ MAX_TENANT_USERS = 1000
 
 def tenant_users(*, tenant_id: str) -> tuple[TenantUser, ...]:
     """The users of ``tenant_id`` who have memories (any status), with their counts, by user
-    id; at most ``MAX_TENANT_USERS``. For ``/mem0``'s entity list."""
+    id; at most ``MAX_TENANT_USERS``. For ``/mem0``'s entity list.
+
+    Filtered and grouped on ``scope_key``, the stored copy of ``payload->>'user_id'`` with an
+    index of its own (migration 0006), not on the payload's JSON."""
     rows = (
-        MemoryRow.objects.annotate(owner=KT("payload__user_id"))
+        MemoryRow.objects.annotate(owner=RawSQL("scope_key", (), output_field=TextField()))
         .filter(owner__startswith=f"{tenant_id}:")
         .alias(created=Cast(KT("payload__created_at"), DateTimeField()))
         .values("owner")
