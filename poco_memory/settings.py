@@ -395,6 +395,10 @@ LOGGING = {
 # --- console --------------------------------------------------------------------------------
 # The management page and the user API act for the signed-in user inside this tenant.
 CONSOLE_TENANT_ID = _env("POCO_CONSOLE_TENANT_ID", "default")
+# The agent platform's page of one run, `{run_id}` standing for the id (e.g.
+# `https://poco.example.com/runs/{run_id}`): the detail page links a memory to the run that
+# wrote it. Unset, it names the run and lists the run's memories, without a link out.
+RUN_URL_TEMPLATE = _env("POCO_RUN_URL_TEMPLATE", "")
 # `make run` creates a demo user and memories in dev mode only (never in production).
 DEMO_DATA = not PRODUCTION and _env_bool("POCO_DEMO_DATA", True)
 

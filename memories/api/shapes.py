@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from memories.types import DeleteStatus, WriteStatus
@@ -88,8 +89,35 @@ class MemoryOutput(serializers.Serializer):
         return {**record.metadata, "category": record.category, "source": record.source}
 
 
+class UserOriginOutput(serializers.Serializer):
+    """Where a memory came from: the write path, the agent run that wrote it, when."""
+
+    source = serializers.CharField()  # type: ignore[assignment]
+    run_id = serializers.CharField(
+        allow_null=True, help_text="The agent's run (task) that wrote it; null for the console."
+    )
+    created_at = serializers.DateTimeField(allow_null=True)
+
+    class Meta:
+        ref_name = "UserMemoryOrigin"
+
+
+class UserUsageOutput(serializers.Serializer):
+    """How often agents were given the memory: returned by a search (recalled) or put into
+    a prompt by the context endpoint (injected). Counts and times only, never the query."""
+
+    recalled_count = serializers.IntegerField()
+    last_recalled_at = serializers.DateTimeField(allow_null=True)
+    injected_count = serializers.IntegerField()
+    last_injected_at = serializers.DateTimeField(allow_null=True)
+
+    class Meta:
+        ref_name = "UserMemoryUsage"
+
+
 class UserMemoryOutput(serializers.Serializer):
-    """One memory as the user sees it: category and source beside the text."""
+    """One memory as the user sees it: category and source beside the text, whether it is
+    pinned ("always use"), where it came from and how often agents used it."""
 
     id = serializers.CharField()
     content = serializers.CharField()
@@ -99,9 +127,31 @@ class UserMemoryOutput(serializers.Serializer):
     created_at = serializers.DateTimeField(allow_null=True)
     updated_at = serializers.DateTimeField(allow_null=True)
     metadata = serializers.DictField()
+    pinned = serializers.SerializerMethodField()
+    origin = serializers.SerializerMethodField()
+    usage = serializers.SerializerMethodField()
 
     class Meta:
         ref_name = "UserMemory"
+
+    def get_pinned(self, record: Any) -> bool:
+        return bool(record.metadata.get("pinned"))
+
+    @extend_schema_field(UserOriginOutput)
+    def get_origin(self, record: Any) -> dict[str, Any]:
+        origin = {
+            "source": record.source,
+            "run_id": record.metadata.get("source_ref") or None,
+            "created_at": record.created_at,
+        }
+        return dict(UserOriginOutput(origin).data)
+
+    @extend_schema_field(UserUsageOutput)
+    def get_usage(self, record: Any) -> dict[str, Any]:
+        from memories.selectors import NEVER_USED
+
+        uses = self.context.get("uses") or {}
+        return dict(UserUsageOutput(uses.get(record.id, NEVER_USED)).data)
 
 
 class ListOutput(serializers.Serializer):
@@ -311,3 +361,52 @@ class ImportOutput(serializers.Serializer):
 
     def get_not_attempted(self, report: Any) -> int:
         return int(report.count("not_attempted") + report.count("backend_error"))
+
+
+class BulkItemOutput(serializers.Serializer):
+    memory_id = serializers.CharField(allow_null=True)
+    status = serializers.ChoiceField(choices=WRITE_STATUSES)
+    reason = serializers.CharField(allow_null=True)
+
+
+class BulkWriteOutput(serializers.Serializer):
+    """One outcome per memory of a bulk change, in the order sent."""
+
+    updated = serializers.SerializerMethodField()
+    items = BulkItemOutput(many=True)
+
+    def get_updated(self, body: Any) -> int:
+        return sum(1 for o in body["items"] if o.status == WriteStatus.UPDATED)
+
+
+class ImportPreviewItemOutput(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The item's position in document.memories")
+    content = serializers.CharField(help_text="As it would be stored (added), or as sent")
+    category = serializers.CharField()
+    decision = serializers.ChoiceField(choices=["add", "refuse", "skip"])
+    reason = serializers.CharField(
+        allow_null=True,
+        help_text="refuse: the admission reason; skip: duplicate, not_active:<status> or "
+        "expired; add: replaces (a current memory of its key) or null",
+    )
+    memory_id = serializers.CharField(
+        allow_null=True, help_text="The stored memory it repeats (skip) or replaces (add)"
+    )
+
+
+class ImportPreviewOutput(serializers.Serializer):
+    """What an import would do; nothing is written. The import decides again."""
+
+    added = serializers.SerializerMethodField()
+    refused = serializers.SerializerMethodField()
+    skipped = serializers.SerializerMethodField()
+    items = ImportPreviewItemOutput(many=True)
+
+    def get_added(self, preview: Any) -> int:
+        return len(preview.added)
+
+    def get_refused(self, preview: Any) -> int:
+        return len(preview.refused)
+
+    def get_skipped(self, preview: Any) -> int:
+        return len(preview.skipped)

@@ -12,6 +12,7 @@ from django.db.models import Max
 
 from memories.console.presenters import MemoryItem
 from memories.models import CHANGE_EVENTS, AuditEvent
+from memories.selectors import memory_uses
 from memories.types import MemoryScope
 
 
@@ -36,3 +37,9 @@ def with_last_changed(scope: MemoryScope, items: list[MemoryItem]) -> list[Memor
     for a memory the trail does not know)."""
     changed = last_changed(scope=scope, memory_ids=[i.id for i in items])
     return [dataclasses.replace(i, updated_at=changed.get(i.id, i.updated_at)) for i in items]
+
+
+def with_use(scope: MemoryScope, items: list[MemoryItem]) -> list[MemoryItem]:
+    """The items with how often agents were given them (``use``; None when never)."""
+    uses = memory_uses(scope=scope, memory_ids=[i.id for i in items])
+    return [dataclasses.replace(i, use=uses.get(i.id)) for i in items]

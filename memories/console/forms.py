@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from typing import Any
@@ -38,6 +39,7 @@ class ListFilters:
     date_from: date | None = None
     date_to: date | None = None
     status: str = StatusFilter.ACTIVE
+    run: str = ""
     page: int = 1
 
     @property
@@ -47,6 +49,7 @@ class ListFilters:
             or self.category
             or self.source
             or self.topic
+            or self.run
             or self.date_from
             or self.date_to
             or self.status != StatusFilter.ACTIVE
@@ -134,7 +137,12 @@ class MemoryFilterForm(forms.Form):
     sort = forms.ChoiceField(
         label=_("排序"),
         required=False,
-        choices=[("created", _("最近创建")), ("updated", _("最近更新"))],
+        choices=[
+            ("created", _("最近创建")),
+            ("updated", _("最近更新")),
+            ("used", _("最常被使用")),
+            ("last_used", _("最近被使用")),
+        ],
     )
     status = forms.ChoiceField(label=_("状态"), required=False, choices=status_choices)
     date_from = forms.DateField(
@@ -144,6 +152,8 @@ class MemoryFilterForm(forms.Form):
         label=_("到"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     topic = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
+    # The agent run whose memories to show (the detail page's "此任务记下的记忆").
+    run = forms.CharField(required=False, max_length=128, widget=forms.HiddenInput)
     page = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def filters(self) -> ListFilters:
@@ -217,3 +227,47 @@ class DeleteAllForm(forms.Form):
 class SwitchesForm(forms.Form):
     memory_save_enabled = forms.BooleanField(label=_("保存记忆"), required=False)
     memory_reference_enabled = forms.BooleanField(label=_("参考记忆"), required=False)
+
+
+MAX_SELECTED = 100
+
+
+class SelectedForm(forms.Form):
+    """Memories ticked in the list (at most ``MAX_SELECTED``; ids that are not UUIDs are
+    dropped) and, for a bulk change, the category they all get."""
+
+    category = forms.ChoiceField(
+        label=_("改为类别"),
+        choices=[("", _("选择类别")), *category_choices()],
+        error_messages={"required": _("请选择一个类别。"), "invalid_choice": _("请选择一个类别。")},
+    )
+
+    def __init__(self, data: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(data, *args, **kwargs)
+        self.ids: list[str] = []
+        for raw in data.getlist("ids")[:MAX_SELECTED]:
+            try:
+                self.ids.append(str(uuid.UUID(raw)))
+            except ValueError:
+                continue
+
+
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+
+
+class ImportUploadForm(forms.Form):
+    """The JSON file of "导出我的记忆" (this service's export document)."""
+
+    file = forms.FileField(
+        label=_("导出文件（JSON）"),
+        error_messages={"required": _("请选择一个 JSON 导出文件。")},
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(
+                _("文件太大：最多 %(mb)s MB。"), code="too_large", params={"mb": 5}
+            )
+        return upload

@@ -5,14 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from memories.console.governance import STATUS_LABELS
 from memories.console.labels import category_label, history_label, source_label
-from memories.selectors import HistoryEntry, RelatedMemory
-from memories.types import MemoryRecord, MemoryStatus, SearchHit
+from memories.selectors import HistoryEntry, MemoryUseStats, RelatedMemory
+from memories.types import ActorKind, MemoryRecord, MemoryStatus, SearchHit, Source
 
 # Metadata shown on the detail page, in this order; the rest stays in the admin.
 # Confidence, attribution and the embedding model are internals: staff see them in the admin.
@@ -33,6 +34,8 @@ class MemoryItem:
     score: float | None = None
     status: str = MemoryStatus.ACTIVE
     status_label: str = ""
+    pinned: bool = False
+    use: MemoryUseStats | None = None
 
     @property
     def extra_metadata(self) -> list[tuple[str, Any]]:
@@ -56,6 +59,7 @@ def memory_item(record: MemoryRecord) -> MemoryItem:
         metadata=record.metadata,
         status=record.status,
         status_label=str(STATUS_LABELS.get(record.status, record.status)),
+        pinned=bool(record.metadata.get("pinned")),
     )
 
 
@@ -138,6 +142,8 @@ GOVERNANCE_EVENT_LABELS: dict[str, Promise] = {
     "superseded": _("被新记忆替代"),
     "expired": _("到期"),
     "valid_until": _("有效期修改"),
+    "pinned": _("设为始终使用"),
+    "unpinned": _("取消始终使用"),
 }
 
 
@@ -165,3 +171,45 @@ def history_items(entries: tuple[HistoryEntry, ...]) -> list[HistoryItem]:
         for e in reversed(entries)
         if e.event != "NOOP"
     ]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a memory came from, in words: the write path, the agent run (task) that wrote it,
+    who wrote it and when."""
+
+    source_label: str
+    run_id: str
+    agent: str
+    created_at: datetime | None
+    # The agent's platform page of the run, when POCO_RUN_URL_TEMPLATE names one.
+    run_url: str = ""
+    # How many memories that run wrote (this one included), every status.
+    run_memory_count: int = 0
+
+
+# The write paths whose source_ref is an agent run; the console and admin name a page there.
+RUN_SOURCES = (Source.INGEST, Source.MANAGE, Source.IMPORT)
+
+
+def origin_item(
+    record: MemoryRecord,
+    entries: tuple[HistoryEntry, ...],
+    *,
+    run_url_template: str = "",
+    run_memory_count: int = 0,
+) -> Origin:
+    added = next((e for e in entries if e.event == "ADD"), None)
+    run_id = str(record.metadata.get("source_ref") or "") if record.source in RUN_SOURCES else ""
+    agent = added.actor_id if added is not None and added.actor_kind == ActorKind.AGENT else ""
+    run_url = ""
+    if run_id and run_url_template:
+        run_url = run_url_template.replace("{run_id}", quote(run_id, safe=""))
+    return Origin(
+        source_label=source_label(record.source),
+        run_id=run_id,
+        agent=agent,
+        created_at=added.created_at if added is not None else record.created_at,
+        run_url=run_url,
+        run_memory_count=run_memory_count,
+    )

@@ -10,6 +10,7 @@ are failures with a failure status, a search outage is "unavailable", never "no 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import uuid
 from collections.abc import Callable
@@ -34,7 +35,7 @@ from memories import selectors, services
 from memories.admission.preview import AdmissionPreview, preview_text
 from memories.api.outcomes import Edge, http_status
 from memories.console import charts
-from memories.console.activity import with_last_changed
+from memories.console.activity import with_last_changed, with_use
 from memories.console.forms import (
     PAGE_SIZE,
     SEMANTIC_TOP_K,
@@ -43,13 +44,20 @@ from memories.console.forms import (
     MemoryAddForm,
     MemoryEditForm,
     MemoryFilterForm,
+    SelectedForm,
     SwitchesForm,
     delete_all_phrase,
 )
 from memories.console.governance import ValidityForm, governance_item
 from memories.console.labels import category_label, source_label
 from memories.console.links import with_hosts
-from memories.console.presenters import history_items, memory_item, related_item, search_item
+from memories.console.presenters import (
+    history_items,
+    memory_item,
+    origin_item,
+    related_item,
+    search_item,
+)
 from memories.scope import scope_for_user
 from memories.types import (
     Actor,
@@ -192,7 +200,7 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
         if page.page != filters.page and not request.htmx:
             # past the end (a stale link, a typed number): the address says the page shown
             return redirect(f"{request.path}{_query_with(request, page=page.page)}")
-        items = with_last_changed(scope, [memory_item(r) for r in page.items])
+        items = with_use(scope, with_last_changed(scope, [memory_item(r) for r in page.items]))
         context |= {"page": page, "items": items, "reversed_dates": filters.reversed_dates}
     if not request.htmx or request.htmx.history_restore_request:  # the whole page, its header
         context["has_memories"] = bool(
@@ -226,6 +234,7 @@ def _list_page(scope: MemoryScope, filters: ListFilters) -> selectors.MemoryPage
             created_from=created_from,
             created_before=created_before,
             status=filters.status,
+            run_id=filters.run,
             page=page,
             page_size=PAGE_SIZE,
         )
@@ -238,11 +247,23 @@ def _list_page(scope: MemoryScope, filters: ListFilters) -> selectors.MemoryPage
 
 # --- detail and correction --------------------------------------------------------------------
 def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
-    history = history_items(selectors.memory_history(scope=scope, memory_id=record.id))
+    entries = selectors.memory_history(scope=scope, memory_id=record.id)
+    history = history_items(entries)
+    origin = origin_item(record, entries, run_url_template=settings.RUN_URL_TEMPLATE)
+    if origin.run_id:
+        origin = dataclasses.replace(
+            origin,
+            run_memory_count=selectors.memory_list(
+                scope=scope, run_id=origin.run_id, status=StatusFilter.ALL, page_size=1
+            ).total,
+        )
     return {
         "memory": memory_item(record),
         "governance": governance_item(record),
         "history": history,
+        "origin": origin,
+        "use": selectors.memory_use(scope=scope, memory_id=record.id),
+        "max_pins": services.MAX_PINS,
         # "最近更新" is the newest entry of the history shown beside it, so the two agree;
         # the payload's clock only when there is no history.
         "last_changed_at": history[0].created_at if history else record.updated_at,
@@ -698,6 +719,82 @@ def memory_delete_selected(request: HtmxHttpRequest) -> HttpResponse:
             % {"count": deleted},
         )
     return redirect("console:memories")
+
+
+PIN_MESSAGES = {
+    services.PIN_LIMIT: gettext_lazy(
+        "最多只能把 %(max)s 条记忆设为始终使用。先取消其中一条，再设置这一条。"
+    ),
+    "not_active": gettext_lazy("只有当前有效的记忆才能设为始终使用。"),
+}
+
+
+@console_login_required
+@require_http_methods(["POST"])
+def memory_pin(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    """始终使用: the context endpoint gives pinned memories its first places."""
+    scope = _scope(request)
+    record = _owned_record(scope, memory_id)
+    if record is None:
+        return _not_found(request)
+    pinned = request.POST.get("pinned") == "1"
+    outcome = services.memory_pin(
+        scope=scope, memory_id=record.id, pinned=pinned, actor=_actor(request)
+    )
+    if outcome.status in (WriteStatus.NOT_FOUND, WriteStatus.FORBIDDEN):
+        return _not_found(request)
+    if outcome.status in (WriteStatus.REJECTED, WriteStatus.BACKEND_ERROR):
+        text = PIN_MESSAGES.get(outcome.reason or "")
+        failure = (
+            str(text) % {"max": services.MAX_PINS}
+            if text
+            else _("设置失败：记忆服务暂时不可用，没有改变。请稍后重试。")
+        )
+        context = {**_detail_context(scope, record), "notice": _notice("error", failure)}
+        status = http_status(outcome.status, Edge.CONSOLE)
+        return render(request, "console/memory_detail.html", context, status=status)
+    if outcome.status == WriteStatus.UPDATED:
+        messages.success(
+            request,
+            _("已设为始终使用：Agent 每次自动参考记忆时都会优先带上它。")
+            if pinned
+            else _("已取消始终使用：它会像其他记忆一样，只在相关时被参考。"),
+        )
+    return redirect("console:memory_detail", memory_id=record.id)
+
+
+@console_login_required
+@require_http_methods(["POST"])
+def memory_set_category(request: HtmxHttpRequest) -> HttpResponse:
+    """One category for the rows ticked in the list; back to the list with its filters."""
+    scope = _scope(request)
+    form = SelectedForm(request.POST)
+    back = _list_url(request.POST.get("next", "")) or reverse("console:memories")
+    records = [r for r in (_owned_record(scope, uuid.UUID(i)) for i in form.ids) if r]
+    if not records:
+        messages.info(request, _("没有选中记忆。先勾选要修改的记忆，再选类别。"))
+        return HttpResponseRedirect(back)
+    if not form.is_valid():
+        context = {"form": form, "items": [memory_item(r) for r in records], "back": back}
+        return render(request, "console/memory_set_category.html", context, status=422)
+    category = form.cleaned_data["category"]
+    outcomes = services.memories_set_category(
+        scope=scope, memory_ids=[r.id for r in records], category=category, actor=_actor(request)
+    )
+    changed = sum(1 for o in outcomes if o.status == WriteStatus.UPDATED)
+    if any(o.status == WriteStatus.BACKEND_ERROR for o in outcomes):
+        messages.error(
+            request,
+            _("已修改 %(changed)s 条；其余没有修改：记忆服务暂时不可用，请稍后重试。")
+            % {"changed": changed},
+        )
+    else:
+        messages.success(
+            request,
+            _("已把 %(count)s 条记忆的类别改为“%(category)s”，修改已记入变更轨迹。")
+            % {"count": changed, "category": category_label(category)},
+        )
+    return HttpResponseRedirect(back)
 
 
 @require_GET

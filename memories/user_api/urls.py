@@ -23,6 +23,13 @@ urlpatterns = [
         "memories/export.csv", views.MemoryExportApi.as_view(), {"kind": "csv"}, name="export-csv"
     ),
     path("memories/delete-all", views.MemoryDeleteAllApi.as_view(), name="memory-delete-all"),
+    path("memories/set-category", views.MemorySetCategoryApi.as_view(), name="memory-set-category"),
+    path("memories/import", views.MemoryImportApi.as_view(), name="memory-import"),
+    path(
+        "memories/import/preview",
+        views.MemoryImportPreviewApi.as_view(),
+        name="memory-import-preview",
+    ),
     path("memories/switches", views.SwitchesApi.as_view(), name="switches"),
     path("memories/switches/update", views.SwitchesUpdateApi.as_view(), name="switches-update"),
     path("memories/<uuid:memory_id>", views.MemoryDetailApi.as_view(), name="memory-detail"),
@@ -30,4 +37,5 @@ urlpatterns = [
     path("memories/<uuid:memory_id>/history", views.HistoryApi.as_view(), name="history"),
     path("memories/<uuid:memory_id>/update", views.MemoryUpdateApi.as_view(), name="memory-update"),
     path("memories/<uuid:memory_id>/delete", views.MemoryDeleteApi.as_view(), name="memory-delete"),
+    path("memories/<uuid:memory_id>/pin", views.MemoryPinApi.as_view(), name="memory-pin"),
 ]

@@ -27,16 +27,19 @@ from rest_framework.views import APIView
 from memories import portability, selectors, services
 from memories.api import shapes
 from memories.api.fields import (
+    RefField,
     StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
     StrictSerializer,
+    StrictUUIDField,
 )
 from memories.api.outcomes import Edge, http_status
 from memories.api.serializers import (
     CATEGORIES,
     MAX_PAGE,
     STATUS_FILTERS,
+    ExportDocumentInput,
     ValidUntilField,
     memory_key_field,
 )
@@ -56,8 +59,11 @@ from memories.types import (
     WriteOutcome,
     WriteStatus,
 )
+from memories.usage import Use, count_use
 
 SOURCES = [s.value for s in Source]
+ORDERS = ["created", "updated", "used", "last_used"]
+MAX_SELECTED = 100
 
 
 class UserApi(APIView):
@@ -118,6 +124,8 @@ class MemoryListApi(UserApi):
             choices=STATUS_FILTERS, required=False, default=StatusFilter.ACTIVE.value
         )
         memory_key = memory_key_field(default="")
+        run_id = RefField()
+        order = StrictChoiceField(choices=ORDERS, required=False, default="created")
         page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
         page_size = serializers.IntegerField(min_value=1, max_value=100, default=20)
 
@@ -135,10 +143,13 @@ class MemoryListApi(UserApi):
             topic=data["topic"],
             status=data["status"],
             memory_key=data["memory_key"],
+            run_id=data["run_id"],
+            order=data["order"],
             page=data["page"],
             page_size=data["page_size"],
         )
-        return Response(shapes.UserListOutput(page).data)
+        uses = selectors.memory_uses(scope=self.scope(), memory_ids=[r.id for r in page.items])
+        return Response(shapes.UserListOutput(page, context={"uses": uses}).data)
 
 
 class MemorySearchApi(UserApi):
@@ -156,7 +167,9 @@ class MemorySearchApi(UserApi):
     @extend_schema(parameters=[InputSerializer], responses=shapes.SearchOutput)
     def get(self, request: Request) -> Response:
         data = query_params(self.InputSerializer, request)
-        result = selectors.memory_search(scope=self.scope(), query=data["q"], top_k=data["top_k"])
+        scope = self.scope()
+        result = selectors.memory_search(scope=scope, query=data["q"], top_k=data["top_k"])
+        count_use(scope=scope, memory_ids=[h.id for h in result.items], use=Use.RECALLED)
         return Response(shapes.SearchOutput(result).data)
 
 
@@ -190,8 +203,10 @@ class MemoryDetailApi(UserApi):
 
     @extend_schema(responses=shapes.UserMemoryOutput)
     def get(self, request: Request, memory_id: Any) -> Response:
-        record = selectors.memory_get(scope=self.scope(), memory_id=str(memory_id))
-        return Response(shapes.UserMemoryOutput(record).data)
+        scope = self.scope()
+        record = selectors.memory_get(scope=scope, memory_id=str(memory_id))
+        uses = selectors.memory_uses(scope=scope, memory_ids=[record.id])
+        return Response(shapes.UserMemoryOutput(record, context={"uses": uses}).data)
 
 
 class RelatedApi(UserApi):
@@ -334,3 +349,95 @@ class SwitchesUpdateApi(UserApi):
             memory_reference_enabled=data.get("memory_reference_enabled"),
         )
         return Response(shapes.SwitchesOutput(selectors.memory_switches(scope=scope)).data)
+
+
+class MemoryPinApi(UserApi):
+    """POST …/memories/<id>/pin — 始终使用: the context endpoint gives pinned memories its first
+    places. At most ``MAX_PINS`` per user (400, reason ``pin_limit``); only a current memory."""
+
+    rate_kind = RateKind.WRITE
+
+    class InputSerializer(StrictSerializer):
+        pinned = StrictBooleanField()
+
+        class Meta:
+            ref_name = "UserMemoryPinInput"
+
+    @extend_schema(request=InputSerializer, responses=shapes.UserWriteOutput)
+    def post(self, request: Request, memory_id: Any) -> Response:
+        data = body(self.InputSerializer, request)
+        outcome = services.memory_pin(
+            scope=self.scope(),
+            memory_id=str(memory_id),
+            pinned=data["pinned"],
+            actor=self.actor(),
+            source=Source.CONSOLE,
+        )
+        return outcome_response(shapes.UserWriteOutput, outcome)
+
+
+class MemorySetCategoryApi(UserApi):
+    """POST …/memories/set-category — one category for up to 100 of the user's memories. An
+    id that is another user's (403) or unknown (404) changes nothing at all."""
+
+    rate_kind = RateKind.WRITE
+
+    class InputSerializer(StrictSerializer):
+        memory_ids = serializers.ListField(
+            child=StrictUUIDField(), min_length=1, max_length=MAX_SELECTED
+        )
+        category = StrictChoiceField(choices=CATEGORIES)
+
+        class Meta:
+            ref_name = "UserMemorySetCategoryInput"
+
+    @extend_schema(request=InputSerializer, responses=shapes.BulkWriteOutput)
+    def post(self, request: Request) -> Response:
+        data = body(self.InputSerializer, request)
+        scope = self.scope()
+        ids = list(dict.fromkeys(str(i) for i in data["memory_ids"]))
+        for memory_id in ids:  # every id is the user's, or nothing changes
+            selectors.memory_owned_row(scope=scope, memory_id=memory_id)
+        outcomes = services.memories_set_category(
+            scope=scope, memory_ids=ids, category=data["category"], actor=self.actor()
+        )
+        failed = any(o.status == WriteStatus.BACKEND_ERROR for o in outcomes)
+        return Response(
+            shapes.BulkWriteOutput({"items": outcomes}).data, status=503 if failed else 200
+        )
+
+
+class ImportInput(StrictSerializer):
+    document = ExportDocumentInput()
+
+    class Meta:
+        ref_name = "UserImportInput"
+
+
+class MemoryImportPreviewApi(UserApi):
+    """POST …/memories/import/preview — what importing an export document would do, item by
+    item (``add``, ``refuse`` with the reason, ``skip`` for duplicates and history); nothing is
+    written."""
+
+    @extend_schema(request=ImportInput, responses=shapes.ImportPreviewOutput)
+    def post(self, request: Request) -> Response:
+        data = body(ImportInput, request)
+        preview = portability.import_preview(scope=self.scope(), items=data["document"]["memories"])
+        return Response(shapes.ImportPreviewOutput(preview).data)
+
+
+class MemoryImportApi(UserApi):
+    """POST …/memories/import — import an export document of this service (the same rules as
+    every add); 503 when the backend failed part-way (what was written stays, re-run it)."""
+
+    rate_kind = RateKind.WRITE
+
+    @extend_schema(request=ImportInput, responses=shapes.ImportOutput)
+    def post(self, request: Request) -> Response:
+        data = body(ImportInput, request)
+        report = portability.memory_import(
+            scope=self.scope(), items=data["document"]["memories"], actor=self.actor()
+        )
+        return Response(
+            shapes.ImportOutput(report).data, status=503 if report.backend_error else 200
+        )

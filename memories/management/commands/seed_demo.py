@@ -21,9 +21,10 @@ from django.utils import timezone
 
 from memories.scope import scope_for_user
 from memories.selectors import memory_find_by_text
-from memories.services import memory_add, memory_delete_user, memory_update
+from memories.services import memory_add, memory_delete_user, memory_pin, memory_update
 from memories.text import normalize_quotes
 from memories.types import Actor, ActorKind, Category, MemoryScope, Source, WriteStatus
+from memories.usage import Use, count_use
 
 DEMO_USERNAME = "demo"
 PASSWORD_FILE_NAME = "demo_password"
@@ -213,8 +214,13 @@ class Command(BaseCommand):
                 continue
             existing = memory_find_by_text(scope=scope, text=_as_stored(item.text))
             if existing is None:
-                memory_id = self._add(scope, item, user_actor, _at(now, item.days_ago, index))
+                run_id = _run_id(now, index) if item.source in RUN_SOURCES else ""
+                at = _at(now, item.days_ago, index)
+                memory_id = self._add(scope, item, user_actor, at, run_id)
                 added += 1
+                _use(scope, memory_id, index)
+                if index == 0:  # the answer-language preference: "always use"
+                    memory_pin(scope=scope, memory_id=memory_id, pinned=True, actor=user_actor)
             else:
                 memory_id = existing.id  # an earlier run stopped between add and corrections
             for correction in item.corrections:
@@ -239,7 +245,9 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"Log in as {user.get_username()!r} with password {password!r}.")
 
-    def _add(self, scope: MemoryScope, item: DemoMemory, user_actor: Actor, at: datetime) -> str:
+    def _add(
+        self, scope: MemoryScope, item: DemoMemory, user_actor: Actor, at: datetime, run_id: str
+    ) -> str:
         actor = user_actor if item.source == Source.CONSOLE else ACTORS[item.source]
         outcome = memory_add(
             scope=scope,
@@ -247,6 +255,7 @@ class Command(BaseCommand):
             actor=actor,
             category=item.category,
             source=item.source,
+            run_id=run_id,
             confidence=0.9,
             created_at=at,
         )
@@ -276,6 +285,27 @@ class Command(BaseCommand):
 def _as_stored(text: str) -> str:
     """The text as the services store it: admission turns “x” into "x"."""
     return normalize_quotes(text)
+
+
+# Agents write in runs (tasks): the memories of these sources name theirs, two items a run.
+RUN_SOURCES = (Source.INGEST, Source.MANAGE)
+
+
+def _run_id(now: datetime, index: int) -> str:
+    """The run that wrote demo item ``index``: items are paired, as one task often leaves
+    two memories; named by the day of the pair's first item, as the platform names runs."""
+    first = index - index % 2
+    day = now - timedelta(days=DEMO_MEMORIES[first].days_ago)
+    return f"run-{day:%Y%m%d}-{first // 2 + 1:02d}"
+
+
+def _use(scope: MemoryScope, memory_id: str, index: int) -> None:
+    """Some agent use, so the console's use counts and its "most used" order show something:
+    the service counts real use from then on."""
+    for _ in range((index * 7) % 5):
+        count_use(scope=scope, memory_ids=[memory_id], use=Use.RECALLED)
+    for _ in range((index * 3) % 4 if index % 2 == 0 else 0):
+        count_use(scope=scope, memory_ids=[memory_id], use=Use.INJECTED)
 
 
 def _at(now: datetime, days_ago: int, index: int) -> datetime:

@@ -1,0 +1,178 @@
+"""导入记忆: the JSON file of "导出我的记忆", previewed, then imported once confirmed.
+
+Step one uploads the file and shows what the import would do — what would be added, what
+admission refuses (with the reason in words) and what is skipped as a duplicate or as history —
+and writes nothing. Step two posts the previewed memories back (a hidden field: nothing of the
+file is kept on the server between the steps) and imports them through the same rules as every
+add; the import decides again, so a memory written in between is still not duplicated.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from memories import portability
+from memories.api.serializers import ExportDocumentInput
+from memories.console.forms import ImportUploadForm
+from memories.console.labels import category_label, rejection_label
+from memories.console.views import HtmxHttpRequest, _actor, _scope, console_login_required
+from memories.types import BackendError
+
+# How many items of each group the preview lists (the counts are always whole).
+PREVIEW_SHOWN = 200
+
+SKIP_LABELS = {
+    "duplicate": gettext_lazy("与已有记忆重复"),
+    "expired": gettext_lazy("已过期"),
+    "not_active:superseded": gettext_lazy("已被替代的旧记忆"),
+    "not_active:expired": gettext_lazy("已过期"),
+}
+REFUSAL_LABELS = {
+    "low_confidence": gettext_lazy("可信度太低"),
+    "invalid_memory_key": gettext_lazy("记忆键格式不对"),
+    "valid_until_past": gettext_lazy("有效期已过"),
+    "invalid_text": gettext_lazy("内容为空或太长"),
+}
+
+
+def _document(raw: str | bytes) -> tuple[list[dict[str, Any]] | None, str]:
+    """The validated memories of an export document, or None and why not (in words)."""
+    try:
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
+        data = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None, _("这不是有效的 JSON 文件。请上传“导出我的记忆”得到的 JSON 文件。")
+    form = ExportDocumentInput(data=data)
+    if not form.is_valid():
+        errors = form.errors
+        if "format" in errors or "version" in errors or "memories" not in data:
+            return None, _("这不是本服务导出的记忆文件（格式或版本不对）。")
+        return None, _("文件中有 %(count)s 处内容不符合导出格式，没有导入任何内容。") % {
+            "count": len(errors)
+        }
+    memories = list(form.validated_data["memories"])
+    if not memories:
+        return None, _("文件里没有记忆。")
+    return memories, ""
+
+
+def _portable(items: list[dict[str, Any]]) -> str:
+    """The validated items as JSON for the confirmation form (times as ISO strings)."""
+    return json.dumps(
+        [{k: v.isoformat() if hasattr(v, "isoformat") else v for k, v in i.items()} for i in items],
+        ensure_ascii=False,
+        separators=(",", ":"),
+        default=str,
+    )
+
+
+def _reason_label(item: portability.PreviewItem) -> str:
+    reason = item.reason or ""
+    if item.decision == portability.PreviewDecision.SKIP:
+        return str(SKIP_LABELS.get(reason, reason))
+    if item.decision == portability.PreviewDecision.REFUSE:
+        return str(REFUSAL_LABELS.get(reason) or rejection_label(reason))
+    return _("替代同一记忆键的现有记忆") if reason == "replaces" else ""
+
+
+def _group(items: tuple[portability.PreviewItem, ...]) -> dict[str, Any]:
+    return {
+        "count": len(items),
+        "shown": [
+            {
+                "content": i.content,
+                "category": i.category,
+                "category_label": category_label(i.category),
+                "reason": _reason_label(i),
+            }
+            for i in items[:PREVIEW_SHOWN]
+        ],
+        "more": max(0, len(items) - PREVIEW_SHOWN),
+    }
+
+
+def _page(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    return render(request, "console/memory_import.html", context, status=status)
+
+
+@console_login_required
+@require_http_methods(["GET", "POST"])
+def memory_import(request: HtmxHttpRequest) -> HttpResponse:
+    scope = _scope(request)
+    if request.method != "POST":
+        return _page(request, {"form": ImportUploadForm()})
+    if "document" in request.POST:  # step two: the confirmed preview
+        try:
+            posted = json.loads(request.POST["document"])
+        except json.JSONDecodeError:
+            posted = None
+        items, problem = None, ""
+        if isinstance(posted, list):
+            document = {
+                "format": portability.EXPORT_FORMAT,
+                "version": portability.EXPORT_VERSION,
+                "memories": posted,
+            }
+            items, problem = _document(json.dumps(document))
+        if not items:
+            problem = problem or _("确认的内容无效，请重新上传文件。")
+            notice = {"level": "error", "text": problem}
+            return _page(request, {"form": ImportUploadForm(), "notice": notice}, status=400)
+        report = portability.memory_import(scope=scope, items=items, actor=_actor(request))
+        counts = {
+            "added": report.count("added") + report.count("superseded"),
+            "skipped": report.count("no_effect"),
+            "refused": report.count("rejected"),
+        }
+        if not report.success:
+            failure = (
+                _(
+                    "导入没有完成：记忆服务暂时不可用。已导入 %(added)s 条，其余没有导入；"
+                    "再导入一次同一个文件即可补齐（已导入的不会重复）。"
+                )
+                % counts
+            )
+            context = {"form": ImportUploadForm(), "notice": {"level": "error", "text": failure}}
+            return _page(request, context, status=503)
+        messages.success(
+            request,
+            _("已导入 %(added)s 条记忆；%(skipped)s 条重复或已过期，已跳过；%(refused)s 条被拒绝。")
+            % counts,
+        )
+        return redirect("console:memories")
+    # step one: upload and preview
+    form = ImportUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _page(request, {"form": form}, status=422)
+    items, problem = _document(form.cleaned_data["file"].read())
+    if items is None:
+        form.add_error("file", problem)
+        return _page(request, {"form": form}, status=422)
+    try:
+        preview = portability.import_preview(scope=scope, items=items)
+    except BackendError:
+        notice = {
+            "level": "error",
+            "text": _("预览失败：记忆服务暂时不可用，没有导入任何内容。请稍后重试。"),
+        }
+        return _page(request, {"form": form, "notice": notice}, status=503)
+    context = {
+        "form": ImportUploadForm(),
+        "file_name": form.cleaned_data["file"].name,
+        "preview": {
+            "added": _group(preview.added),
+            "refused": _group(preview.refused),
+            "skipped": _group(preview.skipped),
+            "total": len(preview.items),
+        },
+        "document": _portable(items),
+    }
+    return _page(request, context)
