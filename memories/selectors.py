@@ -176,6 +176,19 @@ def memory_owner(*, tenant_id: str, memory_id: str) -> str | None:
     return owner_user if owner_tenant == tenant_id and owner_user else None
 
 
+def memory_former_owner(*, tenant_id: str, memory_id: str) -> str | None:
+    """The user of ``tenant_id`` whose memory ``memory_id`` was, from its audit trail: a deleted
+    memory keeps a content-free one (``DELETE`` last). None when the tenant never had the id."""
+    owner = (
+        AuditEvent.objects.filter(tenant_id=tenant_id, memory_id=memory_id)
+        .filter(event__in=CHANGE_EVENTS)
+        .order_by("-created_at", "-id")
+        .values_list("user_id", flat=True)
+        .first()
+    )
+    return str(owner) if owner else None
+
+
 @dataclass(frozen=True)
 class TenantUser:
     user_id: str

@@ -113,14 +113,17 @@ class Mem0View(APIView):
     def count(self, rate: RateKind, scope: MemoryScope) -> None:
         rate_check(kind=rate, scope=scope, token=self.caller().actor.id)
 
-    def owner(self, memory_id: Any, *, named_user: str = "") -> str:
+    def owner(self, memory_id: Any, *, named_user: str = "", deleted_too: bool = False) -> str:
         """The user whose memory ``memory_id`` is, within the call's tenant: Mem0's by-id calls
         name no user. ``named_user`` (an optional ``user_id`` parameter) is taken as given, so
-        the service answers another user's id with 403 as /v1 does."""
+        the service answers another user's id with 403 as /v1 does. ``deleted_too``: a deleted
+        memory's owner comes from its audit trail (for its history)."""
         memory_id = StrictUUIDField().run_validation(memory_id)
         if named_user:
             return named_user
         owner = selectors.memory_owner(tenant_id=self.tenant(), memory_id=memory_id)
+        if owner is None and deleted_too:
+            owner = selectors.memory_former_owner(tenant_id=self.tenant(), memory_id=memory_id)
         if owner is None:
             raise MemoryNotFound(memory_id)
         return owner

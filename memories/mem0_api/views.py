@@ -536,11 +536,15 @@ class MemoryView(Mem0View):
 class HistoryView(Mem0View):
     @doc.mem0_operation(
         operation_id="mem0_history",
-        summary="history: one memory's trail, oldest first",
+        summary="history: one memory's trail, oldest first (a deleted one's ends in DELETE)",
         ok=doc.HistoryOut(many=True),
     )
     def get(self, request: Request, memory_id: str) -> Response:
-        owner = self.owner(memory_id, named_user=request.query_params.get("user_id", ""))
+        # As Mem0 keeps a deleted memory's history with its DELETE event, so does this door;
+        # the deletion took the text out of every entry (old_memory and new_memory are null).
+        owner = self.owner(
+            memory_id, named_user=request.query_params.get("user_id", ""), deleted_too=True
+        )
         scope, valid, _ = self.v1_input(
             io.MemoryIdInput, {"user_id": owner, "memory_id": memory_id}, rate=None
         )

@@ -3,6 +3,7 @@ program written for Mem0's hosted API, changed only in ``host`` and ``api_key``.
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -143,6 +144,31 @@ def test_get_update_history_delete(client):
         client.get(memory_id)
     assert client.search("short answers", filters={"user_id": "alice"})["results"] == []
     assert not MemoryRow.objects.filter(id=memory_id).exists()
+
+    # As in Mem0, the history outlives the memory and ends in DELETE; here without any text.
+    history = client.history(memory_id)
+    assert [h["event"] for h in history] == ["ADD", "UPDATE", "DELETE"]
+    assert all(h["old_memory"] is None and h["new_memory"] is None for h in history)
+    assert {h["memory_id"] for h in history} == {memory_id}
+    assert "short answers" not in json.dumps(history)
+
+
+def test_a_deleted_memorys_history_stays_in_its_tenant_and_user(client, mem0_host):
+    from mem0 import MemoryClient
+    from mem0.exceptions import MemoryNotFoundError
+
+    memory_id = client.add("I drink green tea.", user_id="alice", infer=False)["results"][0]["id"]
+    client.delete(memory_id)
+    assert [h["event"] for h in client.history(memory_id)] == ["ADD", "DELETE"]
+    other_tenant = MemoryClient(api_key=OTHER_TOKEN, host=mem0_host)
+    with pytest.raises(MemoryNotFoundError):
+        other_tenant.history(memory_id)
+    # Named as another user's, a deleted id is unknown (404), not confirmed as alice's.
+    answer = client.client.get(f"/v1/memories/{memory_id}/history/", params={"user_id": "bob"})
+    assert answer.status_code == 404
+    never = "00000000-0000-4000-8000-000000000000"
+    with pytest.raises(MemoryNotFoundError):
+        client.history(never)
 
 
 def test_delete_all_deletes_one_user_only(client):
