@@ -40,7 +40,7 @@ from memories.governance import UNSET
 from memories.mem0_api import schema as doc
 from memories.mem0_api import shapes
 from memories.mem0_api.edge import Mem0View, NotSupported, Refused
-from memories.mem0_api.filters import translate
+from memories.mem0_api.filters import Translated, translate
 from memories.ratelimits import RateKind
 from memories.types import BackendError, MemoryNotFound, MemoryScope
 from memories.usage import Use, count_use
@@ -323,6 +323,23 @@ class ListInput(Mem0Input):
     accepted = ("fields",)
 
 
+def _current_filters(data: dict[str, Any], *, created: dict[str, Any] | None = None) -> Translated:
+    """What a ``get_all`` or a ``search`` asks for: its Mem0 ``filters`` with the top-level
+    ``categories`` (and ``get_all``'s ``start_date``/``end_date``, as ``created``) folded in as
+    the conditions they stand for, translated. Both read current memories only, so
+    ``latest_only=False`` is refused rather than ignored."""
+    if data.get("latest_only") is False:
+        raise Refused(
+            "latest_only=False is not supported: only current memories are listed or recalled"
+        )
+    conditions = [data.get("filters") or {}]
+    if data.get("categories") is not None:
+        conditions.append({"categories": data["categories"]})
+    if created:
+        conditions.append({"created_at": created})
+    return translate({"AND": conditions})
+
+
 def _page_param(request: Request, name: str, default: int) -> int:
     raw = request.query_params.get(name)
     if raw is None:
@@ -345,22 +362,8 @@ class ListView(Mem0View):
         data = ListInput().read(request.data)
         if data.get("show_expired"):
             raise Refused("show_expired is not supported: expired memories are not listed")
-        if data.get("latest_only") is False:
-            raise Refused("latest_only=False is not supported: superseded memories are not listed")
         ranges = {"gte": data.get("start_date"), "lte": data.get("end_date")}
-        narrowed = translate(
-            {
-                "AND": [
-                    data.get("filters") or {},
-                    *([{"categories": data["categories"]}] if data.get("categories") else []),
-                    *(
-                        [{"created_at": {k: v for k, v in ranges.items() if v}}]
-                        if any(ranges.values())
-                        else []
-                    ),
-                ]
-            }
-        )
+        narrowed = _current_filters(data, created={k: v for k, v in ranges.items() if v})
         if narrowed.updated_after or narrowed.updated_before:
             raise Refused("get_all filters created_at only; search also takes updated_at")
         scope, valid, _ = self.v1_input(
@@ -422,12 +425,7 @@ class SearchView(Mem0View):
     )
     def post(self, request: Request) -> Response:
         data = SearchInput().read(request.data)
-        if data.get("latest_only") is False:
-            raise Refused("latest_only=False is not supported: only current memories are recalled")
-        conditions = [data.get("filters") or {}]
-        if data.get("categories") is not None:
-            conditions.append({"categories": data["categories"]})
-        found = translate({"AND": conditions})
+        found = _current_filters(data)
         body: dict[str, Any] = {"query": data.get("query"), **found.v1_fields()}
         if data.get("top_k") is not None:
             body["top_k"] = data["top_k"]

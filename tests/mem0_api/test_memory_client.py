@@ -392,6 +392,15 @@ def test_options_that_cannot_be_honoured_are_refused_not_dropped(client):
             ),
             "updated_at",
         ),
+        # get_all and search read their filters alike (one helper): the same refusals.
+        *(
+            (lambda call=call: call(filters={"user_id": "alice"}, latest_only=False), "latest_only")
+            for call in (client.get_all, lambda **kw: client.search("tea", **kw))
+        ),
+        *(
+            (lambda call=call: call(filters={"user_id": "alice"}, categories=[]), "one category")
+            for call in (client.get_all, lambda **kw: client.search("tea", **kw))
+        ),
     ]
     for call, message in refusals:
         with pytest.raises(ValidationError, match=message):
