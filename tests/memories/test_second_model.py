@@ -23,6 +23,7 @@ from memories.calibration import SECOND_FLOORS, calibrate, recommend_second
 from memories.engine import get_engine, second
 from memories.preflight import second_coverage, second_vector_width
 from memories.types import Channel, WriteStatus
+from tests.memories.conftest import body
 from tests.ops.conftest import mem0_sql
 from tests.processes import e5_embeddings_server, free_port
 
@@ -110,7 +111,7 @@ def test_an_ingest_stores_second_vectors_for_what_it_adopts(settings, transactio
     from rest_framework.test import APIClient
 
     from tests.lifecycle.conftest import run_queue
-    from tests.memories.conftest import TOKEN, V1, body
+    from tests.memories.conftest import TOKEN, V1
 
     settings.SERVICE_TOKENS = [TOKEN]
     client = APIClient()
@@ -349,3 +350,17 @@ def test_rebuild_gives_the_column_another_models_width(scope, agent, settings, c
         call_command("memory_second_vectors", "--rebuild", stdout=StringIO(), stderr=StringIO())
     assert second_vector_width() == 384
     assert second_row(job)[1] == "e5-small"
+
+
+# --- every door's search goes through it -------------------------------------------------
+def test_v1_search_and_context_recall_through_the_meaning_channel(v1, scope, agent):
+    from tests.memories.test_context import FRAMES, context, facts_of
+
+    job = add(scope, agent, JOB)
+    for text in OTHERS:
+        add(scope, agent, text)
+    found = v1.post("search", {**body(scope), "query": JOB_QUESTION, "top_k": 1}).json()
+    assert [item["id"] for item in found["items"]] == [job]
+    # The context endpoint needs ten characters of input; the question is the agent's own.
+    data = context(v1, scope, "帮我回忆一下：用户做什么工作？")
+    assert facts_of(data["text"], FRAMES["zh"])[0] == JOB
