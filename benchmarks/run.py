@@ -217,7 +217,7 @@ def second_vectors(results: dict[str, Any], users: list[str]) -> None:
             chunk = part[start : start + 64]
             vectors = model.passages([text for _, text in chunk])
             engine.write_second_vectors(
-                [(i, v) for (i, _), v in zip(chunk, vectors, strict=True)], model=model.name
+                [(i, t, v) for (i, t), v in zip(chunk, vectors, strict=True)], model=model.name
             )
 
     started = time.perf_counter()

@@ -433,13 +433,16 @@ def memory_add_many(
         # of the scope do it in parallel and queue only for the statements. Under the lock the
         # duplicate check reuses those lemmas and reads the nearest memories' stored ones
         # (``memory_nearest_many``), for this write only: no jieba/spaCy while others wait.
+        engine = get_engine()
+        texts = [text for _, text, _ in admitted]
+        # The second model embeds the texts on another thread through everything below (the
+        # first embedding, the analysis, the lock, the statements); its vectors are stored last.
+        # An import leaves them to the queue's backfill: it keeps its rate, and search uses
+        # whatever is filled.
+        second = engine.second_passages(texts) if source != Source.IMPORT else None
         with nlp.lemma_memo():
             with _PREPARE_SLOTS:
-                # An import leaves the second vectors to the queue's backfill: it keeps its
-                # rate, and search uses whatever is filled.
-                prepared = get_engine().prepare(
-                    [text for _, text, _ in admitted], second_vectors=source != Source.IMPORT
-                )
+                prepared = engine.prepare(texts)
             with scope_write_lock(scope):
                 _add_admitted(
                     scope=scope,
@@ -451,6 +454,12 @@ def memory_add_many(
                     source=source,
                     run_id=run_id,
                 )
+        written = [
+            (str(outcome.memory_id), text)
+            for index, text, _ in admitted
+            if (outcome := outcomes[index]) is not None and outcome.inserted_count
+        ]
+        engine.store_second_vectors(second, texts=texts, written=written)
     except BackendError as exc:
         for index, _, _ in admitted:
             metrics.writes.labels("add", "backend_error").inc()

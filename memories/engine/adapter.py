@@ -72,10 +72,6 @@ class PreparedText:
     vector: list[float]
     entities: list[entities.Entity]
     lemmatized: str
-    # The second model's vector and its name; None when it is off, failed, or left to the
-    # backfill (an import).
-    second_vector: list[float] | None = None
-    second_model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -200,9 +196,10 @@ class Mem0Adapter:
     def second_model() -> second.SecondModel | None:
         return second.configured()
 
-    def _second_passages(self, texts: Sequence[str]) -> Future[list[list[float]]] | None:
+    def second_passages(self, texts: Sequence[str]) -> Future[list[list[float]]] | None:
         """Start embedding ``texts`` with the second model on a thread of its own (the C engine
-        releases the GIL: it runs beside the first embedder or Mem0's statements)."""
+        releases the GIL: it runs beside the first embedder, the analysis and the statements);
+        None when it is off. ``store_second_vectors`` stores the result."""
         model = self.second_model()
         if model is None or not texts:
             return None
@@ -212,7 +209,7 @@ class Mem0Adapter:
     def _second_result(
         future: Future[list[list[float]]] | None, count: int
     ) -> list[list[float]] | None:
-        """The vectors of ``_second_passages``, or None when the second model is off or failed:
+        """The vectors of ``second_passages``, or None when the second model is off or failed:
         the write goes on without them and the backfill fills them in later."""
         if future is None:
             return None
@@ -223,17 +220,47 @@ class Mem0Adapter:
             return None
         return vectors if len(vectors) == count else None
 
-    def write_second_vectors(self, rows: Sequence[tuple[str, list[float]]], *, model: str) -> int:
-        """Store second vectors by memory id (rows deleted meanwhile are skipped)."""
+    def store_second_vectors(
+        self,
+        pending: Future[list[list[float]]] | None,
+        *,
+        texts: Sequence[str],
+        written: Sequence[tuple[str, str]],
+    ) -> int:
+        """Store what ``second_passages(texts)`` computed for the memories ``written`` (id,
+        text); nothing when the model is off or failed (the backfill fills them later)."""
+        model = self.second_model()
+        vectors = self._second_result(pending, len(texts))
+        if vectors is None or model is None or not written:
+            return 0
+        by_text = dict(zip(texts, vectors, strict=True))
+        rows = [(i, text, by_text[text]) for i, text in written if text in by_text]
+        try:
+            return self.write_second_vectors(rows, model=model.name)
+        except BackendError as exc:  # the memory is stored; its second vector comes later
+            logger.warning("second vectors not stored, left to the backfill: %s", exc)
+            return 0
+
+    def write_second_vectors(
+        self, rows: Sequence[tuple[str, str, list[float]]], *, model: str
+    ) -> int:
+        """Store second vectors by memory id, each only while the memory still holds the text
+        it was embedded from (a correction meanwhile has its own; a deleted row is skipped)."""
         if not rows:
             return 0
         with _backend("second vectors"), self._memory.vector_store._get_cursor(commit=True) as cur:
             cur.execute(
                 sql.SQL(
                     "UPDATE {t} m SET second_vector = r.v::vector, second_model = %s "
-                    "FROM unnest(%s::uuid[], %s::text[]) AS r(i, v) WHERE m.id = r.i"
+                    "FROM unnest(%s::uuid[], %s::text[], %s::text[]) AS r(i, d, v) "
+                    "WHERE m.id = r.i AND m.payload->>'data' = r.d"
                 ).format(t=sql.Identifier(self._memory.collection_name)),
-                (model, [i for i, _ in rows], [str(v) for _, v in rows]),
+                (
+                    model,
+                    [i for i, _, _ in rows],
+                    [d for _, d, _ in rows],
+                    [str(v) for *_, v in rows],
+                ),
             )
             return int(cur.rowcount)
 
@@ -251,11 +278,8 @@ class Mem0Adapter:
                 (list(memory_ids),),
             )
             found = [(str(i), str(text or "")) for i, text in cur.fetchall()]
-        vectors = self._second_result(self._second_passages([t for _, t in found]), len(found))
-        if vectors is None:
-            return 0
-        return self.write_second_vectors(
-            [(i, v) for (i, _), v in zip(found, vectors, strict=True)], model=model.name
+        return self.store_second_vectors(
+            self.second_passages([t for _, t in found]), texts=[t for _, t in found], written=found
         )
 
     def second_backfill_batch(self, *, batch: int, scope_key: str | None = None) -> int:
@@ -283,7 +307,7 @@ class Mem0Adapter:
         if len(vectors) != len(todo):
             raise BackendError(f"second model returned {len(vectors)} vectors for {len(todo)}")
         self.write_second_vectors(
-            [(i, v) for (i, _), v in zip(todo, vectors, strict=True)], model=model.name
+            [(i, t, v) for (i, t), v in zip(todo, vectors, strict=True)], model=model.name
         )
         return len(todo)
 
@@ -306,34 +330,24 @@ class Mem0Adapter:
         """Store exactly one fact as given: ``add_many`` of one."""
         return self.add_many(scope_key, [NewFact(text=text, metadata=metadata)])[0]
 
-    def prepare(self, texts: Sequence[str], *, second_vectors: bool = True) -> list[PreparedText]:
+    def prepare(self, texts: Sequence[str]) -> list[PreparedText]:
         """Everything ``add_many`` needs from the texts themselves, in order: one embedder
-        batch, one entity-extraction batch, the keyword lemmas and (unless
-        ``second_vectors`` is false: an import leaves them to the backfill) the second model's
-        vectors, computed beside the rest. No database access."""
+        batch, one entity-extraction batch and the keyword lemmas. No database access."""
         if not texts:
             return []
-        model = self.second_model()
-        pending = self._second_passages(texts) if second_vectors else None
         with _backend("embed"):
             vectors = self._memory.embedding_model.embed_batch(list(texts), "add")
             if len(vectors) != len(texts):
                 raise BackendError(f"embedder returned {len(vectors)} vectors for {len(texts)}")
             found = nlp.extract_entities_batch(list(texts))
-            lemmas = [nlp.lemmatize_for_bm25(text) for text in texts]
-        seconds = self._second_result(pending, len(texts))
-        return [
-            PreparedText(
-                vector=[float(x) for x in vector],
-                entities=names,
-                lemmatized=lemmatized,
-                second_vector=seconds[n] if seconds is not None else None,
-                second_model=model.name if seconds is not None and model is not None else None,
-            )
-            for n, (vector, names, lemmatized) in enumerate(
-                zip(vectors, found, lemmas, strict=True)
-            )
-        ]
+            return [
+                PreparedText(
+                    vector=[float(x) for x in vector],
+                    entities=names,
+                    lemmatized=nlp.lemmatize_for_bm25(text),
+                )
+                for text, vector, names in zip(texts, vectors, found, strict=True)
+            ]
 
     def add_many(
         self,
@@ -364,21 +378,10 @@ class Mem0Adapter:
             with self._memory.vector_store._get_cursor(commit=True) as cur:
                 cur.execute(
                     sql.SQL(
-                        "INSERT INTO {t} (id, vector, payload, second_vector, second_model) "
-                        "SELECT i, v::vector, p::jsonb, s::vector, sm FROM unnest("
-                        "%s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[]"
-                        ") AS r(i, v, p, s, sm)"
+                        "INSERT INTO {t} (id, vector, payload) SELECT i, v::vector, p::jsonb "
+                        "FROM unnest(%s::uuid[], %s::text[], %s::text[]) AS r(i, v, p)"
                     ).format(t=sql.Identifier(self._memory.collection_name)),
-                    (
-                        ids,
-                        [str(ready.vector) for ready in prepared],
-                        payloads,
-                        [
-                            str(ready.second_vector) if ready.second_vector is not None else None
-                            for ready in prepared
-                        ],
-                        [ready.second_model for ready in prepared],
-                    ),
+                    (ids, [str(ready.vector) for ready in prepared], payloads),
                 )
                 # In the insert's transaction: a fact is stored with its links or not at all.
                 links = [(i, ready.entities) for i, ready in zip(ids, prepared, strict=True)]
@@ -432,15 +435,12 @@ class Mem0Adapter:
 
     def update_fact(self, *, memory_id: str, text: str, metadata: dict[str, Any]) -> None:
         """Keep the id, re-embed, relink entities (Mem0 does both when the text changes)."""
-        pending = self._second_passages([text])
+        pending = self.second_passages([text])
         with _backend("update"):
             self._memory.update(memory_id, text=text, metadata=metadata)
         # Mem0's UPDATE changed the text, so the stored second vector was cleared (migration
         # 0014's trigger); the new one was embedded while Mem0 worked.
-        model = self.second_model()
-        vectors = self._second_result(pending, 1)
-        if vectors is not None and model is not None:
-            self.write_second_vectors([(memory_id, vectors[0])], model=model.name)
+        self.store_second_vectors(pending, texts=[text], written=[(memory_id, text)])
 
     def set_metadata(self, *, memory_id: str, metadata: dict[str, Any]) -> None:
         with _backend("update metadata"):
