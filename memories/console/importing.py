@@ -1,10 +1,11 @@
 """导入记忆: the JSON file of "导出我的记忆", previewed, then imported once confirmed.
 
 Step one uploads the file and shows what the import would do — what would be added, what
-admission refuses (with the reason in words) and what is skipped as a duplicate or as history —
-and writes nothing. Step two posts the previewed memories back (a hidden field: nothing of the
-file is kept on the server between the steps) and imports them through the same rules as every
-add; the import decides again, so a memory written in between is still not duplicated.
+admission refuses (named by its place in the file and the reason in words, never its text) and
+what is skipped as a duplicate or as history — and writes nothing. Step two posts the memories
+to add back (a hidden field: nothing of the file is kept on the server between the steps) and
+imports them through the same rules as every add; the import decides again, so a memory
+written in between is still not duplicated.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ def _group(items: tuple[portability.PreviewItem, ...]) -> dict[str, Any]:
         "count": len(items),
         "shown": [
             {
+                "number": i.index + 1,
                 "content": i.content,
                 "category": i.category,
                 "category_label": category_label(i.category),
@@ -142,11 +144,11 @@ def memory_import(request: HtmxHttpRequest) -> HttpResponse:
             )
             context = {"form": ImportUploadForm(), "notice": {"level": "error", "text": failure}}
             return _page(request, context, status=503)
-        messages.success(
-            request,
-            _("已导入 %(added)s 条记忆；%(skipped)s 条重复或已过期，已跳过；%(refused)s 条被拒绝。")
-            % counts,
-        )
+        done = _("已导入 %(added)s 条记忆。") % counts
+        if counts["skipped"] or counts["refused"]:  # written in between the two steps
+            rest = _("另有 %(skipped)s 条已经存在、%(refused)s 条不能保存，没有导入。")
+            done += " " + rest % counts
+        messages.success(request, done)
         return redirect("console:memories")
     # step one: upload and preview
     form = ImportUploadForm(request.POST, request.FILES)
@@ -173,6 +175,8 @@ def memory_import(request: HtmxHttpRequest) -> HttpResponse:
             "skipped": _group(preview.skipped),
             "total": len(preview.items),
         },
-        "document": _portable(items),
+        # Only what would be added goes back: nothing refused (it may hold a secret) or skipped
+        # sits in the page; the import decides again anyway.
+        "document": _portable([items[item.index] for item in preview.added]),
     }
     return _page(request, context)

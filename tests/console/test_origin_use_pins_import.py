@@ -143,7 +143,8 @@ def test_import_previews_added_refused_and_skipped_then_imports_on_confirm(
     assert 'data-count="refuse">1<' in page
     assert 'data-count="skip">2<' in page
     assert "画图优先使用 Mermaid" in page and "与已有记忆重复" in page
-    assert "已被替代的旧记忆" in page and "身份证号" in page
+    assert "已被替代的旧记忆" in page and "含有身份证号" in page
+    assert "110101199003071234" not in page  # a refused memory is named, never shown
     # A preview writes nothing.
     assert AuditEvent.objects.count() == audit_before
     assert selectors.memory_list(scope=alice_scope, status="all").total == stored_before

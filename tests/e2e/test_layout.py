@@ -53,6 +53,8 @@ def pages(alice) -> dict[str, str]:
         "edit": f"/memories/{first}/edit/",
         "delete": f"/memories/{first}/delete/",
         "add": "/memories/new/",
+        "import": "/memories/import/",
+        "by use, by run": "/memories/?sort=used&run=run-1&status=all",
         "delete all": "/memories/delete-all/",
         "settings": "/settings/",
         "not found": "/memories/00000000-0000-0000-0000-000000000000/",

@@ -3,6 +3,7 @@ Chinese, from the demo memory, into docs/screenshots/. Skipped in `make test`.""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from memories.portability import memory_export
 from memories.scope import scope_for_user
 from memories.selectors import memory_list
 
@@ -38,6 +40,7 @@ def test_screenshots_of_every_console_page(signed_in, settings, tmp_path):
         "memory-detail": f"/memories/{memory_id}/",
         "memory-edit": f"/memories/{memory_id}/edit/",
         "memory-add": "/memories/new/",
+        "memory-import": "/memories/import/",
         "delete-all": "/memories/delete-all/",
         "settings": "/settings/",
     }
@@ -52,4 +55,19 @@ def test_screenshots_of_every_console_page(signed_in, settings, tmp_path):
             target = OUT / f"{name}-{device}.png"
             page.screenshot(path=str(target), full_page=True)
             written.append(target)
+        # The import's preview: a file with one new memory, one refused, the rest repeats.
+        document = memory_export(scope=scope_for_user(demo))
+        document["memories"] += [
+            {"content": "Release notes are written in English and Chinese.", "category": "fact"},
+            {"content": "我的身份证号是 110101199003071234。"},
+        ]
+        upload = tmp_path / "poco-memories-demo.json"
+        upload.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+        page.goto("/memories/import/")
+        page.locator("input[type=file]").set_input_files(str(upload))
+        page.locator("form.edit-form button[type=submit]").click()
+        page.wait_for_selector("[data-section=import-preview]")
+        target = OUT / f"memory-import-preview-{device}.png"
+        page.screenshot(path=str(target), full_page=True)
+        written.append(target)
     assert all(p.stat().st_size > 10_000 for p in written)
