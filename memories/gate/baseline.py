@@ -52,16 +52,33 @@ def database_versions() -> dict[str, str]:
 
 
 def embedders_in_use() -> list[dict[str, Any]]:
-    """Every embedding model whose vectors the memory tables hold, with its width and the
-    declared width of the tables. One today (the tables' ``vector`` column); a second model
-    stored beside it adds its own entry here, and the baseline records whatever this lists."""
-    return [
+    """Every embedding model whose vectors the memory tables hold, with its width, the declared
+    width of its column and how many memories it has embedded: the primary embedder (Mem0's
+    ``vector`` of both tables) and, unless it is off, recall's second model. The baseline
+    records whatever this lists; another model is one more entry here."""
+    from memories.preflight import second_coverage, second_vector_width
+
+    embedders: list[dict[str, Any]] = [
         {
+            "role": "primary",
             "model": settings.EMBEDDING_MODEL,
             "dims": int(settings.EMBEDDING_DIMS),
             "table_dims": vector_widths(),
+            "embedded": MemoryRow.objects.count(),
         }
     ]
+    if settings.SECOND_MODEL != "off":
+        filled, _ = second_coverage()
+        embedders.append(
+            {
+                "role": "second",
+                "model": settings.SECOND_MODEL,
+                "dims": int(settings.SECOND_MODEL_DIMS),
+                "table_dims": {"poco_memories": second_vector_width()},
+                "embedded": filled,
+            }
+        )
+    return embedders
 
 
 def data_shape() -> dict[str, Any]:

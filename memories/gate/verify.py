@@ -266,6 +266,18 @@ class Gate:
             else f"{now}, as at the baseline",
             blocking=False,
         )
+        conf_before = self.result.baseline_versions.get("configuration", {})
+        conf_now = (ready.get("service") or {}).get("configuration", {})
+        second_before, second_now = conf_before.get("second_model"), conf_now.get("second_model")
+        self.check(
+            "compatibility.second_model",
+            not second_before or not second_now or second_before == second_now,
+            f"recall's second model changed from {second_before} to {second_now}: its column "
+            "must have been rebuilt and refilled (memory_second_vectors)"
+            if second_before != second_now
+            else f"{second_now}, as at the baseline",
+            blocking=False,
+        )
         dimension = checks.get("vector dimension", {})
         self.check(
             "compatibility.dimension",

@@ -328,6 +328,16 @@ def test_a_sampled_scopes_lost_top_hit_refuses(verify, scope, other_scope, agent
     assert str(elsewhere.memory_id) in verdict.markdown
 
 
+def test_another_second_model_than_the_baselines_is_a_warning(verify, settings):
+    baseline = {"recorded_at": "test", "configuration": {"second_model": "bge-m3"}}
+    verdict = verify("ingest-policy", baseline)
+    assert not verdict.refused, verdict.output[-3000:]
+    [warning] = verdict.findings("compatibility.second_model")
+    assert not warning["ok"] and not warning["blocking"]
+    assert f"from bge-m3 to {settings.SECOND_MODEL}" in warning["detail"]
+    assert "memory_second_vectors" in verdict.markdown
+
+
 def test_unknown_steps_are_named(tmp_path):
     baseline = tmp_path / "b.json"
     baseline.write_text("{}")
@@ -341,9 +351,14 @@ def test_unknown_steps_are_named(tmp_path):
     assert not (tmp_path / "r").exists()
 
 
-def test_the_baseline_records_the_embedders_in_use_and_no_sample_by_default():
+def test_the_baseline_records_the_embedders_in_use_and_no_sample_by_default(settings):
     from memories.gate.baseline import embedders_in_use
 
-    [embedder] = embedders_in_use()
-    assert embedder["dims"] == 512 and embedder["table_dims"]["poco_memories"] == 512
+    primary, second = embedders_in_use()
+    assert (primary["role"], primary["dims"]) == ("primary", 512)
+    assert primary["table_dims"]["poco_memories"] == 512
+    assert (second["role"], second["model"]) == ("second", settings.SECOND_MODEL)
+    assert second["table_dims"] == {"poco_memories": int(settings.SECOND_MODEL_DIMS)}
+    settings.SECOND_MODEL = "off"
+    assert [e["role"] for e in embedders_in_use()] == ["primary"]
     assert record_sample(0, write=lambda _: None)["entries"] == []
