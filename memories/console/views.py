@@ -445,17 +445,25 @@ def keeps_draft(view: View) -> View:
 
     @functools.wraps(view)
     def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        text = request.POST.get("text", "") if request.method == "POST" else ""
-        if text and not request.user.is_authenticated:
-            request.session[DRAFT_KEY] = {
-                "text": text[: services.MAX_FACT_LENGTH],
-                "category": request.POST.get("category", ""),
-                "author": request.POST.get("author", ""),
-            }
+        if not request.user.is_authenticated and keep_add_draft(request):
             return redirect_to_login(reverse("console:memory_add"))
         return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def keep_add_draft(request: HttpRequest) -> bool:
+    """Keep the add form's typed text in the session for the add page to offer back (after
+    signing in again, or after the form was refused as expired); whether there was any."""
+    text = request.POST.get("text", "") if request.method == "POST" else ""
+    if not text:
+        return False
+    request.session[DRAFT_KEY] = {
+        "text": text[: services.MAX_FACT_LENGTH],
+        "category": request.POST.get("category", ""),
+        "author": request.POST.get("author", ""),
+    }
+    return True
 
 
 def _restored_draft(request: HttpRequest) -> dict[str, str] | None:
