@@ -75,10 +75,36 @@ class AccessAttemptLabelsAdmin(AccessAttemptAdmin):
         return relabel_actions(super().get_actions(request), labels)
 
 
+# django-otp explains its fields in English only; said here in the page's language (set on the
+# form, not the model, so no migration of the app follows).
+TOTP_HELP = {
+    "user": _("这个设备属于哪位员工。"),
+    "name": _("便于识别的设备名称。"),
+    "confirmed": _("这个设备是否已可使用。"),
+    "key": _("十六进制编码的密钥，最多 40 字节。"),
+    "step": _("一个验证码有效的秒数。"),
+    "t0": _("开始计算时间步的 Unix 时间。"),
+    "digits": _("验证码的位数。"),
+    "tolerance": _("允许前后偏差的时间步数。"),
+    "drift": _("这个设备的时钟与服务器相差的时间步数。"),
+    "last_t": _("最近一次验证通过的时间步；下一个验证码必须更晚。"),
+    "throttling_failure_timestamp": _("最近一次验证失败的时间。"),
+    "throttling_failure_count": _("连续验证失败的次数。"),
+    "created_at": _("设备首次创建的时间。"),
+    "last_used_at": _("设备最近一次使用的时间。"),
+}
+
+
 class TotpDeviceLabelsAdmin(TOTPDeviceAdmin):
     @admin.display(description=_("二维码"))
     def qrcode_link(self, device: TOTPDevice) -> Any:
         return super().qrcode_link(device)
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if field is not None and db_field.name in TOTP_HELP:
+            field.help_text = TOTP_HELP[db_field.name]
+        return field
 
 
 if admin.site.is_registered(AccessAttempt):

@@ -145,6 +145,29 @@ JOB_ACTION_LABELS = {
 }
 
 
+# Procrastinate shows its job states as their codes ("todo", "doing").
+JOB_STATUS_LABELS = {
+    "todo": _("排队中"),
+    "doing": _("执行中"),
+    "succeeded": _("已成功"),
+    "failed": _("失败"),
+    "cancelled": _("已取消"),
+    "aborting": _("正在中止"),
+    "aborted": _("已中止"),
+}
+
+
+class JobStatusFilter(admin.SimpleListFilter):
+    title = _("状态")
+    parameter_name = "status__exact"  # the parameter of procrastinate's own filter
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return list(JOB_STATUS_LABELS.items())
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        return queryset.filter(status=self.value()) if self.value() else queryset
+
+
 class GuardedJobAdmin(ProcrastinateJobAdmin):
     """Procrastinate's job list, whose Retry/Cancel/Abort change what a user's agent does:
     offered only to staff holding the named permission, not to every staff member. Its
@@ -161,9 +184,12 @@ class GuardedJobAdmin(ProcrastinateJobAdmin):
     def job_id(self, instance: ProcrastinateJob) -> int:
         return int(instance.pk)
 
+    list_filter = [JobStatusFilter, *ProcrastinateJobAdmin.list_filter[1:]]
+
     @admin.display(description=_("状态"))
     def pretty_status(self, instance: ProcrastinateJob) -> str:
-        return super().pretty_status(instance)
+        emoji = super().pretty_status(instance).split(" ", 1)[0]
+        return f"{emoji} {JOB_STATUS_LABELS.get(instance.status, instance.status)}"
 
     @admin.display(description=_("任务名"))
     def short_task_name(self, instance: ProcrastinateJob) -> str:

@@ -125,3 +125,29 @@ def test_english_admin_labels_are_english(admin_client: Client, a_row_of_each):
     ).content.decode()
     assert "Save memories" in settings_list
     assert AuditEvent.Page.SUPPORT.label and MemorySettings._meta.verbose_name
+
+
+def test_queue_job_states_read_as_words_in_cells_and_filter(admin_client: Client, a_row_of_each):
+    html = admin_client.get(
+        reverse("admin:procrastinate_procrastinatejob_changelist")
+    ).content.decode()
+    assert "排队中" in html and "执行中" in html  # the cell and the filter's choices
+    assert "Todo" not in html and ">todo<" not in html and ">doing<" not in html
+    filtered = admin_client.get(
+        reverse("admin:procrastinate_procrastinatejob_changelist") + "?status__exact=todo"
+    )
+    assert filtered.status_code == 200 and "lifecycle.tasks.ingest" in filtered.content.decode()
+
+
+def test_second_factor_device_form_explains_its_fields_in_the_page_language(
+    admin_client: Client, admin_user
+):
+    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    device = TOTPDevice.objects.create(user=admin_user, name="phone")
+    html = admin_client.get(
+        reverse("admin:otp_totp_totpdevice_change", args=[device.pk])
+    ).content.decode()
+    assert "十六进制编码的密钥" in html and "一个验证码有效的秒数" in html
+    for english in ("A hex-encoded secret key", "The time step in seconds", "Is this device"):
+        assert english not in html
