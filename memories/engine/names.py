@@ -7,8 +7,9 @@ things; what the extractors produced besides those was noise that also weighed a
 * words inside spreadsheet formulas and links (``=SUM(A1:A9)`` gave SUM, A1, A9;
   ``=HYPERLINK("http://…")`` gave HYPERLINK and the URL): formulas and URLs are taken out of
   the text before any extraction (``strip_non_text``);
-* generic words and acronyms (Code, IP, API, ID, URL, "API keys", months and weekdays):
-  ``GENERIC_LATIN``, ``CALENDAR_WORDS``, ``GENERIC_HEADS``;
+* generic words and acronyms (Code, IP, ID, URL, "API keys"), months and weekdays (unless
+  they name an event: "the March outage"), languages: ``GENERIC_ACRONYMS``,
+  ``GENERIC_NOUNS_EN``, ``CALENDAR_WORDS``, ``LANGUAGE_WORDS``, ``GENERIC_HEADS``;
 * adjectives capitalised by a title or a sentence start ("Dark mode" gave Dark; "Great!",
   "Rainy"): an English word WordNet lists as an adjective, written as a modifier or at the
   start of a sentence, with no person/organisation/product/place label from spaCy's NER;
@@ -49,7 +50,7 @@ FORMULA = re.compile(
 )
 URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s\"'“”<>，。；！？）]+", re.IGNORECASE)
 # Characters no name holds: formula and markup syntax, paths, a speaker's colon ("Jess: Biscuit").
-NOT_IN_NAMES = re.compile(r"[=()\[\]{}<>:/\\@|]")
+NOT_IN_NAMES = re.compile(r"[=()\[\]{}<>:/\\@|%]")
 
 
 def strip_non_text(text: str) -> str:
@@ -60,7 +61,7 @@ def strip_non_text(text: str) -> str:
 # --- Latin words that are never a name on their own -----------------------------------------------
 # Acronyms of generic technical things and titles.
 GENERIC_ACRONYMS = _words(
-    "ip ips api apis url urls uri id ids ai ui ux http https ssl tls dns sdk cli gui db os pc "
+    "ip ips url urls uri id ids ai ui ux http https ssl tls dns sdk cli gui db os pc "
     "faq faqs pdf csv svg png jpg jpeg gif xml yaml yml json txt ppt kb mb gb tb xx "
     "vp ceo cto cfo coo hr pm etc eg ie ok okay tbd fyi asap"
 )
@@ -97,6 +98,8 @@ FUNCTION_WORDS_EN = _words(
     "not no yes hi hello hey thanks thank please what when where who whom why how which all "
     "any some just very also"
 )
+# Small words inside a name ("Ruby on Rails", "Bank of China").
+NAME_CONNECTORS = _words("of on the for and in at de")
 # spaCy NER labels that make a capitalised word a name whatever its dictionary sense.
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT"})
 # Parts of speech of a word that leads a capitalised span without being part of the name
@@ -116,7 +119,7 @@ def generic_latin(text: str) -> bool:
         return True
     if len(words) == 1:
         return _generic_word(words[0]) or words[0] in GENERIC_NOUNS_EN
-    return all(_generic_word(w) or w in GENERIC_HEADS for w in words)
+    return all(_generic_word(w) or w in GENERIC_HEADS or w in NAME_CONNECTORS for w in words)
 
 
 def camel_case(word: str) -> bool:
@@ -157,11 +160,15 @@ def _english_candidate(candidate: Any, doc: Any, adjectives: frozenset[str]) -> 
     """The candidate as a name (its leading non-name words trimmed), or None."""
     from dataclasses import replace
 
-    if NOT_IN_NAMES.search(candidate.text) or generic_latin(candidate.text):
+    if NOT_IN_NAMES.search(candidate.text):
         return None
     if candidate.start < 0:  # quoted: the user named it
-        return candidate
+        return None if generic_latin(candidate.text) else candidate
     span = list(doc[candidate.start : candidate.end])
+    if len(span) == 1 and _names_an_event(span[0]):
+        return candidate
+    if generic_latin(candidate.text):
+        return None
     if candidate.entity_type == "TOPIC":
         return None if _generic_phrase(span, adjectives) else candidate
     while len(span) > 1 and (span[0].pos_ in NOT_NAME_POS or not span[0].text[:1].isupper()):
@@ -176,11 +183,35 @@ def _english_candidate(candidate: Any, doc: Any, adjectives: frozenset[str]) -> 
     return replace(candidate, text=text, start=span[0].i, end=span[-1].i + 1)
 
 
+def _names_an_event(token: Any) -> bool:
+    """A month or weekday that names what follows it ("the March outage"), as people call an
+    event; on its own ("every Monday in March") it is a date."""
+    return (
+        token.text.lower() in CALENDAR_WORDS
+        and token.dep_ == "compound"
+        and token.head.pos_ == "NOUN"
+        and token.head.i > token.i
+    )
+
+
+def _modifies_generic_head(token: Any) -> bool:
+    """An acronym that only says what kind a generic thing is ("API keys", "JSON format")."""
+    return (
+        token.text.isupper()
+        and len(token.text) <= 5
+        and token.dep_ in {"compound", "amod"}
+        and token.head.i > token.i
+        and token.head.lemma_.lower() in GENERIC_HEADS
+    )
+
+
 def _not_a_name(token: Any, adjectives: frozenset[str]) -> bool:
     """One capitalised word that is an ordinary word: an interjection ("Ugh"), a language, or
     an adjective capitalised as a modifier ("Dark mode") or by a sentence start ("Rainy")."""
     lower = token.text.lower()
     if token.pos_ == "INTJ" or lower in LANGUAGE_WORDS or lower in FUNCTION_WORDS_EN:
+        return True
+    if _modifies_generic_head(token):
         return True
     if token.ent_type_ in NAME_LABELS:
         return False
@@ -212,6 +243,7 @@ def _generic_phrase(span: list[Any], adjectives: frozenset[str]) -> bool:
         or t.dep_ == "amod"
         or t.text.lower() in adjectives
         or generic_latin(t.text)
+        or _modifies_generic_head(t)
         or t.lemma_.lower() in GENERIC_HEADS
         for t in modifiers
     )
@@ -311,7 +343,6 @@ def noun_run_entities(run: list[str]) -> list[Entity]:
 
 
 MAX_NAME_WORDS = 4
-NAME_CONNECTORS = _words("of on the for and in at de")
 # Between two Latin words of one name in Chinese text: a hyphen or a dot joins them into one
 # word ("Data-Intensive", "WH-1000XM5"), spaces separate its words.
 WORD_JOINERS = frozenset({"-", "."})

@@ -49,7 +49,8 @@ JUNK = [
     ("Actually Luca is right about the budget.", {"Actually Luca"}),
     ("Great! Rainy days are the best for reading.", {"Great", "Rainy"}),
     ("他说 Send me the slides 就行。", {"Send", "Send me the slides"}),
-    ("The retro is every Monday in March.", {"Monday", "March"}),
+    ("The retro is every Monday in March.", {"Monday", "March", "Monday in March"}),
+    ("The analytics API promises 99.9% availability.", {"% availability"}),
 ]
 
 # Names a person clicks, each with a memory that mentions it.
@@ -75,6 +76,9 @@ NAMES = [
     ("用户在 Excel 里用 =SUM(A1:A9) 汇总。", {"Excel"}),
     ("周报使用“飞书”文档撰写，周五发给“林清”。", {"飞书", "林清", "周报"}),
     ('Project "Atlas" moves billing from MySQL to PostgreSQL; "Marco" owns it.', {"Atlas"}),
+    # A month that names an event is how people call it; an API is a thing people ask about.
+    ("Lesson from the March outage: run schema migrations first.", {"March", "March outage"}),
+    ("公司不允许把录音发到外部 API。", {"API"}),
 ]
 
 
@@ -107,7 +111,7 @@ def test_the_batch_applies_the_same_rules():
 
 
 DEMO_NAMES = {"Poco", "飞书", "钉钉", "林清", "王磊", "Atlas", "Marco", "青鸟", "PostgreSQL"}
-DEMO_JUNK = {"Dark", "Code", "SUM", "HYPERLINK", "VS", "IP", "API", "API keys"} | {
+DEMO_JUNK = {"Dark", "Code", "SUM", "HYPERLINK", "VS", "IP", "API keys"} | {
     "English summaries",
     "和运维",
     "画图优先",
