@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from memories.management.commands.seed_demo import DEMO_MEMORIES
 from memories.models import AuditEvent
 from memories.scope import scope_for_user
-from memories.selectors import memory_list, memory_overview, topic_heatmap
+from memories.selectors import memory_list, memory_overview, memory_uses, topic_heatmap
 from memories.types import Category
 
 pytestmark = pytest.mark.django_db
@@ -39,18 +39,28 @@ def test_seed_demo_builds_a_realistic_memory_once(settings, tmp_path):
     assert overview.total == len(DEMO_MEMORIES)
     assert set(overview.categories) == {c.value for c in Category}
     assert len(overview.sources) >= 4
-    assert 0 < overview.updated_30d < corrections  # corrections spread over 90 days
+    # Corrections spread over 90 days; one memory is pinned (始终使用) as the demo is seeded.
+    assert 0 < overview.updated_30d <= corrections
     active_days = [d for d in overview.daily if d.adds or d.updates]
     assert len(active_days) >= 20 and active_days[0].day < overview.daily[30].day
     assert {"Poco", "飞书", "林清"} <= {t.text for t in topic_heatmap(scope=scope, limit=100)}
-    assert AuditEvent.objects.filter(user_id="demo", event="UPDATE").count() == corrections
+    updates = AuditEvent.objects.filter(user_id="demo", event="UPDATE")
+    assert updates.exclude(status="pinned").count() == corrections
+    assert updates.filter(status="pinned").count() == 1
+    # Where each came from: the agents' memories name the run that wrote them; some were used.
+    records = memory_list(scope=scope, page_size=100).items
+    runs = {r.metadata.get("source_ref") for r in records if r.source in ("manage", "ingest")}
+    assert runs and all(run and run.startswith("run-") for run in runs)
+    assert memory_list(scope=scope, order="used").items[0].id in {
+        r.id for r in records
+    } and memory_uses(scope=scope, memory_ids=[r.id for r in records])
 
     again = StringIO()
     call_command("seed_demo", stdout=again)  # idempotent: nothing added, same password
     assert "0 added, 0 corrected" in again.getvalue()
     assert f"password {password!r}" in again.getvalue()
     assert memory_overview(scope=scope).total == len(DEMO_MEMORIES)
-    assert AuditEvent.objects.filter(user_id="demo", event="UPDATE").count() == corrections
+    assert AuditEvent.objects.filter(user_id="demo", event="UPDATE").count() == corrections + 1
 
 
 def test_seed_demo_writes_through_admission(settings, tmp_path, monkeypatch):
