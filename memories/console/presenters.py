@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from memories.console.governance import STATUS_LABELS
 from memories.console.labels import category_label, history_label, source_label
 from memories.selectors import HistoryEntry, MemoryUseStats, RelatedMemory
-from memories.types import ActorKind, MemoryRecord, MemoryStatus, SearchHit, Source
+from memories.types import MemoryRecord, MemoryStatus, SearchHit, Source
 
 # Metadata shown on the detail page, in this order; the rest stays in the admin.
 # Confidence, attribution and the embedding model are internals: staff see them in the admin.
@@ -175,12 +175,11 @@ def history_items(entries: tuple[HistoryEntry, ...]) -> list[HistoryItem]:
 
 @dataclass(frozen=True)
 class Origin:
-    """Where a memory came from, in words: the write path, the agent run (task) that wrote it,
-    who wrote it and when."""
+    """Where a memory came from, in words: the write path, the agent run (task) that wrote it
+    and when (actor ids stay in the admin)."""
 
     source_label: str
     run_id: str
-    agent: str
     created_at: datetime | None
     # The agent's platform page of the run, when POCO_RUN_URL_TEMPLATE names one.
     run_url: str = ""
@@ -201,14 +200,12 @@ def origin_item(
 ) -> Origin:
     added = next((e for e in entries if e.event == "ADD"), None)
     run_id = str(record.metadata.get("source_ref") or "") if record.source in RUN_SOURCES else ""
-    agent = added.actor_id if added is not None and added.actor_kind == ActorKind.AGENT else ""
     run_url = ""
     if run_id and run_url_template:
         run_url = run_url_template.replace("{run_id}", quote(run_id, safe=""))
     return Origin(
         source_label=source_label(record.source),
         run_id=run_id,
-        agent=agent,
         created_at=added.created_at if added is not None else record.created_at,
         run_url=run_url,
         run_memory_count=run_memory_count,

@@ -46,7 +46,7 @@ def test_detail_names_the_run_that_wrote_it_and_how_often_agents_used_it(
     assert 'data-field="run-id">run-20261130-07<' in page
     assert 'href="https://poco.example.com/runs/run-20261130-07"' in page
     assert "这个任务记下的 2 条记忆" in page
-    assert "poco-agent" in page  # the agent that wrote it
+    assert "poco-agent" not in page  # actor ids stay in the admin
     assert 'data-field="recalled">2 次' in page and 'data-field="injected">1 次' in page
 
     assert (

@@ -69,6 +69,7 @@ def test_every_console_page_has_no_serious_violation(signed_in, alice_ids, djang
         f"/memories/{ids[1]}/delete/",
         "/memories/delete-all/",
         "/memories/new/",
+        "/memories/import/",
         "/settings/",
     ]
     page = signed_in(alice)

@@ -66,7 +66,7 @@ def test_origin_use_pin_bulk_category_and_import_in_the_browser(
     page.goto(f"/memories/{weekly}/")
     origin = page.locator("[data-section=origin]")
     expect(origin.locator("[data-field=run-id]")).to_have_text(RUN)
-    expect(origin).to_contain_text("poco-agent")
+    expect(origin).to_contain_text("Agent 管理")
     expect(page.locator("[data-field=recalled]")).to_contain_text("1 次")
     expect(page.locator("[data-field=injected]")).to_contain_text("1 次")
     page.get_by_role("button", name="始终使用").click()
