@@ -417,7 +417,9 @@ class ImportInput(StrictSerializer):
 class MemoryImportPreviewApi(UserApi):
     """POST …/memories/import/preview — what importing an export document would do, item by
     item (``add``, ``refuse`` with the reason, ``skip`` for duplicates and history); nothing is
-    written."""
+    written. It embeds every item, so it counts against the search limit."""
+
+    rate_kind = RateKind.SEARCH
 
     @extend_schema(request=ImportInput, responses=shapes.ImportPreviewOutput)
     def post(self, request: Request) -> Response:
