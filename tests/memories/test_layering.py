@@ -8,8 +8,9 @@ from pathlib import Path
 import memories
 
 CORE = Path(memories.__file__).parent
-# The edges may call into lifecycle (ingest, manage); nothing else in memories/ may.
-EDGES = ("api", "user_api", "mem0_api", "console", "mcp", "admin.py", "management")
+# The edges may call into lifecycle (ingest, manage); nothing else in memories/ may. The upgrade
+# gate is one: an operator's tool that checks the whole release, ingest's policy included.
+EDGES = ("api", "user_api", "mem0_api", "console", "mcp", "admin.py", "management", "gate")
 
 
 def imported_modules(path: Path) -> set[str]:
