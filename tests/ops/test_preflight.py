@@ -82,7 +82,13 @@ def test_ready_is_200_with_every_cheap_check(operator):
     assert answer.status_code == 200
     data = answer.json()
     assert data["status"] == "ready"
-    assert set(data["checks"]) == {"database", "extensions", "tables", "vector dimension"}
+    assert set(data["checks"]) == {
+        "database",
+        "extensions",
+        "tables",
+        "vector dimension",
+        "second model",
+    }
     assert all(check["ok"] for check in data["checks"].values())
 
 
