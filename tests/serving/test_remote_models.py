@@ -57,32 +57,31 @@ def test_make_run_with_remote_embedders_stores_searches_calibrates_and_re_embeds
             assert checks["vector dimension"]["detail"] == f"vector(384) = {MODEL}"
             assert checks["second model"]["detail"] == f"{MODEL} vector(384): 3/3 memories (100%)"
 
-            env = child_env(POCO_DATA_DIR=str(server_data_dir), **models)
+            # One process for the three operator commands (each start loads the NLP models).
+            script = (
+                "from django.core.management import call_command as run\n"
+                "run('calibrate_min_score'); print('@@')\n"
+                f"run('memory_reembed', '--model', '{MODEL}', '--dims', '384', "
+                f"'--base-url', '{url}', '--swap'); print('@@')\n"
+                "run('memory_second_vectors')\n"
+            )
+            done = subprocess.run(
+                [sys.executable, "manage.py", "shell", "-c", script],
+                cwd=ROOT,
+                env=child_env(POCO_DATA_DIR=str(server_data_dir), **models),
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            assert done.returncode == 0, done.stdout + done.stderr
+            calibrated, reembedded, refilled = done.stdout.split("@@")
 
-            def manage(*args: str) -> str:
-                done = subprocess.run(
-                    [sys.executable, "manage.py", *args],
-                    cwd=ROOT,
-                    env=env,
-                    capture_output=True,
-                    text=True,
-                    timeout=600,
-                )
-                assert done.returncode == 0, done.stdout + done.stderr
-                return done.stdout
-
-            calibrated = manage("calibrate_min_score")
             assert f"first embedder: {MODEL}" in calibrated
             assert f"second model: {MODEL}" in calibrated
             assert calibrated.count("recommended floor: 0.") == 2
-
-            reembedded = manage(
-                "memory_reembed", "--model", MODEL, "--dims", "384", "--base-url", url, "--swap"
-            )
             # Every memory and every entity, through the remote endpoint, then swapped in.
             assert re.search(rf"embedded (\d+) of \1 rows with {MODEL}", reembedded), reembedded
             assert "swapped" in reembedded
-            refilled = manage("memory_second_vectors")
             assert "embedded 0 memories" in refilled  # every second vector is already there
 
             again = server.call(
