@@ -435,14 +435,14 @@ def memory_add_many(
         # (``memory_nearest_many``), for this write only: no jieba/spaCy while others wait.
         engine = get_engine()
         texts = [text for _, text, _ in admitted]
-        # The second model embeds the texts on another thread through everything below (the
-        # first embedding, the analysis, the lock, the statements); its vectors are stored last.
-        # An import leaves them to the queue's backfill: it keeps its rate, and search uses
-        # whatever is filled.
+        # The second model embeds the texts on another thread through the first embedding, the
+        # analysis, the lock and the duplicate check; the INSERT takes its vectors. An import
+        # leaves them to the queue's backfill: it keeps its rate, and search uses whatever is
+        # filled.
         second = engine.second_passages(texts) if source != Source.IMPORT else None
         with nlp.lemma_memo():
             with _PREPARE_SLOTS:
-                prepared = engine.prepare(texts)
+                prepared = engine.prepare(texts, second=second)
             with scope_write_lock(scope):
                 _add_admitted(
                     scope=scope,
@@ -454,12 +454,6 @@ def memory_add_many(
                     source=source,
                     run_id=run_id,
                 )
-        written = [
-            (str(outcome.memory_id), text)
-            for index, text, _ in admitted
-            if (outcome := outcomes[index]) is not None and outcome.inserted_count
-        ]
-        engine.store_second_vectors(second, texts=texts, written=written)
     except BackendError as exc:
         for index, _, _ in admitted:
             metrics.writes.labels("add", "backend_error").inc()

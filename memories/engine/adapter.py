@@ -72,6 +72,34 @@ class PreparedText:
     vector: list[float]
     entities: list[entities.Entity]
     lemmatized: str
+    # The batch's second vectors, still being computed (None: the model is off, or an import
+    # leaves them to the backfill).
+    second: PendingSecond | None = None
+
+
+class PendingSecond:
+    """The second model's vectors of a batch of texts, computed on a thread of its own while
+    the caller does the rest of the write (``Mem0Adapter.second_passages``)."""
+
+    def __init__(self, model: str, texts: Sequence[str], future: Future[list[list[float]]]):
+        self.model = model
+        self._texts = list(texts)
+        self._future = future
+        self._vectors: dict[str, list[float]] | None = None
+
+    def vector(self, text: str) -> list[float] | None:
+        """The vector of ``text`` (waiting for it), or None when the model failed: the write
+        goes on without it and the backfill fills it in later."""
+        if self._vectors is None:
+            try:
+                vectors = self._future.result()
+                if len(vectors) != len(self._texts):
+                    raise BackendError(f"{len(vectors)} vectors for {len(self._texts)} texts")
+                self._vectors = dict(zip(self._texts, vectors, strict=True))
+            except Exception as exc:  # noqa: BLE001 - never worth a failed write
+                logger.warning("second model failed, left to the backfill: %s", exc)
+                self._vectors = {}
+        return self._vectors.get(text)
 
 
 @dataclass(frozen=True)
@@ -196,47 +224,25 @@ class Mem0Adapter:
     def second_model() -> second.SecondModel | None:
         return second.configured()
 
-    def second_passages(self, texts: Sequence[str]) -> Future[list[list[float]]] | None:
+    def second_passages(self, texts: Sequence[str]) -> PendingSecond | None:
         """Start embedding ``texts`` with the second model on a thread of its own (the C engine
-        releases the GIL: it runs beside the first embedder, the analysis and the statements);
-        None when it is off. ``store_second_vectors`` stores the result."""
+        releases the GIL: it runs beside the first embedder, the analysis, the lock and the
+        statements); None when it is off."""
         model = self.second_model()
         if model is None or not texts:
             return None
-        return _second_threads().submit(model.passages, list(texts))
-
-    @staticmethod
-    def _second_result(
-        future: Future[list[list[float]]] | None, count: int
-    ) -> list[list[float]] | None:
-        """The vectors of ``second_passages``, or None when the second model is off or failed:
-        the write goes on without them and the backfill fills them in later."""
-        if future is None:
-            return None
-        try:
-            vectors = future.result()
-        except Exception as exc:  # noqa: BLE001 - a second vector is never worth a failed write
-            logger.warning("second model failed, left to the backfill: %s", type(exc).__name__)
-            return None
-        return vectors if len(vectors) == count else None
+        return PendingSecond(model.name, texts, _second_threads().submit(model.passages, texts))
 
     def store_second_vectors(
-        self,
-        pending: Future[list[list[float]]] | None,
-        *,
-        texts: Sequence[str],
-        written: Sequence[tuple[str, str]],
+        self, pending: PendingSecond | None, *, written: Sequence[tuple[str, str]]
     ) -> int:
-        """Store what ``second_passages(texts)`` computed for the memories ``written`` (id,
-        text); nothing when the model is off or failed (the backfill fills them later)."""
-        model = self.second_model()
-        vectors = self._second_result(pending, len(texts))
-        if vectors is None or model is None or not written:
+        """Store what ``pending`` computed for the memories ``written`` (id, text) that Mem0
+        wrote itself; nothing when the model is off or failed (the backfill fills them in)."""
+        if pending is None:
             return 0
-        by_text = dict(zip(texts, vectors, strict=True))
-        rows = [(i, text, by_text[text]) for i, text in written if text in by_text]
+        rows = [(i, text, v) for i, text in written if (v := pending.vector(text)) is not None]
         try:
-            return self.write_second_vectors(rows, model=model.name)
+            return self.write_second_vectors(rows, model=pending.model)
         except BackendError as exc:  # the memory is stored; its second vector comes later
             logger.warning("second vectors not stored, left to the backfill: %s", exc)
             return 0
@@ -278,9 +284,7 @@ class Mem0Adapter:
                 (list(memory_ids),),
             )
             found = [(str(i), str(text or "")) for i, text in cur.fetchall()]
-        return self.store_second_vectors(
-            self.second_passages([t for _, t in found]), texts=[t for _, t in found], written=found
-        )
+        return self.store_second_vectors(self.second_passages([t for _, t in found]), written=found)
 
     def second_backfill_batch(self, *, batch: int, scope_key: str | None = None) -> int:
         """Embed up to ``batch`` memories (of one scope, when given) that have no second vector
@@ -330,9 +334,13 @@ class Mem0Adapter:
         """Store exactly one fact as given: ``add_many`` of one."""
         return self.add_many(scope_key, [NewFact(text=text, metadata=metadata)])[0]
 
-    def prepare(self, texts: Sequence[str]) -> list[PreparedText]:
+    def prepare(
+        self, texts: Sequence[str], *, second: PendingSecond | None = None
+    ) -> list[PreparedText]:
         """Everything ``add_many`` needs from the texts themselves, in order: one embedder
-        batch, one entity-extraction batch and the keyword lemmas. No database access."""
+        batch, one entity-extraction batch and the keyword lemmas; ``second`` (from
+        ``second_passages``) goes along, and ``add_many`` stores its vectors with the rows. No
+        database access."""
         if not texts:
             return []
         with _backend("embed"):
@@ -345,6 +353,7 @@ class Mem0Adapter:
                     vector=[float(x) for x in vector],
                     entities=names,
                     lemmatized=nlp.lemmatize_for_bm25(text),
+                    second=second,
                 )
                 for text, vector, names in zip(texts, vectors, found, strict=True)
             ]
@@ -375,13 +384,27 @@ class Mem0Adapter:
                 json.dumps(self._payload(scope_key, item, ready, now), ensure_ascii=False)
                 for item, ready in zip(items, prepared, strict=True)
             ]
+            # The second vectors were computed meanwhile (the analysis, the lock, the duplicate
+            # check): they go into the same INSERT, so a row is written once.
+            seconds = [
+                (ready.second.vector(item.text), ready.second.model) if ready.second else (None, "")
+                for item, ready in zip(items, prepared, strict=True)
+            ]
             with self._memory.vector_store._get_cursor(commit=True) as cur:
                 cur.execute(
                     sql.SQL(
-                        "INSERT INTO {t} (id, vector, payload) SELECT i, v::vector, p::jsonb "
-                        "FROM unnest(%s::uuid[], %s::text[], %s::text[]) AS r(i, v, p)"
+                        "INSERT INTO {t} (id, vector, payload, second_vector, second_model) "
+                        "SELECT i, v::vector, p::jsonb, s::vector, nullif(m, '') FROM unnest("
+                        "%s::uuid[], %s::text[], %s::text[], %s::text[], %s::text[]"
+                        ") AS r(i, v, p, s, m)"
                     ).format(t=sql.Identifier(self._memory.collection_name)),
-                    (ids, [str(ready.vector) for ready in prepared], payloads),
+                    (
+                        ids,
+                        [str(ready.vector) for ready in prepared],
+                        payloads,
+                        [None if v is None else str(v) for v, _ in seconds],
+                        [model if v is not None else "" for v, model in seconds],
+                    ),
                 )
                 # In the insert's transaction: a fact is stored with its links or not at all.
                 links = [(i, ready.entities) for i, ready in zip(ids, prepared, strict=True)]
@@ -440,7 +463,7 @@ class Mem0Adapter:
             self._memory.update(memory_id, text=text, metadata=metadata)
         # Mem0's UPDATE changed the text, so the stored second vector was cleared (migration
         # 0014's trigger); the new one was embedded while Mem0 worked.
-        self.store_second_vectors(pending, texts=[text], written=[(memory_id, text)])
+        self.store_second_vectors(pending, written=[(memory_id, text)])
 
     def set_metadata(self, *, memory_id: str, metadata: dict[str, Any]) -> None:
         with _backend("update metadata"):
