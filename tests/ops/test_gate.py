@@ -150,8 +150,11 @@ class Verdict:
 
 
 def run_verify(
-    live: Live, tmp_path: Path, *, baseline: Path | None = None, url: str = ""
+    live: Live, tmp_path: Path, *, baseline: Path | None = None, url: str = "", only: str = ""
 ) -> Verdict:
+    """``memory_gate verify`` against the live service; ``only`` runs just the steps a refusal
+    needs (the initialisation, release check and clean-up always run; a partial run is never a
+    go, so it is only for tests that expect a refusal)."""
     report = tmp_path / "report"
     command = [
         sys.executable,
@@ -166,6 +169,7 @@ def run_verify(
         url or live.server.url,
         "--token",
         live.server.token(),
+        *(["--only", only] if only else []),
     ]
     try:
         done = subprocess.run(
@@ -276,7 +280,9 @@ def test_a_lost_baseline_positive_refuses_the_release(live, tmp_path):
         index = recall["positives"].index(first)
         recall["set"]["positives"][index]["query"] = "太阳系有几颗行星"
 
-    verdict = run_verify(live, tmp_path, baseline=edited_baseline(live, tmp_path, lose))
+    verdict = run_verify(
+        live, tmp_path, baseline=edited_baseline(live, tmp_path, lose), only="recall"
+    )
     refused_for(verdict, "recall.positive_lost")
     assert "太阳系有几颗行星" in verdict.markdown
 
@@ -301,7 +307,9 @@ def test_a_flipped_score_direction_refuses_the_release(live, tmp_path):
             if positive["score"] is not None:
                 positive["score"] = 1 - positive["score"]
 
-    verdict = run_verify(live, tmp_path, baseline=edited_baseline(live, tmp_path, flip))
+    verdict = run_verify(
+        live, tmp_path, baseline=edited_baseline(live, tmp_path, flip), only="recall"
+    )
     refused_for(verdict, "recall.score_direction")
     assert verdict.report["recall"]["score_correlation"] < 0
 
@@ -320,7 +328,7 @@ def test_a_residue_left_in_a_throwaway_scope_refuses_the_release(live, tmp_path)
         "WHEN (OLD.payload->>'data' = 'User likes green tea') EXECUTE FUNCTION gate_test_keep()",
     )
     try:
-        verdict = run_verify(live, tmp_path)
+        verdict = run_verify(live, tmp_path, only="recall")  # the step that stores green tea
     finally:
         server_sql(live, "DROP TRIGGER gate_test_keep ON poco_memories")
         server_sql(live, "DROP FUNCTION gate_test_keep()")
@@ -381,7 +389,9 @@ def test_a_foreign_scope_read_refuses_the_release(live, tmp_path):
     thread = threading.Thread(target=proxy.serve_forever, daemon=True)
     thread.start()
     try:
-        verdict = run_verify(live, tmp_path, url=f"http://127.0.0.1:{proxy.server_port}")
+        verdict = run_verify(
+            live, tmp_path, url=f"http://127.0.0.1:{proxy.server_port}", only="isolation"
+        )
     finally:
         proxy.shutdown()
         proxy.server_close()
