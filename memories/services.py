@@ -824,6 +824,17 @@ def memory_record_extracted(
     )
 
 
+def _owned_row(*, scope: MemoryScope, memory_id: str) -> MemoryRow | WriteOutcome:
+    """The scope's memory ``memory_id``, or the ``not_found`` / ``forbidden`` outcome a write
+    of it answers (the caller holds the scope's write lock)."""
+    try:
+        return memory_owned_row(scope=scope, memory_id=memory_id)
+    except MemoryNotFound:
+        return WriteOutcome(status=WriteStatus.NOT_FOUND, memory_id=memory_id)
+    except MemoryForbidden:
+        return WriteOutcome(status=WriteStatus.FORBIDDEN, memory_id=memory_id)
+
+
 def memory_update(
     *,
     scope: MemoryScope,
@@ -863,12 +874,9 @@ def memory_update(
     text = admission.text
     try:
         with scope_write_lock(scope):
-            try:
-                row = memory_owned_row(scope=scope, memory_id=memory_id)
-            except MemoryNotFound:
-                return WriteOutcome(status=WriteStatus.NOT_FOUND, memory_id=memory_id)
-            except MemoryForbidden:
-                return WriteOutcome(status=WriteStatus.FORBIDDEN, memory_id=memory_id)
+            row = _owned_row(scope=scope, memory_id=memory_id)
+            if isinstance(row, WriteOutcome):
+                return row
             old_text = row.content
             changes: dict[str, Any] = {}
             if category and category != row.category:
@@ -959,12 +967,9 @@ def memory_set_validity(
     (or no) expiry is current again, unless another active memory holds its key now."""
     try:
         with scope_write_lock(scope):
-            try:
-                row = memory_owned_row(scope=scope, memory_id=memory_id)
-            except MemoryNotFound:
-                return WriteOutcome(status=WriteStatus.NOT_FOUND, memory_id=memory_id)
-            except MemoryForbidden:
-                return WriteOutcome(status=WriteStatus.FORBIDDEN, memory_id=memory_id)
+            row = _owned_row(scope=scope, memory_id=memory_id)
+            if isinstance(row, WriteOutcome):
+                return row
             if row.payload.get("status") == MemoryStatus.SUPERSEDED:
                 return WriteOutcome(
                     status=WriteStatus.REJECTED, memory_id=memory_id, reason="superseded"
@@ -1324,12 +1329,9 @@ def memory_pin(
     most ``MAX_PINS`` per scope (``rejected``, reason ``pin_limit``)."""
     try:
         with scope_write_lock(scope):
-            try:
-                row = memory_owned_row(scope=scope, memory_id=memory_id)
-            except MemoryNotFound:
-                return WriteOutcome(status=WriteStatus.NOT_FOUND, memory_id=memory_id)
-            except MemoryForbidden:
-                return WriteOutcome(status=WriteStatus.FORBIDDEN, memory_id=memory_id)
+            row = _owned_row(scope=scope, memory_id=memory_id)
+            if isinstance(row, WriteOutcome):
+                return row
             if bool(row.payload.get("pinned")) == pinned:
                 return WriteOutcome(
                     status=WriteStatus.NO_EFFECT, memory_id=memory_id, reason="unchanged"
@@ -1379,13 +1381,9 @@ def memories_set_category(
     try:
         with scope_write_lock(scope):
             for memory_id in memory_ids:
-                try:
-                    row = memory_owned_row(scope=scope, memory_id=memory_id)
-                except MemoryNotFound:
-                    outcomes.append(WriteOutcome(status=WriteStatus.NOT_FOUND, memory_id=memory_id))
-                    continue
-                except MemoryForbidden:
-                    outcomes.append(WriteOutcome(status=WriteStatus.FORBIDDEN, memory_id=memory_id))
+                row = _owned_row(scope=scope, memory_id=memory_id)
+                if isinstance(row, WriteOutcome):
+                    outcomes.append(row)
                     continue
                 if row.category == new:
                     outcomes.append(
