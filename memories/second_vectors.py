@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from memories.engine import get_engine
 from memories.engine import internals as ops
-from memories.preflight import second_vector_width
+from memories.preflight import second_coverage, second_vector_width
 from memories.progress import Progress
 
 BATCH = 64
@@ -55,7 +55,7 @@ def second_backfill(
             )
         ops.second_rebuild(engine, dims=model.dims)
         rebuilt = True
-    filled, total = engine.second_coverage()
+    filled, total = second_coverage()
     todo = total - filled if limit is None else min(limit, total - filled)
     progress = (
         Progress(total=total, label=f"second vectors ({model.name})", write=write)

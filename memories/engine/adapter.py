@@ -286,10 +286,10 @@ class Mem0Adapter:
             found = [(str(i), str(text or "")) for i, text in cur.fetchall()]
         return self.store_second_vectors(self.second_passages([t for _, t in found]), written=found)
 
-    def second_backfill_batch(self, *, batch: int, scope_key: str | None = None) -> int:
-        """Embed up to ``batch`` memories (of one scope, when given) that have no second vector
-        of the configured model (oldest ids first; resumable by construction). Raises
-        ``BackendError`` when the model fails, so the backfill stops instead of spinning."""
+    def second_backfill_batch(self, *, batch: int) -> int:
+        """Embed up to ``batch`` memories that have no second vector of the configured model
+        (oldest ids first; resumable by construction). Raises ``BackendError`` when the model
+        fails, so the backfill stops instead of spinning."""
         model = self.second_model()
         if model is None:
             return 0
@@ -298,10 +298,10 @@ class Mem0Adapter:
             cur.execute(
                 sql.SQL(
                     "SELECT id::text, payload->>'data' FROM {t} "
-                    "WHERE (second_vector IS NULL OR second_model IS DISTINCT FROM %s) "
-                    "AND (%s::text IS NULL OR scope_key = %s) ORDER BY id LIMIT %s"
+                    "WHERE second_vector IS NULL OR second_model IS DISTINCT FROM %s "
+                    "ORDER BY id LIMIT %s"
                 ).format(t=table),
-                (model.name, scope_key, scope_key, batch),
+                (model.name, batch),
             )
             todo = [(str(i), str(text or "")) for i, text in cur.fetchall()]
         if not todo:
@@ -314,20 +314,6 @@ class Mem0Adapter:
             [(i, t, v) for (i, t), v in zip(todo, vectors, strict=True)], model=model.name
         )
         return len(todo)
-
-    def second_coverage(self) -> tuple[int, int]:
-        """(memories with a second vector of the configured model, all memories)."""
-        model = self.second_model()
-        with _backend("second vectors"), self._memory.vector_store._get_cursor() as cur:
-            cur.execute(
-                sql.SQL(
-                    "SELECT count(*) FILTER (WHERE second_vector IS NOT NULL "
-                    "AND second_model = %s), count(*) FROM {t}"
-                ).format(t=sql.Identifier(self._memory.collection_name)),
-                (model.name if model else "",),
-            )
-            filled, total = cur.fetchone()
-        return int(filled), int(total)
 
     # --- writes ------------------------------------------------------------------------------
     def add_fact(self, *, scope_key: str, text: str, metadata: dict[str, Any]) -> str:
