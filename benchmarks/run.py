@@ -152,7 +152,7 @@ def seed(results: dict[str, Any]) -> dict[str, int]:
     check and supersede per item, ``memory_add_many`` per chunk); returns the stored sizes."""
     from benchmarks import corpus
     from memories.engine import get_engine
-    from memories.portability import MAX_IMPORT_ITEMS, memory_import
+    from memories.ops.portability import MAX_IMPORT_ITEMS, memory_import
     from memories.types import Actor, ActorKind
 
     engine = get_engine()

@@ -1,10 +1,11 @@
 """`make eval`: recall quality on the shipped labelled set (eval/dataset.py), on the real stack.
 
 Stores every memory of the set in fresh scopes of the configured database, asks every query
-through each channel combination of ``memories.selectors.recall_channels`` + ``memories.fusion``
-and through raw mem0ai (``Memory.search`` with the same embedder, threshold 0, and at the
-product's old floor), then prints hit@1, hit@3, MRR (over the top 5) per query kind and the
-number of negatives that answered anything.  It does so twice: on the scopes as written, and on
+through each channel combination of ``memories.selectors.recall_channels`` and
+``memories.recall.fusion``, and through raw mem0ai (``Memory.search`` with the same embedder,
+threshold 0, and at the product's old floor), then prints hit@1, hit@3, MRR (over the top 5) per
+query kind and the number of negatives that answered anything.  It does so twice: on the scopes
+as written, and on
 the grown scopes (``dataset.grown_memories``: 30 more projects per scope, past the 60
 candidates Mem0's search draws from its vector search), where the questions about grown
 projects (``dataset.grown_queries``) are asked too.  Then the conversation set
@@ -61,7 +62,7 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
 
     from memories import selectors
     from memories.engine import get_engine
-    from memories.fusion import fuse
+    from memories.recall.fusion import fuse
     from memories.types import Channel
 
     memory = get_engine()._memory  # raw Mem0, same embedder and tables (eval only)

@@ -33,7 +33,7 @@ from django.utils.translation import gettext_lazy as _
 
 from memories.console.forms import delete_all_phrase
 from memories.console.governance import STATUS_LABELS
-from memories.console.labels import (
+from memories.contract.labels import (
     ACTOR_LABELS,
     SOURCE_LABELS,
     actor_label,

@@ -24,7 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from memories.engine import nlp
+from memories.language import nlp
 from memories.types import MemoryStatus, Source
 
 EXPLICIT_CONFIDENCE = 1.0

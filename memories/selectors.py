@@ -32,9 +32,8 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from memories import governance, metrics
-from memories.engine import get_engine, nlp
-from memories.engine.recall import ChannelQuery, live_condition
-from memories.fusion import fuse
+from memories.engine import get_engine
+from memories.language import nlp
 from memories.models import (
     CHANGE_EVENTS,
     AuditEvent,
@@ -43,6 +42,10 @@ from memories.models import (
     MemorySettings,
     MemoryUse,
 )
+from memories.recall.channels import live_condition
+from memories.recall.fusion import fuse
+from memories.recall.query import analyse
+from memories.recall.tuning import MIN_CHANNEL_POOL
 from memories.types import (
     BackendError,
     Channel,
@@ -59,8 +62,6 @@ from memories.types import (
 
 OVERVIEW_TREND_DAYS = 90
 RECENT_DAYS = 30
-# Every channel fetches at least this many candidates so fusion can reorder beyond top_k.
-MIN_CHANNEL_POOL = 40
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -423,13 +424,6 @@ def memory_list(
     return MemoryPage(items=items, total=total, page=page, page_size=page_size)
 
 
-# Recall's keyword channel (memories.engine.recall): the share of the query's idf weight a memory
-# must match to count as keyword evidence, and how common a term may be (share of the scope's
-# memories holding it) and still count.  Measured with `make eval` (docs/retrieval.md).
-KEYWORD_MIN_COVERAGE = 0.5
-KEYWORD_MAX_SHARE = 0.3
-
-
 def recall_channels(
     *,
     scope: MemoryScope,
@@ -438,7 +432,7 @@ def recall_channels(
     min_score: float | None = None,
     filters: SearchFilters | None = None,
 ) -> dict[Channel, list[ChannelHit]]:
-    """What each recall channel finds for ``query`` in ``scope`` (one SQL statement).
+    """What each recall channel finds for ``query`` in ``scope``.
 
     Raises ``BackendError``; ``memory_search`` turns that into ``available=False``.
     """
@@ -446,25 +440,15 @@ def recall_channels(
     # The second model embeds the query on another thread while this one embeds it with the
     # first, analyses it and runs the first statement: search pays the slower, not the sum.
     meaning = engine.ask_meaning(query, floor=settings.SECOND_MODEL_MIN_SCORE)
-    terms = nlp.keyword_terms(query)
-    return engine.recall(
-        ChannelQuery(
-            scope_key=scope.key,
-            vector=engine.embed_query(query),
-            terms=terms,
-            slips=nlp.keyword_slips(terms),
-            grams=nlp.name_grams(query),
-            quoted=nlp.quoted_names(query),
-            misspellings=nlp.misspellings(query),
-            pinyin=nlp.pinyin_grams(query),
-            filters=filters or SearchFilters(),
-            vector_floor=settings.SEARCH_MIN_SCORE if min_score is None else min_score,
-            keyword_min_coverage=KEYWORD_MIN_COVERAGE,
-            keyword_max_share=KEYWORD_MAX_SHARE,
-            pool=pool,
-        ),
-        meaning=meaning,
+    channel_query = analyse(
+        query,
+        scope_key=scope.key,
+        vector=engine.embed_query(query),
+        filters=filters or SearchFilters(),
+        vector_floor=settings.SEARCH_MIN_SCORE if min_score is None else min_score,
+        pool=pool,
     )
+    return engine.recall(channel_query, meaning=meaning)
 
 
 def memory_search(
@@ -475,7 +459,7 @@ def memory_search(
     min_score: float | None = None,
     filters: SearchFilters | None = None,
 ) -> SearchResult:
-    """Vector, keyword and entity recall fused by rank (``memories.fusion``).
+    """Vector, keyword and entity recall fused by rank (``memories.recall.fusion``).
 
     ``min_score`` is the vector channel's floor; the keyword and entity channels have their
     own.  No evidence in any channel is zero hits; an outage is ``available=False``.

@@ -21,8 +21,9 @@ from django.utils import timezone
 
 from memories import governance, metrics
 from memories.admission import AdmissionResult, admit_extracted, admit_text
-from memories.engine import ExtractedFact, NewFact, PreparedText, get_engine, nlp
+from memories.engine import ExtractedFact, NewFact, PreparedText, get_engine
 from memories.governance import UNSET, Unset
+from memories.language import nlp
 from memories.locks import scope_write_lock
 from memories.models import AuditEvent, DeletionMark, MemoryRow, MemorySettings, MemoryUse
 from memories.selectors import (

@@ -8,7 +8,7 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
 
-from memories.api.shapes import ErrorOutput
+from memories.contract.shapes import ErrorOutput
 
 # Every operation can answer these with the error shape.
 ERRORS = {
@@ -100,7 +100,7 @@ def strict_requests(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     exactly one of ``messages``/``text``; manage needs ``text`` for add/update and
     ``memory_id`` for update/delete."""
     from memories.admission.refs import REF_PATTERN
-    from memories.api.serializers import MAX_MESSAGES, MAX_METADATA_ENTRIES, MAX_METADATA_KEY
+    from memories.contract.serializers import MAX_MESSAGES, MAX_METADATA_ENTRIES, MAX_METADATA_KEY
 
     result = _collapse_blank_alternatives(result)
     schemas = result.get("components", {}).get("schemas", {})

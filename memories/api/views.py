@@ -1,9 +1,9 @@
 """The internal /v1/memories/* contract. Views validate, call one service/selector, answer.
 
-Decided outcomes answer their body with the status of ``memories.api.outcomes`` (200 for
+Decided outcomes answer their body with the status of ``memories.contract.outcomes`` (200 for
 every decided outcome except ``forbidden`` 403, ``backend_error`` 503, ``partial_cleanup``
 500). Unknown or foreign ids of by-id reads, bad input and outages are raised and answered by
-``memories.api.errors.exception_handler`` in the one error shape.
+``memories.contract.errors.exception_handler`` in the one error shape.
 """
 
 from __future__ import annotations
@@ -19,15 +19,16 @@ from lifecycle.ingest import ingest_submit
 from lifecycle.manage import manage_memory
 from lifecycle.policy import SCHEDULED_RUN_KINDS
 from lifecycle.selectors import ingest_job_get
-from memories import portability, selectors, services
+from memories import selectors, services
 from memories.admission import Message
-from memories.api import serializers as io
-from memories.api import shapes
-from memories.api.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
-from memories.api.outcomes import Edge, http_status
 from memories.api.schema import REFUSALS, outcome_or_error, v1_operation
 from memories.context import memory_context
+from memories.contract import serializers as io
+from memories.contract import shapes
+from memories.contract.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
+from memories.contract.outcomes import Edge, http_status
 from memories.governance import UNSET
+from memories.ops import portability
 from memories.ratelimits import RateKind, rate_check
 from memories.types import Actor
 from memories.usage import Use, count_use

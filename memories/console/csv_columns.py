@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from memories.console.governance import STATUS_LABELS
-from memories.console.labels import category_label, source_label
+from memories.contract.labels import category_label, source_label
 
 
 @dataclass(frozen=True)

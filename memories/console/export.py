@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
-from memories import portability
 from memories.console.views import console_login_required
+from memories.ops import portability
 from memories.scope import scope_for_user
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from memories.console.governance import STATUS_LABELS, end_of_day
-from memories.console.labels import category_choices, source_choices
+from memories.contract.labels import category_choices, source_choices
 from memories.governance import UNSET, Unset
 from memories.services import MAX_FACT_LENGTH
 from memories.types import StatusFilter

@@ -20,11 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from memories import portability
-from memories.api.serializers import ExportDocumentInput
 from memories.console.forms import ImportUploadForm
-from memories.console.labels import category_label, rejection_label
 from memories.console.views import HtmxHttpRequest, _actor, _scope, console_login_required
+from memories.contract.labels import category_label, rejection_label
+from memories.contract.serializers import ExportDocumentInput
+from memories.ops import portability
 from memories.types import BackendError
 
 # How many items of each group the preview lists (the counts are always whole).

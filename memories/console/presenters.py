@@ -11,7 +11,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from memories.console.governance import STATUS_LABELS
-from memories.console.labels import category_label, history_label, source_label
+from memories.contract.labels import category_label, history_label, source_label
 from memories.selectors import HistoryEntry, MemoryUseStats, RelatedMemory
 from memories.types import MemoryRecord, MemoryStatus, SearchHit, Source
 

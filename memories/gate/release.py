@@ -28,7 +28,7 @@ from django.test.utils import override_settings
 from memories.gate.versions import package_versions
 from memories.types import MemoryScope
 
-# The fields a payload written before the current schema lacks (memories.payload_migration
+# The fields a payload written before the current schema lacks (memories.ops.payload_migration
 # fills them; an update in place must restore them too). ``valid_until`` missing means "never
 # expires" and stays so.
 LEGACY_FIELDS = ("hash", "text_lemmatized", "schema_version", "status", "embedding_model")
@@ -57,7 +57,7 @@ def stored_here(memory_id: str) -> bool:
 
 def sdk_checks() -> list[tuple[str, bool, str]]:
     """The SDK-internals part of ``memory_preflight``: Mem0 starts, every internal is there."""
-    from memories.preflight import sdk_checks as checks
+    from memories.ops.preflight import sdk_checks as checks
 
     return [(check.name, check.ok, check.detail) for check in checks()]
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memories.admission.refs import ref_problem
-from memories.api.auth import ServiceCaller, TenantRefused, service_token
+from memories.contract.auth import ServiceCaller, TenantRefused, service_token
 from memories.types import SCOPE_PART, Actor, MemoryScope
 
 TENANT_HEADER = "X-Poco-Tenant-Id"

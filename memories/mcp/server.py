@@ -24,8 +24,8 @@ from pydantic import BaseModel, Field, StringConstraints
 from lifecycle import policy
 from lifecycle.manage import ManageOutcome, manage_memory
 from memories import metrics, selectors
-from memories.api.serializers import MAX_MEMORY_KEY, MAX_QUERY, MAX_TEXT
 from memories.context import one_line, untrusted_frame
+from memories.contract.serializers import MAX_MEMORY_KEY, MAX_QUERY, MAX_TEXT
 from memories.mcp.connection import Connection
 from memories.ratelimits import RateKind, RateLimited, rate_check
 from memories.types import MEMORY_KEY, Category

@@ -11,10 +11,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from memories import selectors
-from memories.api import errors
-from memories.api import serializers as io
-from memories.api.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
-from memories.api.fields import StrictUUIDField
+from memories.contract import errors
+from memories.contract import serializers as io
+from memories.contract.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
+from memories.contract.fields import StrictUUIDField
 from memories.ratelimits import RateKind, rate_check
 from memories.types import SCOPE_PART, MemoryNotFound, MemoryScope
 

@@ -11,7 +11,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
-from memories.api.shapes import ErrorDetailOutput
+from memories.contract.shapes import ErrorDetailOutput
 from memories.mem0_api.edge import TENANT_HEADER
 
 TAG = "mem0"

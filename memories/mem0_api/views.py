@@ -3,7 +3,7 @@
 A view reads Mem0's input, translates it into the ``/v1`` input it means (``Mem0View.v1_input``
 validates that with ``/v1``'s serializer and builds the scope there), calls one service or
 selector, and answers in Mem0's shape (``memories.mem0_api.shapes``). A decided outcome that
-is not a success answers the user API's status for it (``memories.api.outcomes``): 400 for a
+is not a success answers the user API's status for it (``memories.contract.outcomes``): 400 for a
 rejected text, 404 for an unknown id, 403 for another user's, 503 for an outage.
 """
 
@@ -26,16 +26,16 @@ from lifecycle.manage import manage_memory
 from lifecycle.selectors import ingest_job_get, ingest_job_owner
 from memories import selectors, services
 from memories.admission import Message
-from memories.api import errors
-from memories.api import serializers as io
-from memories.api.fields import (
+from memories.contract import errors
+from memories.contract import serializers as io
+from memories.contract.fields import (
     StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
     StrictSerializer,
     StrictUUIDField,
 )
-from memories.api.outcomes import Edge, http_status
+from memories.contract.outcomes import Edge, http_status
 from memories.governance import UNSET
 from memories.mem0_api import schema as doc
 from memories.mem0_api import shapes

@@ -4,7 +4,7 @@
   scope and Mem0's normalised text (``memories.engine.entities.NAME_KEY_SQL``) instead of
   listing the scope's entity rows.
 * ``poco_memories_entities_name_idx``: recall's entity channel compares the NFKC-normalised
-  name with the query's spans (``memories.engine.recall``), per scope.
+  name with the query's spans (``memories.recall.channels``), per scope.
 """
 
 from django.db import migrations

@@ -7,7 +7,7 @@
   already stored are rewritten once (the cast makes a fresh datum, which the new storage rule
   places inline).
 * **Liveness statistics.** Every read filters on ``coalesce(payload->>'status', 'active')`` and
-  ``payload->>'valid_until'`` (``memories.engine.recall.live_condition``). Without statistics on
+  ``payload->>'valid_until'`` (``memories.recall.channels.live_condition``). Without statistics on
   those expressions the planner guessed that 0.5 % of a scope was live, so for a scope of 20,000
   memories it preferred an exact scan of all of them to the HNSW index. Extended statistics on
   the two expressions give it the real fractions.

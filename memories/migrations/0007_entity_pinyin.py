@@ -2,7 +2,7 @@
 
 ``memories.engine.entities`` stores ``payload.pinyin`` on every new all-Han entity row, so a
 query that writes a Chinese name in Latin letters ("Qingniao", "Wang Lei") finds the name's
-memories in the same indexed statement as the name itself (``memories.engine.recall``).  This
+memories in the same indexed statement as the name itself (``memories.recall.channels``).  This
 migration indexed the single reading stored then and filled it in for rows written before;
 0011 now stores every reading of every such row and replaces this index, so the filling step
 is gone (it would be done again there).

@@ -1,7 +1,7 @@
 """Keywords of English memories keep "due" and "own".
 
 spaCy lists both as stop words, so Mem0's lemmas (``payload.text_lemmatized``) dropped them and
-"When is Kestrel due?" could only ask for "kestrel". ``memories.engine.nlp.english_bm25`` keeps
+"When is Kestrel due?" could only ask for "kestrel". ``memories.language.nlp.english_bm25`` keeps
 an attribute word now; this adds the word to the lemmas of English memories written before
 whose text holds it. The generated ``terms`` column and the term counts (migration 0006's
 triggers) follow the UPDATE. Chinese and mixed texts go through jieba, which kept them.

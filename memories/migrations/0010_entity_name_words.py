@@ -2,7 +2,7 @@
 
 spaCy often keeps a head word with a name: "Project Kestrel is the billing rewrite" links the
 entity "Project Kestrel", while "Maya Chen leads Kestrel" links "Kestrel". A query naming
-Kestrel matched only the second by equality. ``memories.engine.recall`` now also takes the
+Kestrel matched only the second by equality. ``memories.recall.channels`` now also takes the
 entities whose name holds a name the query names, as whole words in order; this GIN index on
 ``(user_id, to_tsvector('simple', name))`` (``btree_gin``, migration 0006) answers that phrase
 match per scope.

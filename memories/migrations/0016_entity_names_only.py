@@ -4,7 +4,7 @@ The extractor used to link words inside spreadsheet formulas (SUM, HYPERLINK), a
 titles (Dark), pieces of names split at a space (VS, Code), generic words and acronyms (IP,
 API keys, English summaries) and fragments of jieba's segmentation (和运维, 画图优先, 文档批量):
 the topic heat map, the admin's entity page and recall's entity channel all read them.
-``memories.engine.names`` now keeps those out of new writes; this runs the extractor again over
+``memories.language.names`` now keeps those out of new writes; this runs the extractor again over
 every stored memory and makes each scope's index exactly what it finds
 (``memories.engine.entities.relink_scope``): a row whose name is still found keeps its id,
 spelling, vector and pinyin; junk rows go; names no row held (VS Code, GitHub Actions) are
@@ -46,7 +46,8 @@ def relink_entities(apps, schema_editor):
     from memories.engine import bootstrap
 
     bootstrap.prepare()
-    from memories.engine import entities, nlp
+    from memories.engine import entities
+    from memories.language import nlp
 
     embed = _embedder()
     with connection.connection.cursor() as cur:  # psycopg's, in the migration's transaction

@@ -2,10 +2,10 @@
 
 Session authentication with CSRF, and the scope is always the signed-in user: no parameter
 can name another one (an unknown parameter is a 400).  The same services, selectors, output
-shapes (``memories.api.shapes``), error shape and exception handler as ``/v1``; the browser
+shapes (``memories.contract.shapes``), error shape and exception handler as ``/v1``; the browser
 never calls ``/v1``.
 
-HTTP status: the table in ``memories.api.outcomes`` (user-API column): 200 for a done or
+HTTP status: the table in ``memories.contract.outcomes`` (user-API column): 200 for a done or
 harmless outcome, 400 for bad input or rejected text, 403 for another user's id, 404 for an
 id that does not exist, 503 when the backend failed and nothing changed, 500 for
 ``partial_cleanup``.  A search outage is ``available: false``, never an empty result.
@@ -24,9 +24,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from memories import portability, selectors, services
-from memories.api import shapes
-from memories.api.fields import (
+from memories import selectors, services
+from memories.contract import shapes
+from memories.contract.fields import (
     RefField,
     StrictBooleanField,
     StrictCharField,
@@ -34,8 +34,8 @@ from memories.api.fields import (
     StrictSerializer,
     StrictUUIDField,
 )
-from memories.api.outcomes import Edge, http_status
-from memories.api.serializers import (
+from memories.contract.outcomes import Edge, http_status
+from memories.contract.serializers import (
     CATEGORIES,
     MAX_PAGE,
     STATUS_FILTERS,
@@ -44,6 +44,7 @@ from memories.api.serializers import (
     memory_key_field,
 )
 from memories.governance import UNSET
+from memories.ops import portability
 from memories.ratelimits import RateKind, rate_check
 from memories.scope import scope_for_user
 from memories.services import MAX_FACT_LENGTH

@@ -11,7 +11,7 @@ import json
 import pytest
 from django.utils import timezone, translation
 
-from memories.portability import export_csv
+from memories.ops.portability import export_csv
 
 ITEM = {
     "id": "0b8f5f7e-3c7a-4f43-9d55-0b8a4b8e2a11",

@@ -13,8 +13,9 @@ import json
 import pytest
 from django.test import Client
 
-from memories import portability, selectors, services
+from memories import selectors, services
 from memories.models import AuditEvent
+from memories.ops import portability
 from memories.types import Actor, ActorKind, Source, WriteStatus
 from memories.usage import Use, count_use
 

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from memories import portability, selectors
+from memories import selectors
+from memories.ops import portability
 from memories.scope import scope_for_user
 from memories.services import memory_add
 from memories.types import Actor, ActorKind, Source, WriteStatus

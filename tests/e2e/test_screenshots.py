@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from memories.portability import memory_export
+from memories.ops.portability import memory_export
 from memories.scope import scope_for_user
 from memories.selectors import memory_list
 

@@ -11,7 +11,7 @@ import pytest
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
 from memories.models import AuditEvent
 from tests.memories.admission.fakes import j
-from tests.memories.test_rescan import run
+from tests.memories.ops.test_rescan import run
 
 pytestmark = pytest.mark.django_db
 

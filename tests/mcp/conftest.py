@@ -13,7 +13,7 @@ from mcp.client.streamable_http import create_mcp_http_client, streamable_http_c
 from mcp_types import CallToolResult
 
 from tests.memories.conftest import TOKEN
-from tests.memories.test_outage import swap_engine, unreachable_db_engine  # noqa: F401 - fixtures
+from tests.memories.engine.test_outage import swap_engine, unreachable_db_engine  # noqa: F401 - fixtures
 from tests.processes import uvicorn_in_thread
 
 

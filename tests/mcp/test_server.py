@@ -18,7 +18,7 @@ from memories.admission import Message
 from memories.context import FRAMES
 from memories.models import AuditEvent, MemoryRow
 from tests.lifecycle.conftest import run_queue
-from tests.memories.test_outage import django_database_unreachable
+from tests.memories.engine.test_outage import django_database_unreachable
 
 SEARCH, MANAGE = "search_user_memory", "manage_user_memory"
 KEPT = "用户偏好简洁直接的回答。"

@@ -9,8 +9,9 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from memories import portability, services
+from memories import services
 from memories.models import MemoryRow
+from memories.ops import portability
 from memories.ratelimits import RateKind, RateLimited, rate_check
 from memories.types import DeleteStatus, MemoryScope, WriteStatus
 from tests.memories.conftest import TOKEN, assert_error, body

@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, urlsplit
 import psycopg
 import pytest
 
-from tests.memories.test_write_path import distinct_facts
+from tests.memories.services.test_add_at_scale import distinct_facts
 from tests.processes import free_port
 from tests.serving.conftest import SCOPE, Running, running_launcher
 from tests.serving.test_flood import post

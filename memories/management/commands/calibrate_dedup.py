@@ -8,8 +8,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from memories import governance
-from memories.calibration import DEDUP_PAIRS, calibrate_dedup
 from memories.engine import get_engine
+from memories.ops.calibration import DEDUP_PAIRS, calibrate_dedup
 
 
 class Command(BaseCommand):

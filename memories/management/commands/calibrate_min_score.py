@@ -9,7 +9,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from memories.calibration import (
+from memories.engine import get_engine, second
+from memories.ops.calibration import (
     OFF_TOPIC_QUESTIONS,
     POSITIVE_PAIRS,
     SECOND_FLOORS,
@@ -18,7 +19,6 @@ from memories.calibration import (
     calibrate,
     recommend_second,
 )
-from memories.engine import get_engine, second
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
 """``manage.py memory_export --tenant T --user U [--output FILE]``: one scope's memories as the
-versioned export document (``memories.portability``), to a file or stdout."""
+versioned export document (``memories.ops.portability``), to a file or stdout."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from memories.management.scope_options import add_scope_arguments, scope_from_options
-from memories.portability import memory_export
+from memories.ops.portability import memory_export
 
 
 class Command(BaseCommand):

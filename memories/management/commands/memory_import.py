@@ -13,10 +13,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from memories.api.serializers import ExportDocumentInput
+from memories.contract.serializers import ExportDocumentInput
 from memories.management.scope_options import add_scope_arguments, scope_from_options
-from memories.portability import ImportItemResult, memory_import
-from memories.progress import Progress
+from memories.ops.portability import ImportItemResult, memory_import
+from memories.ops.progress import Progress
 from memories.types import Actor, ActorKind
 
 

@@ -1,7 +1,7 @@
 """``manage.py memory_preflight``: check a deployment before it serves.
 
 A readable report, one line per check; exit status 1 when any check fails. ``GET /ready`` runs
-the cheap part of the same checks (``memories.preflight``)."""
+the cheap part of the same checks (``memories.ops.preflight``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memories.preflight import full_checks
+from memories.ops.preflight import full_checks
 
 
 class Command(BaseCommand):

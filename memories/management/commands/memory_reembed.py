@@ -1,6 +1,6 @@
 """``manage.py memory_reembed --model M --dims N [--base-url URL] [--swap | --abort]``.
 
-Builds the new vectors beside the old ones (``memories.reembed``), with progress; interrupt it
+Builds the new vectors beside the old ones (``memories.ops.reembed``), with progress; interrupt it
 any time and run it again to resume. ``--swap`` finishes the build and swaps atomically; then
 set POCO_EMBEDDING_* to the same embedder and restart every node. ``--abort`` drops the shadow
 vectors (the live ones never changed). Without ``--base-url`` the target is the bundled
@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from memories.engine.embedder import DIMS, MODEL_NAME
-from memories.reembed import EmbedderTarget, reembed_abort, reembed_build, reembed_swap
+from memories.ops.reembed import EmbedderTarget, reembed_abort, reembed_build, reembed_swap
 from memories.types import BackendError
 
 

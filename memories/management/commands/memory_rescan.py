@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from lifecycle.rescan import pipeline_refs_rescan
-from memories.rescan import memory_rescan
+from memories.ops.rescan import memory_rescan
 
 
 class Command(BaseCommand):

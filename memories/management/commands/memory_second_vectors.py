@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from memories.second_vectors import BATCH, second_backfill
+from memories.ops.second_vectors import BATCH, second_backfill
 from memories.types import BackendError
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from memories.payload_migration import migrate_payloads, rebuild_entities
+from memories.ops.payload_migration import migrate_payloads, rebuild_entities
 
 
 class Command(BaseCommand):

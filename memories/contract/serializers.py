@@ -1,0 +1,294 @@
+"""Input of the /v1 contract: strict types, published bounds, no unknown fields.
+
+Output shapes live in :mod:`memories.contract.shapes`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from rest_framework import exceptions, serializers
+
+from memories.contract.auth import ServiceCaller
+from memories.contract.fields import (
+    RefField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictFloatField,
+    StrictIntegerField,
+    StrictRegexField,
+    StrictSerializer,
+    StrictUUIDField,
+    StringMapField,
+)
+from memories.ops.portability import EXPORT_FORMAT, EXPORT_VERSION, MAX_IMPORT_ITEMS, STATUSES
+from memories.types import (
+    MEMORY_KEY,
+    SCOPE_PART,
+    Category,
+    MemoryScope,
+    SearchFilters,
+    Source,
+    StatusFilter,
+)
+
+MAX_QUERY = 2000
+MAX_TEXT = 2000
+MAX_PAGE = 10_000  # x page_size 100: a million memories, far past any one user's
+MAX_MESSAGE = 20_000
+MAX_MESSAGES = 50
+MAX_METADATA_ENTRIES = 20
+MAX_METADATA_KEY = 64
+CATEGORIES = [c.value for c in Category]
+SOURCES = [s.value for s in Source]
+MESSAGE_ROLES = ["user", "assistant", "system", "tool"]
+STATUS_FILTERS = [s.value for s in StatusFilter]
+MAX_MEMORY_KEY = 96
+
+
+def memory_key_field(*, allow_blank: bool = False, **kwargs: Any) -> StrictRegexField:
+    """``namespace.attribute`` in lower-case ASCII, e.g. ``preference.answer_language``; with
+    ``allow_blank`` also ``""`` (removes the key), and the published pattern says so."""
+    pattern = MEMORY_KEY
+    if allow_blank:
+        pattern = re.compile(r"^(?:" + MEMORY_KEY.pattern.strip("^").removesuffix(r"\Z") + r")?\Z")
+    return StrictRegexField(
+        pattern,
+        max_length=MAX_MEMORY_KEY,
+        trim_whitespace=False,
+        required=False,
+        allow_blank=allow_blank,
+        **kwargs,
+    )
+
+
+class ValidUntilField(serializers.DateTimeField):
+    """An ISO 8601 instant, or null: never expires. One in the past is a decided ``rejected``
+    (``valid_until_past``) of the service, not a schema violation: no schema can say "future"."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, allow_null=True, **kwargs)
+
+    def to_internal_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            self.fail("invalid", format="ISO 8601")
+        return super().to_internal_value(value)
+
+
+class ScopeInput(StrictSerializer):
+    tenant_id = StrictRegexField(SCOPE_PART, max_length=64, trim_whitespace=False)
+    user_id = StrictRegexField(SCOPE_PART, max_length=64, trim_whitespace=False)
+
+    def scope(self) -> MemoryScope:
+        """The scope the input names, for the service caller in ``context["caller"]``: every
+        /v1 view gets its scope here, so none can skip the check of a token bound to tenants
+        (``ServiceCaller.scope``, 403). Without a caller there is no scope."""
+        data: dict[str, Any] = self.validated_data
+        caller = self.context.get("caller")
+        if not isinstance(caller, ServiceCaller):
+            raise ImproperlyConfigured("a /v1 scope needs context={'caller': request.user}")
+        return caller.scope(tenant_id=data["tenant_id"], user_id=data["user_id"])
+
+
+class MemoryIdInput(ScopeInput):
+    memory_id = StrictUUIDField()
+
+
+class SearchInput(ScopeInput):
+    query = StrictCharField(max_length=MAX_QUERY, trim_whitespace=True)
+    top_k = StrictIntegerField(min_value=1, max_value=50, default=5)
+    min_score = StrictFloatField(min_value=0.0, max_value=1.0, required=False)
+    # Filters every recall channel applies before its top-k cut (ISO 8601 date-times).
+    category = StrictChoiceField(choices=CATEGORIES, required=False)
+    source = StrictChoiceField(choices=SOURCES, required=False)  # type: ignore[assignment]
+    created_after = serializers.DateTimeField(required=False)
+    created_before = serializers.DateTimeField(required=False)
+    updated_after = serializers.DateTimeField(required=False)
+    updated_before = serializers.DateTimeField(required=False)
+    memory_key = memory_key_field()
+
+    def filters(self) -> SearchFilters:
+        data: dict[str, Any] = self.validated_data
+        return SearchFilters(
+            memory_key=data.get("memory_key", ""),
+            category=data.get("category", ""),
+            source=data.get("source", ""),
+            created_after=data.get("created_after"),
+            created_before=data.get("created_before"),
+            updated_after=data.get("updated_after"),
+            updated_before=data.get("updated_before"),
+        )
+
+
+class ContextInput(ScopeInput):
+    """The executor's automatic context: the user's current input and the kind of run."""
+
+    input = StrictCharField(max_length=MAX_MESSAGE, trim_whitespace=True, allow_blank=True)
+    run_kind = RefField(max_length=32)
+
+
+class ManageInput(ScopeInput):
+    ACTIONS = ("add", "update", "delete", "none")
+    action = StrictChoiceField(choices=ACTIONS)
+    memory_id = StrictUUIDField(required=False)
+    text = StrictCharField(max_length=MAX_TEXT, required=False, trim_whitespace=True)
+    category = StrictChoiceField(choices=CATEGORIES, required=False)
+    confidence = StrictFloatField(min_value=0.0, max_value=1.0, required=False)
+    # add: the key this fact is the current value of; update: "" removes the key.
+    memory_key = memory_key_field(allow_blank=True)
+    # Absent: add uses the default lifetime, update keeps it; null: never expires.
+    valid_until = ValidUntilField()
+    run_id = RefField()
+    run_kind = RefField(max_length=32)
+    reason = StrictCharField(max_length=500, required=False, default="", allow_blank=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        action = attrs["action"]
+        errors: dict[str, list[str]] = {}
+        if action in ("add", "update") and not attrs.get("text"):
+            errors["text"] = [f"text is required for {action}"]
+        if action in ("update", "delete") and not attrs.get("memory_id"):
+            errors["memory_id"] = [f"memory_id from search is required for {action}"]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
+
+
+class ListInput(ScopeInput):
+    page = StrictIntegerField(min_value=1, max_value=MAX_PAGE, default=1)
+    page_size = StrictIntegerField(min_value=1, max_value=100, default=20)
+    query = StrictCharField(max_length=200, required=False, default="", allow_blank=True)
+    category = StrictChoiceField(choices=CATEGORIES, required=False, default="", allow_blank=True)
+    source = StrictCharField(max_length=16, required=False, default="", allow_blank=True)  # type: ignore[assignment]
+    topic = StrictCharField(max_length=200, required=False, default="", allow_blank=True)
+    status = StrictChoiceField(
+        choices=STATUS_FILTERS, required=False, default=StatusFilter.ACTIVE.value
+    )
+    memory_key = memory_key_field(default="")
+
+
+class TopicsInput(ScopeInput):
+    limit = StrictIntegerField(min_value=1, max_value=200, default=40)
+
+
+class RelatedInput(MemoryIdInput):
+    limit = StrictIntegerField(min_value=1, max_value=20, default=5)
+
+
+class UpdateItemInput(MemoryIdInput):
+    text = StrictCharField(max_length=MAX_TEXT, trim_whitespace=True)
+    category = StrictChoiceField(choices=CATEGORIES, required=False)
+    memory_key = memory_key_field(allow_blank=True)
+    valid_until = ValidUntilField()
+
+
+class IngestMessageInput(StrictSerializer):
+    role = StrictChoiceField(choices=MESSAGE_ROLES)
+    content = StrictCharField(max_length=MAX_MESSAGE, allow_blank=True, trim_whitespace=False)
+
+
+class IngestTooLarge(exceptions.APIException):
+    """An ingest past its bounds (message count, characters in all): a 413 naming the field."""
+
+    status_code = 413
+    default_code = "payload_too_large"
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.fields = {"messages": [reason]}
+
+
+class IngestInput(ScopeInput):
+    """New shape ``messages`` (real roles) or the legacy ``text`` shape (one user message):
+    exactly one of the two."""
+
+    run_id = RefField()
+    source = RefField(max_length=32, default="task_completed")  # type: ignore[assignment]
+    run_kind = RefField(max_length=32)
+    # The count is bounded in validate_messages (a 413, like the total size), not here (400).
+    messages = IngestMessageInput(many=True, required=False, min_length=1)  # type: ignore[call-arg]
+    text = StrictCharField(max_length=MAX_MESSAGE, required=False, trim_whitespace=False)
+    metadata = StringMapField(
+        max_entries=MAX_METADATA_ENTRIES,
+        max_key=MAX_METADATA_KEY,
+        max_value=500,
+        required=False,
+        default=dict,
+    )
+
+    def validate_messages(self, messages: list[dict[str, str]]) -> list[dict[str, str]]:
+        # One ingest is one extraction on the one queue: bounded, so no tenant's job can hold
+        # the worker for long (a 1 MB transcript took minutes).
+        if len(messages) > MAX_MESSAGES:
+            raise IngestTooLarge(f"at most {MAX_MESSAGES} messages per ingest")
+        total = sum(len(m["content"]) for m in messages)
+        if total > settings.INGEST_MAX_CHARS:
+            raise IngestTooLarge(
+                f"at most {settings.INGEST_MAX_CHARS} characters in all messages of an ingest"
+            )
+        return messages
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        has_messages, has_text = "messages" in attrs, "text" in attrs
+        if has_messages == has_text:
+            raise serializers.ValidationError(
+                {"messages": ["send either messages (new shape) or text (legacy shape)"]}
+            )
+        if has_text:
+            attrs["messages"] = [{"role": "user", "content": attrs.pop("text")}]
+            if "source" not in self.initial_data:
+                attrs["source"] = "legacy_text"
+        return attrs
+
+
+# --- export / import (memories.ops.portability) ---------------------------------------------------
+class ImportItemInput(StrictSerializer):
+    """One exported memory: every field an export writes is accepted, so a document round-trips
+    unchanged; ``content`` is the only one required."""
+
+    id = StrictUUIDField(required=False, allow_null=True)
+    content = StrictCharField(max_length=MAX_TEXT, trim_whitespace=True)
+    category = StrictChoiceField(choices=CATEGORIES, required=False, default=Category.FACT.value)
+    memory_key = StrictCharField(max_length=128, required=False, allow_null=True, allow_blank=True)
+    status = StrictChoiceField(choices=list(STATUSES), required=False, default="active")
+    source = StrictChoiceField(choices=SOURCES, required=False, allow_null=True)  # type: ignore[assignment]
+    source_ref = RefField(allow_null=True)
+    confidence = StrictFloatField(min_value=0.0, max_value=1.0, required=False, allow_null=True)
+    superseded_by = StrictUUIDField(required=False, allow_null=True)
+    valid_until = serializers.DateTimeField(required=False, allow_null=True)
+    created_at = serializers.DateTimeField(required=False, allow_null=True)
+    updated_at = serializers.DateTimeField(required=False, allow_null=True)
+    embedding_model = StrictCharField(
+        max_length=200, required=False, allow_null=True, allow_blank=True
+    )
+    schema_version = StrictIntegerField(
+        min_value=1, max_value=1000, required=False, allow_null=True
+    )
+
+
+class ExportDocumentInput(StrictSerializer):
+    """The document ``/v1/memories/export`` answers (``memories.ops.portability``)."""
+
+    format = StrictChoiceField(choices=[EXPORT_FORMAT])
+    # Published as minimum = maximum = the one version this server reads.
+    version = StrictIntegerField(
+        min_value=EXPORT_VERSION,
+        max_value=EXPORT_VERSION,
+        error_messages=dict.fromkeys(
+            ("min_value", "max_value"),
+            f"unsupported version; this server reads version {EXPORT_VERSION}",
+        ),
+    )
+    scope = ScopeInput(required=False)
+    exported_at = serializers.DateTimeField(required=False, allow_null=True)
+    memories = ImportItemInput(many=True, max_length=MAX_IMPORT_ITEMS)  # type: ignore[call-arg]
+
+
+class ImportInput(ScopeInput):
+    """Import an export document into the scope named by ``tenant_id``/``user_id`` (which may
+    differ from the scope the document was exported from)."""
+
+    document = ExportDocumentInput()

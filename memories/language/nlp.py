@@ -1,0 +1,519 @@
+"""Language routing for Mem0's keyword field and entity index.
+
+Mem0 imports ``lemmatize_for_bm25``, ``extract_entities`` and ``extract_entities_batch`` by name
+into ``mem0.memory.main``; ``memories.engine.bootstrap`` points those names here.  Text with Han
+characters goes through jieba (search-mode tokens, POS-tagged proper nouns, merged noun topics,
+quoted names); everything else goes through the pinned English spaCy pipeline that Mem0 uses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+import threading
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+
+import jieba
+import jieba.posseg
+from pypinyin import Style, lazy_pinyin, pinyin
+
+from memories.language import names
+from memories.text import HAN, normalize_quotes
+
+Entity = tuple[str, str]
+
+QUOTED = re.compile(r'"([^"\n]{1,40})"')
+SENTENCE_PUNCT = re.compile(r"[，。！？；：,.!?;:、]")
+TOKEN_OK = re.compile(r"^[\w\u3400-\u9fff+#.-]+$")
+
+# Words too generic to be an entity or to carry keyword weight (particles, pronouns, fillers).
+
+
+def _words(spaced: str) -> frozenset[str]:
+    return frozenset(spaced.split())
+
+
+ZH_STOPWORDS = _words(
+    "的 了 和 与 及 或 是 在 我 你 他 她 它 我们 你们 他们 这 那 这个 那个 这些 那些 一个 "
+    "什么 怎么 怎样 如何 为什么 吗 呢 吧 啊 也 都 就 还 又 很 把 被 给 让 对 从 向 用 "
+    "要 会 能 可以 应该 需要 请 并 而 但 但是 所以 因为 如果 以及 一下 一些 之 其 等"
+)
+GENERIC_NOUNS = _words("用户 时候 东西 事情 问题 方面 情况 内容 时间 部分 方式 事实 信息")
+PROPER_TAGS = {
+    "nr": "PROPER",
+    "nrfg": "PROPER",
+    "nrt": "PROPER",
+    "ns": "PROPER",
+    "nt": "PROPER",
+    "nz": "PROPER",
+}
+NOUN_TAGS = {"n", "nz", "vn", "nr", "ns", "nt", "eng", "nrt", "nrfg"}
+# Verbs, prepositions, particles, pronouns, time words: a quoted span holding one is a sentence
+# or a heading (“下周计划”), not a name.
+SENTENCE_TAGS = ("v", "p", "u", "r", "c", "d", "t")
+
+# Terms jieba would otherwise split; tech vocabulary our users write every day.  Products are
+# proper nouns (entities); work products people look up by name (周报, 前端文档) are topics of
+# their own; the rest are plain words (a style, a language, a kind of software), no entity.
+USER_NAMES = _words(
+    "飞书 钉钉 企业微信 PostgreSQL pgvector Django HTMX Mem0 Kubernetes TypeScript JavaScript "
+    "Python Poco"
+)
+USER_TOPICS = _words(
+    "技术方案 代码风格 前端文档 后端服务 单元测试 集成测试 端到端测试 向量检索 知识库 长期记忆 "
+    "交付物 周报 日报"
+)
+USER_PLAIN = _words("简体中文 繁体中文 易维护性 可维护性 数据库 结论先行")
+USER_WORDS = USER_NAMES | USER_TOPICS | USER_PLAIN
+
+_init_lock = threading.Lock()
+_initialised = False
+_english_lemmatize: Callable[[str], str] | None = None
+_english_entities: Callable[[str], list[Entity]] | None = None
+_english_entities_batch: Callable[[list[str]], list[list[Entity]]] | None = None
+
+
+def configure(
+    *,
+    cache_dir: Path,
+    english_lemmatize: Callable[[str], str],
+    english_entities: Callable[[str], list[Entity]],
+    english_entities_batch: Callable[[list[str]], list[list[Entity]]],
+) -> None:
+    """Wire the English (spaCy) functions and prepare jieba once per process."""
+    global _initialised, _english_lemmatize, _english_entities, _english_entities_batch
+    with _init_lock:
+        _english_lemmatize = english_lemmatize
+        _english_entities = english_entities
+        _english_entities_batch = english_entities_batch
+        if _initialised:
+            return
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        jieba.dt.tmp_dir = str(cache_dir)
+        jieba.setLogLevel(30)
+        for word in USER_WORDS:
+            jieba.add_word(word, freq=20000, tag="nz" if word in USER_NAMES else "n")
+        jieba.initialize()
+        _initialised = True
+
+
+def has_han(text: str) -> bool:
+    return bool(HAN.search(text))
+
+
+# A write lemmatises the same texts several times (stored lemmas, then the duplicate check
+# against each of its nearest memories, both sides, before and under the scope lock); spaCy
+# makes an English pass the costly part. The memo lives for one write only (``lemma_memo``):
+# a process-wide cache would keep the text of memories deleted since, and of search queries.
+_lemma_memo: ContextVar[dict[str, str] | None] = ContextVar("lemma_memo", default=None)
+
+
+@contextlib.contextmanager
+def lemma_memo() -> Iterator[None]:
+    """Remember every text lemmatised inside the block, and forget them all when it ends."""
+    token = _lemma_memo.set({})
+    try:
+        yield
+    finally:
+        _lemma_memo.reset(token)
+
+
+def remember_lemmas(stored: Iterable[tuple[str, str | None]]) -> None:
+    """Inside a write (``lemma_memo``), take memories' stored lemmas (``text_lemmatized``) as
+    the lemmatisation of their text: the duplicate check reads its nearest memories' lemmas
+    instead of running jieba/spaCy over each again. Outside a write it does nothing."""
+    memo = _lemma_memo.get()
+    if memo is None:
+        return
+    for text, lemmas in stored:
+        if lemmas is not None:
+            memo.setdefault(text, lemmas)
+
+
+def lemmatize_for_bm25(text: str) -> str:
+    memo = _lemma_memo.get()
+    if memo is None:
+        return _lemmatize(text)
+    found = memo.get(text)
+    if found is None:
+        found = memo[text] = _lemmatize(text)
+    return found
+
+
+def _lemmatize(text: str) -> str:
+    if not has_han(text):
+        assert _english_lemmatize is not None, "memories.language.nlp.configure() not called"
+        return _english_lemmatize(text)
+    tokens: list[str] = []
+    for token in jieba.cut_for_search(normalize_quotes(text).lower()):
+        token = token.strip()
+        if not token or token in ZH_STOPWORDS or not TOKEN_OK.match(token):
+            continue
+        if len(token) == 1 and has_han(token):
+            continue  # single characters are mostly function words and only add noise
+        tokens.append(token)
+    return " ".join(tokens)
+
+
+def _quoted_entities(text: str) -> list[Entity]:
+    found: list[Entity] = []
+    for match in QUOTED.finditer(text):
+        inner = match.group(1).strip()
+        if not inner or SENTENCE_PUNCT.search(inner) or names.NOT_IN_NAMES.search(inner):
+            continue
+        if has_han(inner):
+            han_count = len(HAN.findall(inner))
+            if han_count < 2 or len(inner) > 10:
+                continue
+            pairs = [(pair.word, pair.flag) for pair in jieba.posseg.cut(inner)]
+            tags = [flag for _, flag in pairs]
+            # "用户长期偏好通过" is a phrase, not a name; nor is a heading (“下周计划”, “风险”).
+            if len(tags) > 1 and any(t.startswith(SENTENCE_TAGS) for t in tags):
+                continue
+            if inner.endswith(tuple(names.ZH_HEADING_WORDS)) or inner in GENERIC_NOUNS:
+                continue
+            if len(pairs) == 1 and names.common_word(*pairs[0]):
+                continue
+        elif len(inner.split()) > 3 or names.generic_latin(inner):
+            continue
+        found.append(("QUOTED", inner))
+    return found
+
+
+def _piece_kind(word: str) -> str:
+    """A piece of jieba's segmentation, for ``names.latin_runs``."""
+    if word.isascii() and word.isalnum():
+        return "word" if any(c.isalpha() for c in word) else "digits"
+    return "other"
+
+
+def _chinese_entities(text: str) -> list[Entity]:
+    text = names.strip_non_text(normalize_quotes(text))
+    entities = _quoted_entities(text)
+    quoted = {e[1] for e in entities}
+    unquoted = QUOTED.sub(" ", text)
+    pieces: list[tuple[str, str]] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        entities.extend(names.noun_run_entities(run))
+        run.clear()
+
+    for pair in jieba.posseg.cut(unquoted):
+        word, flag = pair.word.strip(), pair.flag
+        kind = _piece_kind(word) if word else "other"
+        pieces.append((pair.word if kind == "other" else word, kind))
+        if kind != "other" or not word:
+            flush()  # Latin names are taken from their runs below
+            continue
+        known = names.word_is_known(word, flag)
+        if (
+            flag in PROPER_TAGS
+            and len(word) >= 2
+            and known
+            and word not in GENERIC_NOUNS
+            and word not in names.LANGUAGE_WORDS
+        ):
+            entities.append((PROPER_TAGS[flag], word))
+        elif word in USER_TOPICS:
+            entities.append(("TOPIC", word))
+        if (
+            flag in NOUN_TAGS
+            and known
+            and word not in GENERIC_NOUNS
+            and word not in names.ZH_RUN_BREAKS
+            and word not in quoted
+        ):
+            run.append(word)
+        else:
+            flush()
+    flush()
+    for words in names.latin_runs(pieces):
+        entities.extend(("IDENTIFIER", name) for name in names.latin_names(words))
+    seen: set[str] = set()
+    unique: list[Entity] = []
+    for kind, value in entities:
+        key = value.lower()
+        if key not in seen:
+            seen.add(key)
+            unique.append((kind, value))
+    return unique[:12]
+
+
+def extract_entities(text: str) -> list[Entity]:
+    if has_han(text):
+        return _chinese_entities(text)
+    assert _english_entities is not None, "memories.language.nlp.configure() not called"
+    return _english_entities(names.strip_non_text(normalize_quotes(text)))
+
+
+def extract_entities_batch(texts: list[str], batch_size: int = 32) -> list[list[Entity]]:
+    english = [t for t in texts if not has_han(t)]
+    assert _english_entities_batch is not None, "memories.language.nlp.configure() not called"
+    english_results = iter(
+        _english_entities_batch([names.strip_non_text(normalize_quotes(t)) for t in english])
+    )
+    return [_chinese_entities(t) if has_han(t) else next(english_results) for t in texts]
+
+
+# --- query analysis for recall (memories.search) -------------------------------------------------
+# Words so common in a personal memory that matching one alone is no evidence of relevance: most
+# memories are about "the user" and what they "like"/"prefer"/"use".  Larger scopes also drop
+# terms by document frequency (memories.search); this list covers scopes too small for that.
+GENERIC_TERMS = _words(
+    "用户 用户的 喜欢 偏好 希望 使用 总是 一直 习惯 通常 平时 现在 以后 之前 相关 有关 时候 "
+    "user users prefer prefers preference like likes use uses want always usually usual "
+    "team thing stuff kind way get make"
+)
+_NAME_UNIT = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[a-z0-9][a-z0-9+#._-]*")
+MAX_HAN_GRAM = 12
+MAX_LATIN_GRAM_WORDS = 4
+
+
+def normalize_name(text: str) -> str:
+    """The form an entity is compared in: NFKC, lower case, ASCII quotes, single spaces.
+
+    ``memories.search`` applies the same steps in SQL (``lower(normalize(…, NFKC))``).
+    """
+    return " ".join(unicodedata.normalize("NFKC", normalize_quotes(text)).lower().split())
+
+
+def query_terms(text: str) -> list[str]:
+    """The query's keyword terms, tokenised exactly as stored memories are (``text_lemmatized``),
+    without generic words; unique, in query order."""
+    seen: dict[str, None] = {}
+    for token in lemmatize_for_bm25(unicodedata.normalize("NFKC", text)).split():
+        if token not in GENERIC_TERMS and len(token) >= 2:
+            seen.setdefault(token, None)
+    return list(seen)
+
+
+# A query that names a thing AND asks for one of its attributes ("Nimbus 的负责人", "When does
+# Atlas launch?") finds every memory linked to the name; the attribute word picks the right one,
+# whatever language the memory was written in.  Each group holds one attribute's words in their
+# stored token forms (jieba tokens, spaCy lemmas); a query word of a group matches any of them
+# in the keyword channel.  Only the attributes people ask about a project or a piece of work:
+# who owns it, when it ships, what it is built with.  Not a translation dictionary.
+ATTRIBUTE_WORDS: tuple[frozenset[str], ...] = (
+    _words("负责人 负责 牵头 主导 对接人 owner own lead leader responsible charge"),
+    _words("上线 交付 截止 发布 发版 到期 期限 deadline due launch release ship rollout deliver"),
+    _words("技术栈 技术 框架 stack tech technology framework"),
+)
+_ATTRIBUTE_OF = {word: group for group in ATTRIBUTE_WORDS for word in group}
+
+
+def english_bm25(tokens: Iterable[Any]) -> str:
+    """Mem0's ``lemmatize_for_bm25`` over spaCy tokens, except that an attribute word spaCy
+    lists as a stop word ("due", "own") is kept: it is what "When is Kestrel due?" asks.
+    Alphanumeric lemmas, plus the ``-ing`` form beside its lemma (Mem0's rule for meeting/meet).
+    """
+    kept: list[str] = []
+    for token in tokens:
+        if token.is_punct or (token.is_stop and token.text not in _ATTRIBUTE_OF):
+            continue
+        lemma = token.lemma_
+        if lemma.isalnum():
+            kept.append(lemma)
+        if token.text.endswith("ing") and token.text != lemma and token.text.isalnum():
+            kept.append(token.text)
+    return " ".join(kept)
+
+
+# A query's translations (memories.language.lexicon) widen its tsquery: a bound keeps a long query
+# (the context endpoint passes the user's whole input) from becoming a long OR.
+MAX_TRANSLATED_FORMS = 24
+
+
+def keyword_terms(text: str) -> list[tuple[str, ...]]:
+    """The query's keyword terms (``query_terms``), each with the forms that match it: the term
+    itself, plus the other words of its attribute group (``ATTRIBUTE_WORDS``) or else its
+    primary translations in the other language (``memories.language.lexicon``), at most
+    ``MAX_TRANSLATED_FORMS`` of those per query.  A word already among an earlier term's forms
+    is not a term again: one attribute counts once however many of its words the query holds,
+    and so does a word written beside its translation ("部署 deploy").  jieba's search-mode
+    pieces of an attribute word ("责人" of "负责人") are that word, not terms of their own."""
+    from memories.language import lexicon  # it reads this module's word lists
+
+    translations = lexicon.get()
+    terms = query_terms(text)
+    attribute_words = [t for t in terms if t in _ATTRIBUTE_OF]
+    found: list[tuple[str, ...]] = []
+    covered: set[str] = set()
+    budget = MAX_TRANSLATED_FORMS
+    for term in terms:
+        if term in covered:
+            continue
+        group = _ATTRIBUTE_OF.get(term)
+        if group is not None:
+            forms: tuple[str, ...] = (term, *sorted(group - {term}))
+        elif any(term in word for word in attribute_words):
+            continue
+        else:
+            extra = [w for w in translations.translations(term) if w not in covered][:budget]
+            budget -= len(extra)
+            forms = (term, *extra)
+        covered.update(forms)
+        found.append(forms)
+    return found
+
+
+def name_grams(text: str) -> list[str]:
+    """Every span of the query that could be an entity's normalised text: Han substrings of 2 to
+    12 characters and runs of 1 to 4 Latin words.  Matching entity texts by equality against
+    these finds every entity the query names, with no NER on the query and no false substring
+    hits inside longer Latin words."""
+    grams: dict[str, None] = {}
+    units = _NAME_UNIT.findall(normalize_name(text))
+    for index, unit in enumerate(units):
+        if has_han(unit):
+            for start in range(len(unit)):
+                for end in range(start + 2, min(len(unit), start + MAX_HAN_GRAM) + 1):
+                    grams.setdefault(unit[start:end], None)
+            continue
+        words: list[str] = []
+        for following in units[index : index + MAX_LATIN_GRAM_WORDS]:
+            if has_han(following):
+                break
+            words.append(following)
+            if len(" ".join(words)) >= 2:
+                grams.setdefault(" ".join(words), None)
+    return list(grams)
+
+
+def quoted_names(text: str) -> list[str]:
+    """Names the query puts in quotes (“林清”, "Atlas"): they always count as evidence."""
+    found = [normalize_name(match.group(1)) for match in QUOTED.finditer(normalize_quotes(text))]
+    return [name for name in dict.fromkeys(found) if len(name) >= 2]
+
+
+# --- pinyin: a Chinese name in Latin letters ("Qingniao", "Wang Lei" for 青鸟, 王磊) ------------
+_ALL_HAN = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,12}$")
+_PINYIN_WORD = re.compile(r"^[a-z]+$")
+
+
+# A character read several ways (行: xing, hang) multiplies a name's readings; past this many the
+# rest are dropped (names are two to four characters, with one or two such characters).
+MAX_PINYIN_READINGS = 8
+
+
+def pinyin_readings(name: str) -> list[str]:
+    """The toneless pinyin readings of an all-Han name of 2 to 12 characters, syllables run
+    together, the likeliest first; none for any other name.  pypinyin's bundled phrase
+    dictionary picks the first in context (长城 → ``changcheng``), but it reads 太行 as
+    "taixing" and the surname 曾 as "ceng", where people write Taihang and Zeng: so every
+    reading of a character that has several counts too, up to ``MAX_PINYIN_READINGS``.  Stored
+    on the entity row when it is written (``memories.engine.entities``) so recall compares them
+    in SQL, through an index."""
+    text = normalize_name(name)
+    if not _ALL_HAN.match(text):
+        return []
+    readings = {"".join(lazy_pinyin(text, style=Style.NORMAL)).lower(): None}
+    per_character = pinyin(text, style=Style.NORMAL, heteronym=True)
+    for combination in itertools.product(*per_character):
+        if len(readings) == MAX_PINYIN_READINGS:
+            break
+        readings.setdefault("".join(combination).lower(), None)
+    return list(readings)
+
+
+def pinyin_grams(text: str) -> list[str]:
+    """Runs of 1 to 4 Latin words of the query, run together (``qing niao`` → ``qingniao``):
+    equal to one of a name's ``pinyin_readings``, the query names it in pinyin.  Words holding
+    digits or symbols are never pinyin and break a run."""
+    grams: dict[str, None] = {}
+    units = _NAME_UNIT.findall(normalize_name(text))
+    for index in range(len(units)):
+        joined = ""
+        for unit in units[index : index + MAX_LATIN_GRAM_WORDS]:
+            if not _PINYIN_WORD.match(unit):
+                break
+            joined += unit
+            # Two Han characters give at least three letters ("e'e"); shorter runs are words.
+            if len(joined) >= 3:
+                grams.setdefault(joined, None)
+    return list(grams)
+
+
+_LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+MIN_MISSPELT_LENGTH = 5
+# In a word of four letters only two neighbours swapped ("Mria" for "Mira") is read as a slip:
+# a replaced, dropped or added letter makes another word or name too often ("Mica", "Mars").
+MIN_SWAPPED_LENGTH = 4
+
+
+def _swaps(word: str) -> Iterator[str]:
+    """Every string ``word`` becomes when two neighbouring letters trade places."""
+    for i in range(len(word) - 1):
+        yield word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+
+
+def _one_slip(word: str) -> Iterator[str]:
+    """Every string one edit away from ``word``: a deletion, a swap of neighbours, a replacement
+    or an insertion of a letter."""
+    yield from _swaps(word)
+    for i in range(len(word) + 1):
+        left, right = word[:i], word[i:]
+        if right:
+            yield left + right[1:]
+            for letter in _LATIN_LETTERS:
+                yield left + letter + right[1:]
+        for letter in _LATIN_LETTERS:
+            yield left + letter + right
+
+
+def _slips(word: str) -> list[str]:
+    """What ``word`` may have been meant as, read as one typing slip: any single edit of a word
+    of 5+ letters, a swap of neighbours in a word of 4, nothing for shorter words."""
+    if len(word) >= MIN_MISSPELT_LENGTH:
+        variants = _one_slip(word)
+    elif len(word) >= MIN_SWAPPED_LENGTH:
+        variants = _swaps(word)
+    else:
+        return []
+    return [variant for variant in dict.fromkeys(variants) if variant != word]
+
+
+def misspellings(text: str) -> list[str]:
+    """Every string a Latin word of the query may be a slip of (``_slips``: one edit of a word of
+    5+ letters, a swap of neighbours in a word of 4 that no dictionary knows — "mail" is a word,
+    not a slip of "Mali"): a stored name equal to one of them is the name the user mistyped.
+    Shorter words have too many real neighbours."""
+    from memories.language import lexicon  # it reads this module's word lists
+
+    known = lexicon.get()
+    variants: dict[str, None] = {}
+    words = [w for w in _NAME_UNIT.findall(normalize_name(text)) if not has_han(w)]
+    for word in words:
+        if not word.isalpha():
+            continue
+        if len(word) < MIN_MISSPELT_LENGTH and known.translations(word):
+            continue
+        variants.update(dict.fromkeys(_slips(word)))
+    for word in words:
+        variants.pop(word, None)
+    return list(variants)
+
+
+def keyword_slips(terms: list[tuple[str, ...]]) -> list[tuple[int, str]]:
+    """For each keyword term (``keyword_terms``, numbered from 1) that may be a typing slip — a
+    Latin word of 4 or more letters that no dictionary knows ("kestral", "afternon", "iibs";
+    never "bread") — the words it may be a slip of (``_slips``), as ``(term number, word)``.  The
+    keyword channel uses those a memory of the scope holds when no memory holds the term
+    itself."""
+    from memories.language import lexicon
+
+    known = lexicon.get()
+    slips: list[tuple[int, str]] = []
+    for number, forms in enumerate(terms, start=1):
+        word = forms[0]
+        if len(forms) > 1 or not word.isascii() or not word.isalpha():
+            continue
+        if len(word) < MIN_SWAPPED_LENGTH or known.translations(word):
+            continue
+        slips.extend((number, variant) for variant in _slips(word))
+    return slips

@@ -1,0 +1,70 @@
+"""Rank fusion of recall's channels (docs/retrieval.md has the formula and the evaluation).
+
+Each channel ranks the memories it has evidence for on its own scale (cosine, keyword
+coverage, entity weight); those scales are not comparable, so they are never added.  Reciprocal
+rank fusion combines ranks only:
+
+    score(m) = Σ_c 1 / (K + rank_c(m))  /  (|channels| / (K + 1))
+
+summed over the channels that found ``m`` (rank 1 is a channel's best).  The divisor is the
+score of a memory ranked first by all three channels, so the score lies in (0, 1], means the
+same thing on every query (1.0 = first everywhere, about 1/3 = first in one channel) and grows
+with relevance.  A memory no channel found has no score and is never returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from memories.recall.tuning import RRF_K
+from memories.types import Channel, ChannelHit, SearchHit
+
+ALL_CHANNELS = tuple(Channel)
+
+
+def _ranked(hits: Sequence[ChannelHit]) -> Iterable[tuple[int, ChannelHit]]:
+    """Competition ranks (1, 2, 2, 4): memories a channel cannot tell apart — three memories
+    linked to the same entity — share a rank, so the order they came in decides nothing."""
+    rank = 0
+    previous: float | None = None
+    for position, hit in enumerate(hits, start=1):
+        if hit.strength != previous:
+            rank, previous = position, hit.strength
+        yield rank, hit
+
+
+def fuse(
+    channels: Mapping[Channel, Sequence[ChannelHit]],
+    *,
+    top_k: int,
+    use: Iterable[Channel] = ALL_CHANNELS,
+) -> tuple[SearchHit, ...]:
+    """The ``top_k`` memories by fused rank, best first.  A tie goes to the memory whose best
+    evidence clears its channel's floor by more (``ChannelHit.margin``: first in the keyword
+    channel with every word asked beats first in the vector channel at its floor), then to the
+    higher cosine."""
+    # Only the channels that were asked count: without a second model (or with it off for
+    # this search) "first everywhere" is first in the other three.
+    use = tuple(c for c in use if c in channels)
+    best = max(len(use), 1) / (RRF_K + 1)
+    fused: dict[str, float] = {}
+    first: dict[str, ChannelHit] = {}
+    margin: dict[str, float] = {}
+    named = {h.id for h in channels.get(Channel.ENTITY, ())} if Channel.ENTITY in use else set()
+    for channel in use:
+        # A keyword hit on the query's names alone is the entity hit of the same memory again.
+        found = [h for h in channels.get(channel, ()) if not (h.names_only and h.id in named)]
+        for rank, hit in _ranked(found):
+            fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
+            first.setdefault(hit.id, hit)
+            margin[hit.id] = max(margin.get(hit.id, 0.0), hit.margin)
+    order = sorted(fused, key=lambda i: (-fused[i], -margin[i], -first[i].similarity, i))
+    return tuple(
+        SearchHit(
+            id=memory_id,
+            content=first[memory_id].content,
+            score=round(min(1.0, fused[memory_id] / best), 4),
+            category=first[memory_id].category,
+        )
+        for memory_id in order[:top_k]
+    )

@@ -1,0 +1,38 @@
+"""Query analysis: what each channel looks for, read from the question once."""
+
+from __future__ import annotations
+
+from memories.language import nlp
+from memories.recall.channels import ChannelQuery
+from memories.recall.tuning import KEYWORD_MAX_SHARE, KEYWORD_MIN_COVERAGE
+from memories.types import SearchFilters
+
+
+def analyse(
+    query: str,
+    *,
+    scope_key: str,
+    vector: list[float],
+    filters: SearchFilters,
+    vector_floor: float,
+    pool: int,
+) -> ChannelQuery:
+    """The channels' query for ``query`` in one scope: its first-model ``vector``, the keyword
+    terms with their translations and slips, the name spans, quoted names, misspellings and
+    pinyin runs (``memories.language.nlp``)."""
+    terms = nlp.keyword_terms(query)
+    return ChannelQuery(
+        scope_key=scope_key,
+        vector=vector,
+        terms=terms,
+        slips=nlp.keyword_slips(terms),
+        grams=nlp.name_grams(query),
+        quoted=nlp.quoted_names(query),
+        misspellings=nlp.misspellings(query),
+        pinyin=nlp.pinyin_grams(query),
+        filters=filters,
+        vector_floor=vector_floor,
+        keyword_min_coverage=KEYWORD_MIN_COVERAGE,
+        keyword_max_share=KEYWORD_MAX_SHARE,
+        pool=pool,
+    )

@@ -1,0 +1,403 @@
+"""The upgrade gate (``manage.py memory_gate``): the baseline in-process on the test database,
+and ``verify`` over HTTP against a live ``make run`` — passing on a sound service, and refusing
+with a non-zero exit and the condition named in the report when a baseline positive is lost, the
+score direction flips, a throwaway scope keeps a residue, or another scope can read a memory."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from django.core.management import call_command
+from django.db.models.fields.json import KT
+
+from memories.gate.recall_set import shipped_recall_set, spearman
+from memories.gate.versions import mask_url
+from memories.models import MemoryRow
+from memories.ops.calibration import OFF_TOPIC_QUESTIONS
+from memories.services import memory_add
+from poco_memory import embedded_db
+from tests.processes import ROOT, child_env
+from tests.serving.conftest import Running, running_launcher
+
+OPERATOR = "gate-operator-token-0123456789"
+
+
+# --- fast: the pieces, on the test database ----------------------------------------------------
+def test_the_recall_set_is_the_shipped_calibration_set():
+    recall_set = shipped_recall_set()
+    assert len(recall_set.positives) == 32 and recall_set.negatives == OFF_TOPIC_QUESTIONS
+    assert len(set(recall_set.memories)) == len(recall_set.memories)
+    for query, memory in recall_set.positives:
+        assert query and 0 <= memory < len(recall_set.memories)
+
+
+def test_rank_correlation_sees_a_reversed_scale():
+    scores = [1.0, 0.6667, 0.3333, 0.6667, 0.5]
+    assert spearman(scores, scores) == pytest.approx(1.0)
+    assert spearman(scores, [1 - s for s in scores]) == pytest.approx(-1.0)
+    assert spearman([1.0, 1.0], [0.5, 0.3]) is None
+
+
+def test_urls_lose_their_credentials_and_queries():
+    assert mask_url("https://bob:pw@llm.example.com:8443/v1?key=abc") == (
+        "https://***@llm.example.com:8443/v1?***"
+    )
+    assert mask_url("") == ""
+
+
+@pytest.mark.django_db
+def test_ready_shows_operators_the_versions_and_a_masked_configuration(client, settings):
+    settings.SERVICE_TOKENS = [f"ops:{OPERATOR}:"]
+    settings.LLM_API_KEY = "sk-very-secret-llm-key"
+    settings.EMBEDDING_BASE_URL = "https://bob:hunter2@embed.example.com/v1"
+    answer = client.get("/ready", HTTP_AUTHORIZATION=f"Bearer {OPERATOR}")
+    service = answer.json()["service"]
+    assert service["packages"]["mem0ai"] and service["packages"]["Django"]
+    assert service["configuration"]["llm_api_key"] == "set (masked)"
+    assert service["configuration"]["embedding_base_url"] == "https://***@embed.example.com/v1"
+    text = answer.content.decode()
+    assert "sk-very-secret" not in text and "hunter2" not in text
+    assert "service" not in client.get("/ready").json()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_baseline_records_shape_and_recall_and_leaves_no_scope_behind(scope, agent, tmp_path):
+    for text in ("用户住在杭州", "User likes green tea"):
+        assert memory_add(scope=scope, text=text, actor=agent).memory_id
+    out, err = StringIO(), StringIO()
+    call_command(
+        "memory_gate", "baseline", "--out", str(tmp_path / "b.json"), stdout=out, stderr=err
+    )
+    baseline = json.loads((tmp_path / "b.json").read_text())
+    assert baseline["format"] == "poco-memory-gate-baseline"
+    assert {"mem0ai", "Django", "postgresql", "pgvector"} <= set(baseline["versions"])
+    assert baseline["data"]["memories"]["total"] == 2
+    assert baseline["data"]["memories"]["active"] == 2
+    assert baseline["data"]["embedding"]["table_dims"]["poco_memories"] == 512
+    recall = baseline["recall"]
+    ranks = [p["rank"] for p in recall["positives"]]
+    assert sum(1 for r in ranks if r == 1) >= len(ranks) // 2, ranks
+    assert sum(1 for n in recall["negatives"] if n["hits"] == 0) >= len(recall["negatives"]) - 5
+    for positive in recall["positives"]:
+        assert (positive["rank"] is None) == (positive["score"] is None)
+    # The throwaway scope is gone; the real one is untouched; no user text in the file.
+    owners = set(MemoryRow.objects.annotate(o=KT("payload__user_id")).values_list("o", flat=True))
+    assert owners == {scope.key}
+    assert "杭州" not in json.dumps(baseline["data"], ensure_ascii=False)
+    assert "residue {'memories': 0, 'entities': 0, 'audit_text': 0}" in err.getvalue()
+    assert "recall baseline searches: 72/72" in err.getvalue()
+
+
+# --- slow: verify against a live service ------------------------------------------------------
+@dataclass
+class Live:
+    server: Running
+    baseline: Path
+
+    def env(self) -> dict[str, str]:
+        return child_env(POCO_DATA_DIR=str(self.server.data_dir))
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[Live]:
+    """One ``make run`` for the module (as the launcher fixture starts it) and a baseline
+    recorded against its database by ``memory_gate baseline`` in a process of its own."""
+    from django.conf import settings
+
+    data_dir = settings.DATA_DIR / "test-servers" / f"gate-{uuid.uuid4().hex[:8]}"
+    data_dir.mkdir(parents=True)
+    try:
+        with running_launcher(data_dir) as server:
+            baseline = data_dir / "baseline.json"
+            done = subprocess.run(
+                [sys.executable, "manage.py", "memory_gate", "baseline", "--out", str(baseline)],
+                env=child_env(POCO_DATA_DIR=str(data_dir)),
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            assert done.returncode == 0, done.stderr[-3000:]
+            yield Live(server, baseline)
+    finally:
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@dataclass
+class Verdict:
+    returncode: int
+    output: str
+    report: dict[str, Any]
+    markdown: str
+
+    def failed(self) -> set[str]:
+        return {f["condition"] for f in self.report["findings"] if not f["ok"]}
+
+
+def run_verify(
+    live: Live, tmp_path: Path, *, baseline: Path | None = None, url: str = "", only: str = ""
+) -> Verdict:
+    """``memory_gate verify`` against the live service; ``only`` runs just the steps a refusal
+    needs (the initialisation, release check and clean-up always run; a partial run is never a
+    go, so it is only for tests that expect a refusal)."""
+    report = tmp_path / "report"
+    command = [
+        sys.executable,
+        "manage.py",
+        "memory_gate",
+        "verify",
+        "--baseline",
+        str(baseline or live.baseline),
+        "--report",
+        str(report),
+        "--url",
+        url or live.server.url,
+        "--token",
+        live.server.token(),
+        *(["--only", only] if only else []),
+    ]
+    try:
+        done = subprocess.run(
+            command, env=live.env(), cwd=ROOT, capture_output=True, text=True, timeout=300
+        )
+    except subprocess.TimeoutExpired as timeout:
+        raise AssertionError(f"verify never finished: {timeout.stderr!r}") from None
+    return Verdict(
+        done.returncode,
+        done.stdout + done.stderr,
+        json.loads((report / "report.json").read_text()),
+        (report / "report.md").read_text(),
+    )
+
+
+def edited_baseline(live: Live, tmp_path: Path, edit: Any) -> Path:
+    baseline = json.loads(live.baseline.read_text())
+    edit(baseline["recall"])
+    path = tmp_path / "edited-baseline.json"
+    path.write_text(json.dumps(baseline, ensure_ascii=False))
+    return path
+
+
+def refused_for(verdict: Verdict, condition: str) -> None:
+    assert verdict.returncode != 0, verdict.output[-3000:]
+    assert condition in verdict.report["blocking"], verdict.report["blocking"]
+    assert "release refused: " in verdict.output and condition in verdict.output
+    assert "REFUSED" in verdict.markdown and f"`{condition}`" in verdict.markdown
+
+
+def server_sql(live: Live, statement: str) -> list[tuple[Any, ...]]:
+    with psycopg.connect(embedded_db.url(live.server.data_dir), autocommit=True) as conn:
+        cursor = conn.execute(statement)
+        return cursor.fetchall() if cursor.description else []
+
+
+def gate_rows(live: Live) -> int:
+    (count,) = server_sql(
+        live, "SELECT count(*) FROM poco_memories WHERE payload->>'user_id' LIKE 'poco-gate%'"
+    )[0]
+    return int(count)
+
+
+@pytest.mark.reliability
+def test_verify_passes_against_a_sound_live_service(live, tmp_path):
+    verdict = run_verify(live, tmp_path)
+    assert verdict.returncode == 0, verdict.output[-3000:]
+    report = verdict.report
+    assert report["verdict"] == "passed" and report["blocking"] == []
+    assert verdict.failed() == set()
+    conditions = {f["condition"] for f in report["findings"]}
+    assert {
+        "initialisation.ready",
+        "lifecycle.add_writes_one",
+        "lifecycle.update_keeps_id",
+        "lifecycle.delete_item_leaves_nothing",
+        "lifecycle.delete_user_leaves_nothing",
+        "admission.credential_refused",
+        "admission.noise_stripped",
+        "isolation.list",
+        "isolation.recall",
+        "isolation.update",
+        "isolation.delete",
+        "recall.score_direction",
+        "recall.positive_lost",
+        "recall.negative_answered",
+        "ingest.extracts_stable_facts",
+        "ingest.one_off_yields_nothing",
+        "ingest.one_writer_per_run",
+        "mcp.manage_add",
+        "mcp.search",
+        "cleanup",
+        "release.same_packages",
+        "release.same_database",
+        "sdk.internals",
+        "entities.quoted_indexed",
+        "entities.old_gone_after_update",
+        "entities.no_sentence_name",
+        "ingest.backoff_1_2_4",
+        "ingest.deterministic_not_retried",
+        "ingest.language_guard",
+        "old_data.fields_restored",
+        "user_api.isolation.read",
+        "recall.outage_unavailable",
+        "cleanup.history_and_jobs",
+    } <= conditions
+    assert report["target"]["packages"]["mem0ai"]
+    assert (
+        report["recall"]["positives_found"]["now"]
+        >= report["recall"]["positives_found"]["baseline"]
+    )
+    assert report["cleanup"] and all(
+        (c["delete_user"], c["memories"], c["entities"], c["history_with_text"])
+        == ("deleted", 0, 0, 0)
+        for c in report["cleanup"].values()
+    )
+    assert gate_rows(live) == 0
+    assert live.server.token() not in verdict.markdown + json.dumps(report)
+    assert "PASSED" in verdict.markdown and "## Recall: baseline against now" in verdict.markdown
+
+
+@pytest.mark.reliability
+def test_a_lost_baseline_positive_refuses_the_release(live, tmp_path):
+    def lose(recall: dict[str, Any]) -> None:
+        # The baseline claims the first question found its memory at rank 1; now it asks
+        # something nothing in the set is about.
+        first = next(p for p in recall["positives"] if p["rank"] == 1)
+        index = recall["positives"].index(first)
+        recall["set"]["positives"][index]["query"] = "太阳系有几颗行星"
+
+    verdict = run_verify(
+        live, tmp_path, baseline=edited_baseline(live, tmp_path, lose), only="recall"
+    )
+    refused_for(verdict, "recall.positive_lost")
+    assert "太阳系有几颗行星" in verdict.markdown
+
+
+@pytest.mark.reliability
+def test_another_embedder_than_the_baselines_is_a_warning_not_a_refusal(live, tmp_path):
+    baseline = json.loads(live.baseline.read_text())
+    baseline["configuration"]["embedding_model"] = "text-embedding-3-small"
+    path = tmp_path / "other-model.json"
+    path.write_text(json.dumps(baseline, ensure_ascii=False))
+    verdict = run_verify(live, tmp_path, baseline=path)
+    assert verdict.returncode == 0, verdict.output[-3000:]
+    assert verdict.failed() == {"compatibility.embedding_model"}
+    assert "`compatibility.embedding_model` (warning)" in verdict.markdown
+    assert "memory_reembed --swap" in verdict.markdown
+
+
+@pytest.mark.reliability
+def test_a_flipped_score_direction_refuses_the_release(live, tmp_path):
+    def flip(recall: dict[str, Any]) -> None:
+        for positive in recall["positives"]:
+            if positive["score"] is not None:
+                positive["score"] = 1 - positive["score"]
+
+    verdict = run_verify(
+        live, tmp_path, baseline=edited_baseline(live, tmp_path, flip), only="recall"
+    )
+    refused_for(verdict, "recall.score_direction")
+    assert verdict.report["recall"]["score_correlation"] < 0
+
+
+@pytest.mark.reliability
+def test_a_residue_left_in_a_throwaway_scope_refuses_the_release(live, tmp_path):
+    """A trigger in the service's database keeps one recall memory from being deleted."""
+    server_sql(
+        live,
+        "CREATE FUNCTION gate_test_keep() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RETURN NULL; END $$",
+    )
+    server_sql(
+        live,
+        "CREATE TRIGGER gate_test_keep BEFORE DELETE ON poco_memories FOR EACH ROW "
+        "WHEN (OLD.payload->>'data' = 'User likes green tea') EXECUTE FUNCTION gate_test_keep()",
+    )
+    try:
+        verdict = run_verify(live, tmp_path, only="recall")  # the step that stores green tea
+    finally:
+        server_sql(live, "DROP TRIGGER gate_test_keep ON poco_memories")
+        server_sql(live, "DROP FUNCTION gate_test_keep()")
+        server_sql(live, "DELETE FROM poco_memories WHERE payload->>'user_id' LIKE 'poco-gate%'")
+    refused_for(verdict, "cleanup")
+    left = [c for c in verdict.report["cleanup"].values() if c["memories"]]
+    assert [(c["delete_user"], c["memories"], c["memories_here"]) for c in left] == [
+        ("partial_cleanup", 1, 1)
+    ]
+    assert "cleanup.history_and_jobs" in verdict.report["blocking"]
+    assert "server_error" in verdict.report["blocking"]  # delete-user answered 500
+
+
+class _Leaky(BaseHTTPRequestHandler):
+    """A service that ignores which user asks: every request of the gate's intruder is
+    answered as its owner's."""
+
+    target = ""
+
+    def _forward(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if body:
+            payload = json.loads(body)
+            if payload.get("user_id") == "intruder":
+                payload["user_id"] = "owner"
+            body = json.dumps(payload).encode()
+        request = urllib.request.Request(
+            self.target + self.path,
+            data=body or None,
+            method=self.command,
+            headers={
+                k: v
+                for k, v in self.headers.items()
+                if k.lower() not in {"host", "content-length", "connection"}
+            },
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                status, data = answer.status, answer.read()
+        except urllib.error.HTTPError as error:
+            status, data = error.code, error.read()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    do_GET = do_POST = _forward
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.mark.reliability
+def test_a_foreign_scope_read_refuses_the_release(live, tmp_path):
+    handler = type("Leaky", (_Leaky,), {"target": live.server.url})
+    proxy = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=proxy.serve_forever, daemon=True)
+    thread.start()
+    try:
+        verdict = run_verify(
+            live, tmp_path, url=f"http://127.0.0.1:{proxy.server_port}", only="isolation"
+        )
+    finally:
+        proxy.shutdown()
+        proxy.server_close()
+    for condition in ("isolation.list", "isolation.recall", "isolation.update", "isolation.delete"):
+        refused_for(verdict, condition)
+    # The other tenant's door was not leaky: only the other user's checks failed.
+    failures = [f for f in verdict.report["findings"] if f["condition"] == "isolation.list"]
+    assert [f["ok"] for f in failures] == [False, True]
+    assert gate_rows(live) == 0
