@@ -111,8 +111,8 @@ def expire_memories(timestamp: int) -> str:
 )
 def fill_second_vectors(timestamp: int = 0) -> str:
     """Embed the memories an import (or a write while the second model failed) left without a
-    second vector (``memories.second_vectors``)."""
-    from memories.second_vectors import second_backfill
+    second vector (``memories.ops.second_vectors``)."""
+    from memories.ops.second_vectors import second_backfill
 
     # ~30 ms a memory with the bundled e5 on one core: an import's rest waits for the next run.
     limit = settings.SECOND_MODEL_BACKFILL_PER_MINUTE

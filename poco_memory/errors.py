@@ -18,8 +18,8 @@ from django.utils.functional import Promise
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 
-from memories.api.errors import API_PREFIXES, CODE_FOR_STATUS
-from memories.api.errors import error_response as api_error_response
+from memories.contract.errors import API_PREFIXES, CODE_FOR_STATUS
+from memories.contract.errors import error_response as api_error_response
 
 StrOrPromise = str | Promise
 

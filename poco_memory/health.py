@@ -4,9 +4,9 @@ from django.contrib import admin
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
 
-from memories.api.auth import service_token
+from memories.contract.auth import service_token
 from memories.gate.versions import service_summary
-from memories.preflight import cheap_checks
+from memories.ops.preflight import cheap_checks
 
 
 def health(request: HttpRequest) -> JsonResponse:

@@ -21,8 +21,8 @@ from prometheus_client.registry import Collector
 from rest_framework.exceptions import AuthenticationFailed
 from rest_framework.request import Request
 
-from memories.api.auth import ServiceCaller, ServiceTokenAuthentication, TenantRefused
-from memories.api.errors import error_response
+from memories.contract.auth import ServiceCaller, ServiceTokenAuthentication, TenantRefused
+from memories.contract.errors import error_response
 from memories.ratelimits import rate_window_peaks
 
 

@@ -7,7 +7,7 @@ before names existed) is named ``token-<n>`` after its 1-based position in the l
 to keep the name stable. A token never contains ``:``.
 
 The tenant list binds the token: it acts for those tenants only, and any other is refused
-(``memories.api.auth``). An empty list (``name:token:``) binds it to no tenant: a scraper's
+(``memories.contract.auth``). An empty list (``name:token:``) binds it to no tenant: a scraper's
 token, good for ``/metrics`` and ``/ready``'s details only. Without a list the token keeps its
 reach over every tenant — and over ``/metrics`` — which production warns about at start.
 

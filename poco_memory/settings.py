@@ -163,7 +163,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "poco_memory.middleware.page_headers",
     # Inside page_headers, so the JSON it makes of an API error still gets no-store and CSP.
-    "memories.api.errors.ApiErrorMiddleware",
+    "memories.contract.errors.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "poco_memory.middleware.chinese_unless_chosen",
     "django.middleware.locale.LocaleMiddleware",
@@ -252,7 +252,7 @@ CSRF_FAILURE_VIEW = "poco_memory.errors.csrf_failure"
 DATA_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024 * 1024
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "memories.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "memories.contract.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["memories.api.parsers.BoundedJSONParser"],
     "UNAUTHENTICATED_USER": None,
