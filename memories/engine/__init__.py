@@ -1,19 +1,10 @@
 """The one door to Mem0: nothing outside this package imports ``mem0``.
 
-Mem0 reads its environment at import time, so it is set here, before any module of this
-package can import it: telemetry off (else a PostHog thread calls out), and Mem0's own folder
-inside our data dir (else ``~/.mem0``).
+Mem0 reads its environment when it is first imported; ``memories.apps`` sets it when Django
+starts, before any module of this package can be imported.
 """
 
-import os
-
-from django.conf import settings
-
-os.environ["MEM0_TELEMETRY"] = "False"
-os.environ["MEM0_DIR"] = str(settings.MEM0_DIR)
-settings.MEM0_DIR.mkdir(parents=True, exist_ok=True)
-
-from memories.engine.adapter import (  # noqa: E402 - the environment must be set first
+from memories.engine.adapter import (
     ExtractedFact,
     Mem0Adapter,
     NewFact,

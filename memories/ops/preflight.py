@@ -201,7 +201,7 @@ def _english_nlp() -> str:
     lemmas = nlp.lemmatize_for_bm25("The user prefers running services")
     if "prefer" not in lemmas.split():
         raise RuntimeError(f"spaCy lemmas {lemmas!r}")
-    return f"spaCy {bootstrap.ENGLISH_MODEL} (bundled wheel, no download)"
+    return f"spaCy {nlp.ENGLISH_MODEL} (bundled wheel, no download)"
 
 
 def _embedder() -> str:

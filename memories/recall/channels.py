@@ -11,7 +11,7 @@
   in more than ``keyword_max_share`` of the memories counts for nothing.  A term that names an
   attribute (owner, launch date, tech stack: ``nlp.ATTRIBUTE_WORDS``) matches any word of
   its attribute, in either language.  A Latin word no memory holds and no dictionary knows
-  stands for the held words one typing slip away (``nlp.keyword_slips``); a word no memory
+  stands for the held words one typing slip away (``terms.keyword_slips``); a word no memory
   holds weighs what the rarest held word weighs.  A hit whose matched terms are all names the
   entity channel looked up is marked ``names_only``: fusion counts it there, once.
 * **entity** — memories linked in ``poco_memories_entities`` to an entity whose normalised text
@@ -32,7 +32,8 @@ Every row carries the memory's cosine similarity to the query: fusion breaks tie
 
 Filters and the scope (the generated ``scope_key`` column) apply inside every channel, before
 its ``LIMIT``; so does liveness: a superseded or expired memory (or one past its
-``valid_until`` that the sweep has not marked yet) is never recalled.
+``valid_until`` that the sweep has not marked yet) is never recalled. Both rules come from
+``memories.recall.live``.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from typing import Any
 
 from psycopg import sql
 
+from memories.recall.live import live_condition, scope_condition
 from memories.recall.tuning import KEYWORD_DF_MIN_SCOPE, MISSPELLING_WEIGHT
 from memories.types import Channel, ChannelHit, SearchFilters
 
@@ -53,8 +55,8 @@ class ChannelQuery:
 
     scope_key: str
     vector: list[float]
-    terms: list[tuple[str, ...]]  # each term with the forms that match it (nlp.keyword_terms)
-    slips: list[tuple[int, str]]  # (term number, a word one typing slip away: nlp.keyword_slips)
+    terms: list[tuple[str, ...]]  # each term with the forms that match it (terms.keyword_terms)
+    slips: list[tuple[int, str]]  # (term number, a word one typing slip away: terms.keyword_slips)
     grams: list[str]
     quoted: list[str]
     misspellings: list[str]
@@ -95,14 +97,11 @@ _TIME_FILTERS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def live_condition(alias: str) -> str:
-    """SQL: the memory ``alias`` is active and not past its ``valid_until``. Rows written before
-    governance have neither field and are live."""
-    return (
-        f"coalesce({alias}.payload->>'status', 'active') = 'active' "
-        f"AND ({alias}.payload->>'valid_until' IS NULL "
-        f"OR ({alias}.payload->>'valid_until')::timestamptz > now())"
-    )
+# The scope test of each alias the statements give the memory table (``memories.recall.live``).
+_IN_SCOPE = {
+    "m_in_scope": sql.SQL(scope_condition("m", "%(scope)s")),
+    "q_in_scope": sql.SQL(scope_condition("q", "%(scope)s")),
+}
 
 
 def _filters(filters: SearchFilters) -> tuple[str, dict[str, Any]]:
@@ -133,7 +132,7 @@ SELECT 'vector', v.id, v.content, v.category, v.strength, v.strength, false FROM
            coalesce(m.payload->>'category', 'fact') AS category,
            greatest(0, 1 - (m.vector <=> %(vector)s::vector)) AS strength
     FROM {memories} m
-    WHERE m.scope_key = %(scope)s{filters}
+    WHERE {m_in_scope}{filters}
     ORDER BY m.vector <=> %(vector)s::vector
     LIMIT %(pool)s
 ) v
@@ -156,7 +155,7 @@ kw_form_df AS (
 ),
 kw_slip_df AS (
     -- A word no memory of the scope holds and no dictionary knows ("kestral") is a typing slip:
-    -- it stands for the words one edit away from it that memories hold (nlp.keyword_slips).
+    -- it stands for the words one edit away from it that memories hold (terms.keyword_slips).
     SELECT s.ord, s.form, d.df
     FROM unnest(%(kw_slip_terms)s::int[], %(kw_slip_forms)s::text[]) AS s(ord, form)
     JOIN poco_memories_term_df d ON d.scope_key = %(scope)s AND d.term = s.form AND d.df > 0
@@ -193,7 +192,7 @@ kw_df AS (
              AND b.lower <= %(kw_max_share)s * s.n AND b.upper > %(kw_max_share)s * s.n
         THEN (SELECT count(*) FROM (
                   SELECT 1 FROM {memories} m JOIN kw_terms t ON t.ord = b.ord
-                  WHERE m.scope_key = %(scope)s AND m.terms @@ t.tsq
+                  WHERE {m_in_scope} AND m.terms @@ t.tsq
                   LIMIT floor(%(kw_max_share)s * s.n)::int + 1) AS held)
         ELSE b.upper END)::float8 AS df
     FROM kw_bounds b CROSS JOIN kw_scope s
@@ -225,7 +224,7 @@ kw_candidates AS MATERIALIZED (
     -- terms are read — through the (scope_key, terms) GIN index.
     SELECT m.id, m.terms, m.vector <=> %(vector)s::vector AS distance
     FROM {memories} m
-    WHERE m.scope_key = %(scope)s
+    WHERE {m_in_scope}
       AND m.terms @@ (
           SELECT to_tsquery('simple', string_agg(u.lexeme, ' | '))
           FROM kw_useful u CROSS JOIN kw_total k
@@ -311,13 +310,13 @@ FROM (
         CROSS JOIN LATERAL jsonb_array_elements_text(named.links) AS link(mid)
         UNION ALL
         SELECT q.id, 1.0 FROM {memories} q, unnest(%(en_quoted)s::text[]) AS pattern
-        WHERE q.scope_key = %(scope)s
+        WHERE {q_in_scope}
           AND lower(normalize(q.payload->>'data', NFKC)) LIKE pattern
     ) e
     GROUP BY e.id
     ORDER BY weight DESC, e.id
 ) w
-JOIN {memories} m ON m.id = w.id AND m.scope_key = %(scope)s
+JOIN {memories} m ON m.id = w.id AND {m_in_scope}
 WHERE true{filters}
 ORDER BY w.weight DESC, w.id
 LIMIT %(pool)s
@@ -365,7 +364,9 @@ def channel_statement(
     )
     is_name = _KEYWORD_IS_NAME if names else "false"
     return (
-        sql.SQL(body).format(filters=sql.SQL(filters), kw_is_name=sql.SQL(is_name), **tables),
+        sql.SQL(body).format(
+            filters=sql.SQL(filters), kw_is_name=sql.SQL(is_name), **tables, **_IN_SCOPE
+        ),
         params,
     )
 
@@ -410,7 +411,7 @@ _MEANING = """
            coalesce(m.payload->>'category', 'fact') AS category,
            greatest(0, 1 - (m.second_vector <=> %(meaning)s::vector)) AS strength
     FROM {memories} m
-    WHERE m.scope_key = %(scope)s AND m.second_model = %(meaning_model)s{filters}
+    WHERE {m_in_scope} AND m.second_model = %(meaning_model)s{filters}
     ORDER BY m.second_vector <=> %(meaning)s::vector
     LIMIT %(pool)s
 ) v
@@ -419,7 +420,7 @@ UNION ALL
 (SELECT 'known', m.id, NULL, NULL, greatest(0, 1 - (m.second_vector <=> %(meaning)s::vector)),
         0
  FROM {memories} m
- WHERE m.id = ANY(%(candidates)s::uuid[]) AND m.scope_key = %(scope)s
+ WHERE m.id = ANY(%(candidates)s::uuid[]) AND {m_in_scope}
    AND m.second_model = %(meaning_model)s)
 """
 
@@ -440,7 +441,9 @@ def meaning_statement(
         "candidates": candidates,
     }
     return (
-        sql.SQL(_MEANING).format(filters=sql.SQL(filters), memories=sql.Identifier(memories)),
+        sql.SQL(_MEANING).format(
+            filters=sql.SQL(filters), memories=sql.Identifier(memories), **_IN_SCOPE
+        ),
         params,
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from memories.language import nlp
+from memories.language.terms import keyword_slips, keyword_terms, misspellings
 from memories.recall.channels import ChannelQuery
 from memories.recall.tuning import KEYWORD_MAX_SHARE, KEYWORD_MIN_COVERAGE
 from memories.types import SearchFilters
@@ -20,15 +21,15 @@ def analyse(
     """The channels' query for ``query`` in one scope: its first-model ``vector``, the keyword
     terms with their translations and slips, the name spans, quoted names, misspellings and
     pinyin runs (``memories.language.nlp``)."""
-    terms = nlp.keyword_terms(query)
+    terms = keyword_terms(query)
     return ChannelQuery(
         scope_key=scope_key,
         vector=vector,
         terms=terms,
-        slips=nlp.keyword_slips(terms),
+        slips=keyword_slips(terms),
         grams=nlp.name_grams(query),
         quoted=nlp.quoted_names(query),
-        misspellings=nlp.misspellings(query),
+        misspellings=misspellings(query),
         pinyin=nlp.pinyin_grams(query),
         filters=filters,
         vector_floor=vector_floor,

@@ -13,6 +13,7 @@ import pytest
 from memories import selectors, services
 from memories.engine import NewFact, get_engine
 from memories.language import nlp
+from memories.language.terms import keyword_terms
 from memories.models import AuditEvent, EntityRow, MemoryRow
 from memories.recall.channels import ChannelQuery
 from memories.types import Channel, DeleteStatus, SearchFilters
@@ -27,7 +28,7 @@ def _channels(engine, scope, query: str, names: str) -> dict[Channel, list[str]]
         ChannelQuery(
             scope_key=scope.key,
             vector=engine.embed_query(query),
-            terms=nlp.keyword_terms(query),
+            terms=keyword_terms(query),
             slips=[],
             grams=nlp.name_grams(names),
             quoted=[],

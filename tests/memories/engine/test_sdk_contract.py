@@ -17,6 +17,7 @@ from django.db import connection
 from memories.engine import adapter as adapter_module
 from memories.engine import get_engine
 from memories.language import nlp
+from memories.language.terms import keyword_terms
 from memories.models import MemoryRow
 from memories.recall.channels import ChannelQuery
 from memories.types import Channel, SearchFilters
@@ -149,7 +150,7 @@ def test_recall_reads_what_mem0_writes_and_scores_similarity(engine, scope):
         ChannelQuery(
             scope_key=scope.key,
             vector=engine.embed_query(text),
-            terms=nlp.keyword_terms("PostgreSQL service"),
+            terms=keyword_terms("PostgreSQL service"),
             slips=[],
             grams=nlp.name_grams("PostgreSQL"),
             quoted=[],

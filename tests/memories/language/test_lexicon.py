@@ -13,6 +13,7 @@ import re
 import pytest
 
 from memories.language import lexicon, nlp
+from memories.language.terms import MAX_TRANSLATED_FORMS, keyword_terms
 
 HAN_WORD = re.compile(r"^[\u3400-\u9fff]{2,}$")
 
@@ -126,18 +127,18 @@ def test_english_words_get_the_most_common_chinese_words_a_later_sense_counting_
 
 # --- the keyword channel's terms ------------------------------------------------------------------
 def test_a_query_term_gets_its_translations_as_forms_of_the_same_term():
-    terms = nlp.keyword_terms("服务部署在哪里")
+    terms = keyword_terms("服务部署在哪里")
     deploy = next(t for t in terms if t[0] == "部署")
     assert "deploy" in deploy
     assert ("哪里",) in terms  # no translation: "where" is a stop word
 
 
 def test_a_word_beside_its_translation_counts_once():
-    assert nlp.keyword_terms("部署 deploy") == [nlp.keyword_terms("部署")[0]]
+    assert keyword_terms("部署 deploy") == [keyword_terms("部署")[0]]
 
 
 def test_attribute_groups_keep_their_own_forms():
-    terms = nlp.keyword_terms("Who is responsible for the recommendation rebuild?")
+    terms = keyword_terms("Who is responsible for the recommendation rebuild?")
     responsible = next(t for t in terms if t[0] == "responsible")
     assert set(responsible) == next(g for g in nlp.ATTRIBUTE_WORDS if "responsible" in g)
     recommendation = next(t for t in terms if t[0] == "recommendation")
@@ -146,10 +147,10 @@ def test_attribute_groups_keep_their_own_forms():
 
 def test_translations_per_query_are_bounded():
     query = "部署 缓存 数据库 推荐 服务 工具 世界 天气 菜谱 项目 部门 重构 控制 死亡 光明 原因"
-    terms = nlp.keyword_terms(query)
+    terms = keyword_terms(query)
     assert {"部署", "原因"} <= {t[0] for t in terms}  # every term stays, with or without forms
     extra = sum(len(t) - 1 for t in terms)
-    assert extra == nlp.MAX_TRANSLATED_FORMS
+    assert extra == MAX_TRANSLATED_FORMS
 
 
 # --- the cache of the warm-up -----------------------------------------------------------------

@@ -18,6 +18,7 @@ import pytest
 from django.conf import settings
 
 from memories.language import nlp
+from memories.language.terms import keyword_terms
 
 SEED_EXAMPLE = "后续给我的技术方案都使用简体中文，优先考虑易维护性；项目叫“Poco”。"
 ZH_STOPWORDS_SEEN = {"的", "了", "我", "给", "都", "和", "是", "在", "这个", "我们"}
@@ -67,7 +68,7 @@ def test_runs_of_latin_words_are_pinyin_candidates():
 
 
 def test_an_attribute_counts_once_with_every_word_of_its_group():
-    terms = nlp.keyword_terms("Orion 的负责人 owner 是谁")
+    terms = keyword_terms("Orion 的负责人 owner 是谁")
     assert terms[0] == ("orion",)
     assert len(terms) == 2 and {"owner", "lead", "负责人"} <= set(terms[1])
     assert not any(t[0] == "责人" for t in terms)  # jieba's piece of 负责人 is not a term

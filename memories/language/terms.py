@@ -1,0 +1,79 @@
+"""A query's keyword terms with their translations, and the typing slips it may hold: the
+word lists of ``nlp`` and the dictionary of ``lexicon`` together (recall's query analysis)."""
+
+from __future__ import annotations
+
+from memories.language import lexicon, nlp
+
+# A query's translations widen its tsquery: a bound keeps a long query (the context endpoint
+# passes the user's whole input) from becoming a long OR.
+MAX_TRANSLATED_FORMS = 24
+
+
+def keyword_terms(text: str) -> list[tuple[str, ...]]:
+    """The query's keyword terms (``nlp.query_terms``), each with the forms that match it: the term
+    itself, plus the other words of its attribute group (``nlp.ATTRIBUTE_WORDS``) or else its
+    primary translations in the other language (``lexicon``), at most
+    ``MAX_TRANSLATED_FORMS`` of those per query.  A word already among an earlier term's forms
+    is not a term again: one attribute counts once however many of its words the query holds,
+    and so does a word written beside its translation ("部署 deploy").  jieba's search-mode
+    pieces of an attribute word ("责人" of "负责人") are that word, not terms of their own."""
+    translations = lexicon.get()
+    terms = nlp.query_terms(text)
+    attribute_words = [t for t in terms if t in nlp.ATTRIBUTE_OF]
+    found: list[tuple[str, ...]] = []
+    covered: set[str] = set()
+    budget = MAX_TRANSLATED_FORMS
+    for term in terms:
+        if term in covered:
+            continue
+        group = nlp.ATTRIBUTE_OF.get(term)
+        if group is not None:
+            forms: tuple[str, ...] = (term, *sorted(group - {term}))
+        elif any(term in word for word in attribute_words):
+            continue
+        else:
+            extra = [w for w in translations.translations(term) if w not in covered][:budget]
+            budget -= len(extra)
+            forms = (term, *extra)
+        covered.update(forms)
+        found.append(forms)
+    return found
+
+
+def misspellings(text: str) -> list[str]:
+    """Every string a Latin word of the query may be a slip of (``nlp.slips_of``: one edit of a
+    word of 5+ letters, a swap of neighbours in a word of 4 that no dictionary knows — "mail" is
+    a word, not a slip of "Mali"): a stored name equal to one of them is the name the user
+    mistyped.
+    Shorter words have too many real neighbours."""
+    known = lexicon.get()
+    variants: dict[str, None] = {}
+    words = [w for w in nlp.NAME_UNIT.findall(nlp.normalize_name(text)) if not nlp.has_han(w)]
+    for word in words:
+        if not word.isalpha():
+            continue
+        if len(word) < nlp.MIN_MISSPELT_LENGTH and known.translations(word):
+            continue
+        variants.update(dict.fromkeys(nlp.slips_of(word)))
+    for word in words:
+        variants.pop(word, None)
+    return list(variants)
+
+
+def keyword_slips(terms: list[tuple[str, ...]]) -> list[tuple[int, str]]:
+    """For each keyword term (``keyword_terms``, numbered from 1) that may be a typing slip — a
+    Latin word of 4 or more letters that no dictionary knows ("kestral", "afternon", "iibs";
+    never "bread") — the words it may be a slip of (``nlp.slips_of``), as ``(term number,
+    word)``.  The keyword channel uses those a memory of the scope holds when no memory holds
+    the term itself."""
+    known = lexicon.get()
+    slips: list[tuple[int, str]] = []
+    for number, forms in enumerate(terms, start=1):
+        word = forms[0]
+        if len(forms) > 1 or not word.isascii() or not word.isalpha():
+            continue
+        if len(word) < nlp.MIN_SWAPPED_LENGTH or known.translations(word):
+            continue
+        slips.extend((number, variant) for variant in nlp.slips_of(word))
+    return slips
