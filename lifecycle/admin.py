@@ -13,7 +13,13 @@ from procrastinate.contrib.django.admin import ProcrastinateJobAdmin
 from procrastinate.contrib.django.models import ProcrastinateJob
 
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
-from memories.admin import ScopeUserFilter, local_time, memory_link, metadata_rows, support_link
+from memories.admin_display import (
+    ScopeUserFilter,
+    local_time,
+    memory_link,
+    metadata_rows,
+    support_link,
+)
 from poco_memory.app_labels import relabel_actions
 
 

@@ -8,9 +8,8 @@ exactly as when the user does it, and failures are reported as failures.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
-from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import admin, messages
@@ -22,15 +21,22 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from memories.admin_display import (
+    ScopeUserFilter,
+    local_time,
+    memory_link,
+    metadata_rows,
+    support_link,
+)
 from memories.console.forms import delete_all_phrase
 from memories.console.governance import STATUS_LABELS
 from memories.contract.labels import (
@@ -40,12 +46,11 @@ from memories.contract.labels import (
     category_choices,
     category_label,
     event_label,
-    rejection_label,
     source_choices,
     source_label,
 )
 from memories.governance import payload_status
-from memories.models import CHANGE_EVENTS, AuditEvent, EntityRow, MemoryRow, MemorySettings
+from memories.models import AuditEvent, EntityRow, MemoryRow, MemorySettings
 from memories.selectors import rows_with_status
 from memories.services import (
     MAX_FACT_LENGTH,
@@ -54,6 +59,7 @@ from memories.services import (
     memory_update,
     staff_view_record,
 )
+from memories.support import memory_changes, support_page
 from memories.types import (
     Actor,
     ActorKind,
@@ -67,66 +73,6 @@ from memories.types import (
 admin.site.site_header = _("Poco 记忆后台")
 admin.site.site_title = _("Poco 记忆后台")
 admin.site.index_title = _("记忆服务管理")
-
-
-HISTORY_COLUMNS = (
-    _("时间"),
-    _("事件"),
-    _("操作者"),
-    _("来源"),
-    _("原内容"),
-    _("新内容"),
-    _("状态"),
-)
-
-
-def local_time(value: datetime | str | None) -> str:
-    """A stored instant (datetime or the payload's ISO string) in the server's time zone
-    (``TIME_ZONE``, Asia/Shanghai by default), the same clock the console shows."""
-    moment = parse_datetime(value) if isinstance(value, str) else value
-    if moment is None:
-        return ""
-    if timezone.is_naive(moment):
-        moment = timezone.make_aware(moment, UTC)
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
-
-
-def _metadata_value(key: str, value: Any) -> str:
-    """A stored value as staff read it: times in the admin's one local format, nothing as "—"."""
-    if value is None or value == "":
-        return "—"
-    if key.endswith(("_at", "_until")) and isinstance(value, str):
-        return local_time(value) or str(value)
-    return str(value)
-
-
-def metadata_rows(values: dict[str, Any], hidden: frozenset[str] = frozenset()) -> SafeString:
-    """Stored key/values as a table, each value as staff read it (``_metadata_value``)."""
-    rows = sorted((k, _metadata_value(k, v)) for k, v in values.items() if k not in hidden)
-    if not rows:
-        return format_html("{}", "—")
-    return format_html(
-        "<table>{}</table>", format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows)
-    )
-
-
-def memory_link(memory_id: Any) -> SafeString | str:
-    """A memory id that links to the memory (or says it is gone), never wrapping."""
-    if memory_id is None:
-        return "—"  # a staff view of a page of memories names no single one
-    url = reverse("admin:memories_memoryrow_change", args=[memory_id])
-    if not MemoryRow.objects.filter(pk=memory_id).exists():
-        return format_html(
-            '<span class="mono" title="{}">{}…</span>', gettext("已删除"), str(memory_id)[:8]
-        )
-    return format_html(
-        '<a class="mono" href="{}" title="{}">{}…</a>', url, memory_id, str(memory_id)[:8]
-    )
-
-
-def support_link(tenant_id: str, user_id: str) -> SafeString:
-    url = reverse("admin:memories_support") + "?" + urlencode({"scope": f"{tenant_id}:{user_id}"})
-    return format_html('<a href="{}">{}:{}</a>', url, tenant_id, user_id)
 
 
 def staff_actor(request: HttpRequest) -> Actor:
@@ -261,28 +207,6 @@ class AuditActorFilter(WordsFilter):
     title = _("操作者类型")
     parameter_name = "actor_kind"
     labels = ACTOR_LABELS
-
-
-class ScopeUserFilter(admin.SimpleListFilter):
-    """One user's rows of a Django table with ``tenant_id``/``user_id`` columns."""
-
-    title = _("用户")
-    parameter_name = "scope"
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
-        rows = (
-            model_admin.model.objects.values_list("tenant_id", "user_id")
-            .annotate(n=Count("id"))
-            .order_by("-n")[:30]
-        )
-        return [(f"{t}:{u}", f"{t}:{u}") for t, u, _n in rows]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        value = self.value()
-        if not value or ":" not in value:
-            return queryset
-        tenant_id, user_id = value.split(":", 1)
-        return queryset.filter(tenant_id=tenant_id, user_id=user_id)
 
 
 class GovernanceStatusFilter(admin.SimpleListFilter):
@@ -501,26 +425,9 @@ class MemoryRowAdmin(ReadingLeavesATrace):
 
     @admin.display(description=_("变更轨迹"))
     def history_table(self, obj: MemoryRow) -> SafeString:
-        events = AuditEvent.objects.filter(memory_id=obj.pk, event__in=CHANGE_EVENTS).order_by(
-            "created_at", "id"
+        return render_to_string(
+            "admin/memories/memoryrow/_history.html", {"changes": memory_changes(memory_id=obj.pk)}
         )
-        rows = [
-            (
-                local_time(e.created_at),
-                f"{event_label(e.event)} ({e.event})",
-                actor_label(e.actor_kind, e.actor_id),
-                source_label(e.source) if e.source else "",
-                e.old_text,
-                e.new_text,
-                e.status,
-            )
-            for e in events
-        ]
-        if not rows:
-            return format_html("<p>{}</p>", gettext("没有变更记录。"))
-        head = format_html_join("", "<th>{}</th>", [(h,) for h in HISTORY_COLUMNS])
-        body = format_html_join("", "<tr>" + "<td>{}</td>" * 7 + "</tr>", rows)
-        return format_html("<table><thead><tr>{}</tr></thead><tbody>{}</tbody></table>", head, body)
 
     @admin.display(description=_("实体"))
     def entities_table(self, obj: MemoryRow) -> SafeString:
@@ -651,9 +558,8 @@ class MemoryRowAdmin(ReadingLeavesATrace):
     # --- one user, everything support needs ----------------------------------------------------
     def support_view(self, request: HttpRequest) -> HttpResponse:
         """A user's memories, ingest jobs, rejected ingests by reason (counts, no content),
-        explicit-writer runs, switches and audit trail on one page."""
-        from lifecycle.models import IngestJob, IngestRejection, RunLedger
-
+        explicit-writer runs, switches and audit trail on one page (``memories.support``).
+        Opening it for a user is recorded first, so the page lists this view too."""
         if not self.has_view_permission(request):
             raise PermissionDenied
         raw = (request.GET.get("scope") or "").strip()
@@ -668,83 +574,11 @@ class MemoryRowAdmin(ReadingLeavesATrace):
                 scope = MemoryScope.from_key(raw if ":" in raw else f"default:{raw}")
             except ScopeError:
                 context["error"] = gettext("无法识别这个用户（格式：tenant:user）。")
-                return TemplateResponse(request, "admin/memories/support.html", context)
-            owned = {"tenant_id": scope.tenant_id, "user_id": scope.user_id}
-            staff_view_record(scope=scope, actor=staff_actor(request), page=AuditEvent.Page.SUPPORT)
-            memories = (
-                MemoryRow.objects.defer("vector")
-                .alias(owner=KT("payload__user_id"), created_key=KT("payload__created_at"))
-                .filter(owner=scope.key)
-                .order_by("-created_key")
-            )
-            settings_row = MemorySettings.objects.filter(**owned).first()
-            context |= {
-                "scope": scope,
-                "memory_total": memories.count(),
-                "memories": [
-                    {
-                        "link": memory_link(m.pk),
-                        "text": m.content[:120],
-                        "category": category_label(m.category),
-                        "source": source_label(m.source),
-                        "created": local_time(m.payload.get("created_at")),
-                    }
-                    for m in memories[:50]
-                ],
-                "jobs": [
-                    {
-                        "job": job,
-                        "created": local_time(job.created_at),
-                        "links": format_html_join(
-                            " ", "{}", ((memory_link(i),) for i in job.memory_ids)
-                        ),
-                    }
-                    for job in IngestJob.objects.filter(**owned).order_by("-created_at")[:30]
-                ],
-                "job_counts": list(
-                    IngestJob.objects.filter(**owned)
-                    .values_list("status")
-                    .annotate(n=Count("id"))
-                    .order_by("-n")
-                ),
-                "rejections": [
-                    (reason, rejection_label(reason), n)
-                    for reason, n in IngestRejection.objects.filter(**owned)
-                    .values_list("reason")
-                    .annotate(n=Count("id"))
-                    .order_by("-n")
-                ],
-                "runs": [
-                    (r.run_id, r.explicit_action, local_time(r.created_at))
-                    for r in RunLedger.objects.filter(**owned).order_by("-created_at")[:30]
-                ],
-                "switches": settings_row,
-                "audit": [
-                    {
-                        "when": local_time(e.created_at),
-                        "event": f"{event_label(e.event)} ({e.event})",
-                        "actor": actor_label(e.actor_kind, e.actor_id),
-                        "source": source_label(e.source) if e.source else "",
-                        "memory": memory_link(e.memory_id),
-                        "run_id": e.run_id,
-                        "status": e.status,
-                    }
-                    for e in AuditEvent.objects.filter(**owned, event__in=CHANGE_EVENTS).order_by(
-                        "-created_at", "-id"
-                    )[:50]
-                ],
-                "staff_views": [
-                    {
-                        "when": local_time(e.created_at),
-                        "actor": actor_label(e.actor_kind, e.actor_id),
-                        "page": e.get_page_display(),
-                        "memory": memory_link(e.memory_id),
-                    }
-                    for e in AuditEvent.objects.filter(
-                        **owned, event=AuditEvent.Event.VIEW
-                    ).order_by("-created_at", "-id")[:50]
-                ],
-            }
+            else:
+                staff_view_record(
+                    scope=scope, actor=staff_actor(request), page=AuditEvent.Page.SUPPORT
+                )
+                context["support"] = support_page(scope=scope)
         return TemplateResponse(request, "admin/memories/support.html", context)
 
 
