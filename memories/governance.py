@@ -25,6 +25,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from memories.language import nlp
+from memories.recall import live
+from memories.recall.live import parse_instant as parse_instant  # services read it here
 from memories.types import MemoryStatus, Source
 
 EXPLICIT_CONFIDENCE = 1.0
@@ -64,28 +66,13 @@ def iso(value: datetime | None) -> str | None:
 
 
 def payload_status(payload: dict[str, Any], *, now: datetime | None = None) -> MemoryStatus:
-    """The memory's status as a reader must treat it: past its ``valid_until`` it is expired
-    even before the periodic sweep has marked it."""
+    """The memory's status as a reader must treat it (``memories.recall.live``): past its
+    ``valid_until`` it is expired even before the periodic sweep has marked it. A status no
+    writer writes is not live either: it reads as expired."""
     try:
-        status = MemoryStatus(payload.get("status") or MemoryStatus.ACTIVE)
+        return MemoryStatus(live.read_status(payload, now=now))
     except ValueError:
-        status = MemoryStatus.ACTIVE
-    if status == MemoryStatus.ACTIVE:
-        until = parse_instant(payload.get("valid_until"))
-        if until is not None and until <= (now or timezone.now()):
-            return MemoryStatus.EXPIRED
-    return status
-
-
-def parse_instant(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value:
-        return None
-    from django.utils.dateparse import parse_datetime
-
-    parsed = parse_datetime(value)
-    if parsed is not None and timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, timezone.get_fixed_timezone(0))
-    return parsed
+        return MemoryStatus.EXPIRED
 
 
 def _words(spaced: str) -> frozenset[str]:

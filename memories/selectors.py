@@ -19,11 +19,9 @@ from django.db.models import (
     Max,
     Min,
     OuterRef,
-    Q,
     QuerySet,
     Subquery,
     TextField,
-    Value,
 )
 from django.db.models.expressions import RawSQL
 from django.db.models.fields.json import KT
@@ -42,8 +40,9 @@ from memories.models import (
     MemorySettings,
     MemoryUse,
 )
-from memories.recall.channels import live_condition
+from memories.recall import live
 from memories.recall.fusion import fuse
+from memories.recall.live import live_condition, scope_condition
 from memories.recall.query import analyse
 from memories.recall.tuning import MIN_CHANNEL_POOL
 from memories.types import (
@@ -62,6 +61,10 @@ from memories.types import (
 
 OVERVIEW_TREND_DAYS = 90
 RECENT_DAYS = 30
+
+# The tables the hand-written statements read, named by their models.
+_MEMORIES = connection.ops.quote_name(MemoryRow._meta.db_table)
+_ENTITIES = connection.ops.quote_name(EntityRow._meta.db_table)
 
 
 def _parse_time(value: Any) -> datetime | None:
@@ -93,30 +96,17 @@ def to_record(row: MemoryRow) -> MemoryRecord:
 
 
 def scope_rows(scope: MemoryScope) -> QuerySet[MemoryRow]:
-    # payload->>'user_id' matches the expression index from the first migration.
-    return MemoryRow.objects.alias(owner=KT("payload__user_id")).filter(owner=scope.key)
+    """Every memory of the scope, whatever its status (``memories.recall.live``)."""
+    return MemoryRow.objects.filter(live.scope_q(scope.key))
 
 
 def rows_with_status(
     rows: QuerySet[MemoryRow], status: str, *, now: datetime
 ) -> QuerySet[MemoryRow]:
-    """Rows in ``status`` as readers see it (``governance.payload_status``): a row past its
-    ``valid_until`` is expired even before the periodic sweep marks it. Rows written before
-    governance (no status, no valid_until) are active."""
-    if status == StatusFilter.ALL:
-        return rows
-    rows = rows.alias(
-        st=Coalesce(
-            KT("payload__status"), Value(MemoryStatus.ACTIVE.value), output_field=TextField()
-        ),
-        until=Cast(KT("payload__valid_until"), DateTimeField()),
-    )
-    due = Q(until__isnull=False, until__lte=now)
-    if status == StatusFilter.ACTIVE:
-        return rows.filter(st=MemoryStatus.ACTIVE).exclude(due)
-    if status == StatusFilter.EXPIRED:
-        return rows.filter(Q(st=MemoryStatus.EXPIRED) | (Q(st=MemoryStatus.ACTIVE) & due))
-    return rows.filter(st=status)
+    """Rows in ``status`` (a ``StatusFilter``) as readers see it at ``now``: a row past its
+    ``valid_until`` is expired even before the periodic sweep marks it; rows written before
+    governance (no status, no valid_until) are active (``memories.recall.live``)."""
+    return rows.filter(live.status_q(status, now))
 
 
 def live_rows(scope: MemoryScope) -> QuerySet[MemoryRow]:
@@ -138,14 +128,8 @@ def memory_active_by_key(*, scope: MemoryScope, memory_key: str) -> MemoryRow | 
 def memories_due_to_expire(*, now: datetime) -> list[tuple[str, str]]:
     """(scope key, memory id) of every memory still marked active past its ``valid_until``."""
     rows = (
-        MemoryRow.objects.alias(
-            st=Coalesce(
-                KT("payload__status"), Value(MemoryStatus.ACTIVE.value), output_field=TextField()
-            ),
-            until=Cast(KT("payload__valid_until"), DateTimeField()),
-        )
+        MemoryRow.objects.filter(live.stored_status_q(MemoryStatus.ACTIVE) & live.due_q(now))
         .annotate(owner=KT("payload__user_id"))
-        .filter(st=MemoryStatus.ACTIVE, until__isnull=False, until__lte=now)
         .order_by("owner", "id")
         .values_list("owner", "id")
     )
@@ -157,7 +141,7 @@ def memory_owned_row(*, scope: MemoryScope, memory_id: str) -> MemoryRow:
     row = MemoryRow.objects.filter(id=memory_id).defer("vector").first()
     if row is None:
         raise MemoryNotFound(memory_id)
-    if row.scope_key != scope.key:
+    if not live.in_scope(row.payload, scope.key):
         raise MemoryForbidden(memory_id)
     return row
 
@@ -208,7 +192,7 @@ def tenant_users(*, tenant_id: str) -> tuple[TenantUser, ...]:
     Filtered and grouped on ``scope_key``, the stored copy of ``payload->>'user_id'`` with an
     index of its own (migration 0006), not on the payload's JSON."""
     rows = (
-        MemoryRow.objects.annotate(owner=RawSQL("scope_key", (), output_field=TextField()))
+        MemoryRow.objects.annotate(owner=RawSQL(live.SCOPE_COLUMN, (), output_field=TextField()))
         .filter(owner__startswith=f"{tenant_id}:")
         .alias(created=Cast(KT("payload__created_at"), DateTimeField()))
         .values("owner")
@@ -285,8 +269,8 @@ def memory_nearest_many(
             CROSS JOIN LATERAL (
                 SELECT m.id, m.payload->>'data' AS data,
                        m.payload->>'text_lemmatized' AS lemmas, 1 - (m.vector <=> c.v) AS score
-                FROM poco_memories m
-                WHERE m.payload->>'user_id' = %s AND {live_condition("m")}
+                FROM {_MEMORIES} m
+                WHERE {scope_condition("m")} AND {live_condition("m")}
                   AND NOT (m.id::text = ANY(%s::text[]))
                 ORDER BY m.vector <=> c.v
                 LIMIT %s
@@ -613,11 +597,15 @@ class Topic:
     memory_count: int
 
 
-# ``rows_with_status(..., ACTIVE)`` for the raw topic queries: history (superseded, expired,
-# also past its day before the sweep marks it) links no topic.
-ACTIVE_MEMORY_SQL = """coalesce(m.payload->>'status', 'active') = 'active'
-             AND (m.payload->>'valid_until' IS NULL
-                  OR (m.payload->>'valid_until')::timestamptz > now())"""
+# Only live memories count for a topic: history (superseded, expired, or past its day before
+# the sweep marks it) links none. Entities have no scope column: their payload names the scope.
+_TOPIC_LINKS = f"""
+            FROM {_ENTITIES} e
+            JOIN LATERAL jsonb_array_elements_text(e.payload->'linked_memory_ids') AS link(mid)
+              ON true
+            JOIN {_MEMORIES} m
+              ON m.id::text = link.mid AND {scope_condition("m")} AND {live_condition("m")}
+            WHERE e.payload->>'user_id' = %s"""
 
 
 def topic_heatmap(*, scope: MemoryScope, limit: int = 40) -> tuple[Topic, ...]:
@@ -626,14 +614,7 @@ def topic_heatmap(*, scope: MemoryScope, limit: int = 40) -> tuple[Topic, ...]:
         cursor.execute(
             f"""
             SELECT e.id, e.payload->>'data', coalesce(e.payload->>'entity_type', ''),
-                   count(m.id) AS n
-            FROM poco_memories_entities e
-            JOIN LATERAL jsonb_array_elements_text(e.payload->'linked_memory_ids') AS link(mid)
-              ON true
-            JOIN poco_memories m
-              ON m.id::text = link.mid AND m.payload->>'user_id' = %s
-             AND {ACTIVE_MEMORY_SQL}
-            WHERE e.payload->>'user_id' = %s
+                   count(m.id) AS n{_TOPIC_LINKS}
             GROUP BY e.id
             ORDER BY n DESC, e.payload->>'data'
             LIMIT %s
@@ -652,14 +633,7 @@ def topic_count(*, scope: MemoryScope) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             f"""
-            SELECT count(DISTINCT e.id)
-            FROM poco_memories_entities e
-            JOIN LATERAL jsonb_array_elements_text(e.payload->'linked_memory_ids') AS link(mid)
-              ON true
-            JOIN poco_memories m
-              ON m.id::text = link.mid AND m.payload->>'user_id' = %s
-             AND {ACTIVE_MEMORY_SQL}
-            WHERE e.payload->>'user_id' = %s
+            SELECT count(DISTINCT e.id){_TOPIC_LINKS}
             """,
             [scope.key, scope.key],
         )
@@ -705,8 +679,8 @@ def memory_related(
             f"""
             SELECT m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'),
                    1 - (m.vector <=> src.vector) AS score
-            FROM poco_memories m, poco_memories src
-            WHERE src.id = %s AND m.id <> src.id AND m.payload->>'user_id' = %s
+            FROM {_MEMORIES} m, {_MEMORIES} src
+            WHERE src.id = %s AND m.id <> src.id AND {scope_condition("m")}
               AND {live_condition("m")}
             ORDER BY m.vector <=> src.vector
             LIMIT %s

@@ -1,0 +1,148 @@
+"""Which memories a reader sees: the ones of its scope that are live.
+
+Each rule comes in the three forms readers need: SQL for a hand-written statement (given the
+alias of the memory table), a ``Q`` for a ``MemoryRow`` queryset, and Python for a payload
+already read. Every reader — recall's channels, the selectors, governance — filters through
+them, and ``tests/memories/recall/test_liveness.py`` checks that the forms agree on real rows.
+
+**Scope.** A memory belongs to the scope whose ``key`` (``tenant:user``) is its payload's
+``user_id``. Neither part may hold a ``:`` (``memories.types.SCOPE_PART``), so equality on the
+whole key is equality on tenant and user. Migration 0006 stores the same value as the
+generated, indexed ``scope_key`` column: SQL compares that column. The ORM has no field for
+it (Mem0 owns the table) and compares ``payload->>'user_id'``, the expression the column is
+generated from, which Mem0's expression index (migration 0001) answers.
+
+**Liveness.** A memory is live when its status is ``active`` — a row written before governance
+has no status, or a JSON null, and counts as active — and it is not past its ``valid_until``
+(none: it never expires). Past that instant it reads as expired at once, before the periodic
+sweep (``selectors.memories_due_to_expire``) marks it so. Any other stored status is not live.
+``valid_until`` is an ISO 8601 instant with its offset, as ``governance.iso`` writes it; SQL
+compares it with the statement's ``now()``, the ORM and Python forms with the ``now`` given.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import DateTimeField, Q, TextField, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
+from django.db.models.lookups import Exact, GreaterThan, IsNull, LessThanOrEqual
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from memories.types import MemoryStatus, StatusFilter
+
+# The generated column holding a memory's scope key (migration 0006).
+SCOPE_COLUMN = "scope_key"
+# Payload fields the rules read.
+SCOPE_FIELD = "user_id"
+STATUS_FIELD = "status"
+UNTIL_FIELD = "valid_until"
+
+ACTIVE = MemoryStatus.ACTIVE.value
+EXPIRED = MemoryStatus.EXPIRED.value
+
+
+# --- SQL -------------------------------------------------------------------------------------
+def scope_condition(alias: str, placeholder: str = "%s") -> str:
+    """SQL: the memory ``alias`` belongs to the scope whose key is bound to ``placeholder``."""
+    return f"{alias}.{SCOPE_COLUMN} = {placeholder}"
+
+
+def live_condition(alias: str) -> str:
+    """SQL: the memory ``alias`` is live (active and not past its ``valid_until``)."""
+    until = f"({alias}.payload->>'{UNTIL_FIELD}')"
+    return (
+        f"coalesce({alias}.payload->>'{STATUS_FIELD}', '{ACTIVE}') = '{ACTIVE}' "
+        f"AND ({until} IS NULL OR {until}::timestamptz > now())"
+    )
+
+
+# --- ORM (MemoryRow querysets) ---------------------------------------------------------------
+# The same expressions as the SQL form: the statistics objects of migration 0005 are built on
+# ``coalesce(payload->>'status', 'active')`` and ``payload->>'valid_until'``.
+def _status() -> Coalesce:
+    return Coalesce(KT(f"payload__{STATUS_FIELD}"), Value(ACTIVE), output_field=TextField())
+
+
+def _until() -> Cast:
+    return Cast(KT(f"payload__{UNTIL_FIELD}"), DateTimeField())
+
+
+def stored_status_q(status: str) -> Q:
+    """The memories whose stored status is ``status`` (none counts as ``active``), whatever
+    their ``valid_until``."""
+    return Q(Exact(_status(), status))
+
+
+def scope_q(scope_key: str) -> Q:
+    """The memories of the scope whose key is ``scope_key``."""
+    return Q(Exact(KT(f"payload__{SCOPE_FIELD}"), scope_key))
+
+
+def due_q(now: datetime) -> Q:
+    """Memories with a ``valid_until`` at or before ``now``, whatever their status."""
+    return Q(IsNull(_until(), False)) & Q(LessThanOrEqual(_until(), now))
+
+
+def live_q(now: datetime) -> Q:
+    """The live memories at ``now``."""
+    return stored_status_q(ACTIVE) & (Q(IsNull(_until(), True)) | Q(GreaterThan(_until(), now)))
+
+
+def status_q(status: str, now: datetime) -> Q:
+    """The memories a reader sees in ``status`` at ``now`` (``StatusFilter``; ``all`` is every
+    memory): ``expired`` includes an active memory past its ``valid_until``, ``active`` is
+    ``live_q``."""
+    if status == StatusFilter.ALL:
+        return Q()
+    if status == StatusFilter.ACTIVE:
+        return live_q(now)
+    if status == StatusFilter.EXPIRED:
+        return stored_status_q(EXPIRED) | (stored_status_q(ACTIVE) & due_q(now))
+    return stored_status_q(status)
+
+
+# --- Python (a payload dict) -----------------------------------------------------------------
+def in_scope(payload: dict[str, Any], scope_key: str) -> bool:
+    """Whether the memory with ``payload`` belongs to the scope whose key is ``scope_key``."""
+    return payload.get(SCOPE_FIELD) == scope_key
+
+
+def parse_instant(value: Any) -> datetime | None:
+    """A stored instant (ISO 8601) as an aware datetime; None when absent or unreadable. One
+    without an offset is read as UTC."""
+    if not isinstance(value, str) or not value:
+        return None
+    parsed = parse_datetime(value)
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, timezone.get_fixed_timezone(0))
+    return parsed
+
+
+def stored_status(payload: dict[str, Any]) -> str:
+    """The status as stored; none (or JSON null) is ``active``, like SQL's ``coalesce``."""
+    status = payload.get(STATUS_FIELD)
+    return ACTIVE if status is None else str(status)
+
+
+def is_due(payload: dict[str, Any], *, now: datetime) -> bool:
+    """Whether the memory has a ``valid_until`` at or before ``now``."""
+    until = parse_instant(payload.get(UNTIL_FIELD))
+    return until is not None and until <= now
+
+
+def read_status(payload: dict[str, Any], *, now: datetime | None = None) -> str:
+    """The status a reader sees at ``now`` (default: the current time): an active memory past
+    its ``valid_until`` is ``expired``."""
+    status = stored_status(payload)
+    if status == ACTIVE and is_due(payload, now=now or timezone.now()):
+        return EXPIRED
+    return status
+
+
+def is_live(payload: dict[str, Any], *, now: datetime | None = None) -> bool:
+    """Whether the memory with ``payload`` is live at ``now`` (default: the current time)."""
+    return read_status(payload, now=now) == ACTIVE
