@@ -8,6 +8,9 @@ short frame, in the user's language, that marks them as low-priority, untrusted 
 Memories the user pinned ("始终使用") come first, within the same budget: the pinned ones the
 search recalled in rank order, then the other pinned ones, the most recently pinned first; the
 recalled facts fill whatever places and characters are left.
+
+Both the search and the pinned list hold only the scope's live memories
+(``memories.recall.live``): a superseded or expired memory is never injected.
 """
 
 from __future__ import annotations

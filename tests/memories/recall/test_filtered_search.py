@@ -1,8 +1,8 @@
 """A user with few memories among many still gets all of them.
 
-Whether PostgreSQL answers through the user_id index or through HNSW depends on the planner;
-HNSW with a selective filter only returns every match with iterative scans on, so the Mem0
-connections must have them (shared/DECISIONS.md: 0 of 25 matches without).
+Whether PostgreSQL answers through the scope index or through HNSW depends on the planner;
+HNSW with a selective filter only returns every match with iterative scans on (without them,
+0 of 25 matches came back), so the Mem0 connections must have them.
 """
 
 from __future__ import annotations
