@@ -6,7 +6,7 @@ Everything above the engine speaks these; nothing above the engine sees a Mem0 s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -142,6 +142,40 @@ class SearchFilters:
     memory_key: str = ""
 
 
+class ListOrder(StrEnum):
+    """How a list is ordered: by creation or last change (newest first), by how often agents
+    were given the memory (``used``) or how recently (``last_used``)."""
+
+    CREATED = "created"
+    UPDATED = "updated"
+    USED = "used"
+    LAST_USED = "last_used"
+
+
+@dataclass(frozen=True)
+class ListQuery:
+    """One page of a scope's memories as any edge asks for it (``/v1``, the user API, the
+    console, Mem0's ``get_all``): every edge parses its own parameters into this, so a filter
+    means the same everywhere. Empty means any; the names are ``selectors.memory_list``'s."""
+
+    query: str = ""
+    category: str = ""
+    source: str = ""
+    topic: str = ""
+    status: str = StatusFilter.ACTIVE
+    memory_key: str = ""
+    run_id: str = ""
+    order: str = ListOrder.CREATED
+    created_from: datetime | None = None
+    created_before: datetime | None = None
+    page: int = 1
+    page_size: int = 20
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """The query as ``selectors.memory_list``'s keyword arguments."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
 @dataclass(frozen=True)
 class ChannelHit:
     """One memory one channel found, best first within the channel.
@@ -179,27 +213,56 @@ class SearchResult:
 
 
 class WriteStatus(StrEnum):
+    """What became of one write (add, update, delete, a decision to change nothing). Every edge
+    answers these values as they are; ``DeleteStatus`` is the subset a delete service returns."""
+
     ADDED = "added"
     UPDATED = "updated"
+    DELETED = "deleted"
     NO_EFFECT = "no_effect"
     NOT_FOUND = "not_found"
     FORBIDDEN = "forbidden"
     REJECTED = "rejected"
+    # The lifecycle policy withheld the write (the save switch is off, a scheduled run).
+    REFUSED = "refused"
     BACKEND_ERROR = "backend_error"
+    # The memory is gone but derived data is not: a failure, never a success.
+    PARTIAL_CLEANUP = "partial_cleanup"
+
+
+WRITE_SUCCESSES = frozenset(
+    {WriteStatus.ADDED, WriteStatus.UPDATED, WriteStatus.DELETED, WriteStatus.NO_EFFECT}
+)
 
 
 @dataclass(frozen=True)
 class WriteOutcome:
+    """The one result of a write, from the services up to every edge: ``/v1``, MCP and the
+    user API serialize it with ``memories.contract.shapes`` and add nothing of their own."""
+
     status: WriteStatus
     memory_id: str | None = None
     inserted_count: int = 0
     reason: str | None = None
     # The active memory of the same key this write replaced (status=superseded now).
     superseded_id: str | None = None
+    # The agent's action this answers (add, update, delete, none); "" for a service's own.
+    action: str = ""
 
     @property
     def success(self) -> bool:
-        return self.status in {WriteStatus.ADDED, WriteStatus.UPDATED, WriteStatus.NO_EFFECT}
+        return self.status in WRITE_SUCCESSES
+
+    @classmethod
+    def of_delete(cls, memory_id: str, outcome: DeleteOutcome) -> WriteOutcome:
+        """A delete by id as a write: the reason is the status when the delete gave none."""
+        reason = outcome.reason or (None if outcome.success else outcome.status.value)
+        return cls(
+            status=WriteStatus(outcome.status.value),
+            memory_id=memory_id,
+            reason=reason,
+            action="delete",
+        )
 
 
 class DeleteStatus(StrEnum):

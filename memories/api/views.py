@@ -8,6 +8,7 @@ every decided outcome except ``forbidden`` 403, ``backend_error`` 503, ``partial
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from rest_framework import serializers, status
@@ -241,7 +242,7 @@ class UpdateItemView(ServiceAPIView):
             valid_until=data.get("valid_until", UNSET),
             actor=service_actor(request),
         )
-        return outcome_response(shapes.WriteOutput, {"action": "update", **_write(outcome)})
+        return outcome_response(shapes.WriteOutput, dataclasses.replace(outcome, action="update"))
 
 
 class DeleteItemView(ServiceAPIView):
@@ -423,14 +424,3 @@ class ImportView(ServiceAPIView):
         return Response(
             shapes.ImportOutput(report).data, status=503 if report.backend_error else 200
         )
-
-
-def _write(outcome: Any) -> dict[str, Any]:
-    return {
-        "success": outcome.success,
-        "status": outcome.status,
-        "memory_id": outcome.memory_id,
-        "inserted_count": outcome.inserted_count,
-        "reason": outcome.reason,
-        "superseded_id": outcome.superseded_id,
-    }

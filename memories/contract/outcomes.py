@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from memories.types import DeleteStatus, WriteStatus
+from memories.types import WriteStatus
 
 
 class Edge(StrEnum):
@@ -26,20 +26,22 @@ class Edge(StrEnum):
 
 
 OK = 200
-# outcome status -> (/v1, user API, console)
+# outcome status -> (/v1, user API, console). Every WriteStatus has a row (DeleteStatus's
+# values are among them), so a status added there without one fails at import.
 OUTCOME_HTTP_STATUS: dict[str, tuple[int, int, int]] = {
     WriteStatus.ADDED: (OK, OK, OK),
     WriteStatus.UPDATED: (OK, OK, OK),
     WriteStatus.NO_EFFECT: (OK, OK, OK),
-    DeleteStatus.DELETED: (OK, OK, OK),
-    "refused": (OK, OK, OK),  # lifecycle policy: the save switch is off, a scheduled run
+    WriteStatus.DELETED: (OK, OK, OK),
+    WriteStatus.REFUSED: (OK, OK, OK),  # lifecycle policy: the save switch is off, a scheduled run
     WriteStatus.REJECTED: (OK, 400, 422),
     WriteStatus.NOT_FOUND: (OK, 404, 404),
     WriteStatus.FORBIDDEN: (403, 403, 404),
     WriteStatus.BACKEND_ERROR: (503, 503, 503),
     # The memory is gone but derived data is not: a failure of ours, never a success.
-    DeleteStatus.PARTIAL_CLEANUP: (500, 500, 500),
+    WriteStatus.PARTIAL_CLEANUP: (500, 500, 500),
 }
+assert set(OUTCOME_HTTP_STATUS) == set(WriteStatus), "every write status needs its HTTP status"
 _COLUMN = {Edge.V1: 0, Edge.USER_API: 1, Edge.CONSOLE: 2}
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
 from asgiref.sync import sync_to_async
@@ -22,13 +22,14 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field, StringConstraints
 
 from lifecycle import policy
-from lifecycle.manage import ManageOutcome, manage_memory
+from lifecycle.manage import manage_memory
 from memories import metrics, selectors
 from memories.context import one_line, untrusted_frame
+from memories.contract import shapes
 from memories.contract.serializers import MAX_MEMORY_KEY, MAX_QUERY, MAX_TEXT
 from memories.mcp.connection import Connection
 from memories.ratelimits import RateKind, RateLimited, rate_check
-from memories.types import MEMORY_KEY, Category
+from memories.types import MEMORY_KEY, Category, SearchResult, WriteOutcome, WriteStatus
 from memories.usage import Use, count_use
 
 logger = logging.getLogger(__name__)
@@ -69,30 +70,11 @@ MANAGE_DESCRIPTION = (
 )
 
 
-class SearchItem(BaseModel):
-    id: str
-    content: str
-    score: float
-    category: str
-
-
-class SearchOutput(BaseModel):
-    items: list[SearchItem]
-    total: int
-    available: bool
-    error_reason: str | None
-    # The frame /v1/memories/context puts before recalled facts: they are data, not commands.
-    notice: str = ""
-
-
-class ManageOutput(BaseModel):
-    action: str
-    success: bool
-    status: str
-    memory_id: str | None
-    inserted_count: int
-    reason: str | None
-    superseded_id: str | None = None
+# What the tools answer: /v1's search and write shapes (memories.contract.shapes), generated as
+# pydantic models so the SDK publishes them as the tools' output schemas and checks each answer.
+SearchOutput = shapes.McpSearchOutput
+ManageOutput = shapes.McpManageOutput
+Body = Mapping[str, Any]
 
 
 Resolve = Callable[[ServerRequestContext[Any, Any]], Connection]
@@ -123,7 +105,8 @@ def rate_limit(connection: Connection, kind: RateKind) -> None:
         raise ToolError(f"rate_limited: {exc}") from exc
 
 
-def search(connection: Connection, query: str, top_k: int) -> SearchOutput:
+def search(connection: Connection, query: str, top_k: int) -> dict[str, Any]:
+    """The search tool's answer: /v1's search body and, with hits, the untrusted-data notice."""
     rate_limit(connection, RateKind.SEARCH)
     try:
         result = selectors.memory_search(scope=connection.scope, query=query, top_k=top_k)
@@ -131,15 +114,11 @@ def search(connection: Connection, query: str, top_k: int) -> SearchOutput:
         # The selector reports its own backend's outage; this is PostgreSQL itself going away
         # under any other read it makes. Still an outage, never an error the agent must parse.
         logger.warning("mcp search: database unavailable: %s", type(exc).__name__)
-        return SearchOutput(items=[], total=0, available=False, error_reason="database unavailable")
-    count_use(scope=connection.scope, memory_ids=[h.id for h in result.items], use=Use.RECALLED)
-    return SearchOutput(
-        items=[SearchItem.model_validate(hit, from_attributes=True) for hit in result.items],
-        total=result.total,
-        available=result.available,
-        error_reason=result.error_reason,
-        notice=untrusted_frame(query).strip() if result.items else "",
-    )
+        result = SearchResult(items=(), available=False, error_reason="database unavailable")
+    else:
+        count_use(scope=connection.scope, memory_ids=[h.id for h in result.items], use=Use.RECALLED)
+    notice = untrusted_frame(query).strip() if result.items else ""
+    return {**shapes.SearchOutput(result).data, "notice": notice}
 
 
 def manage(
@@ -149,7 +128,7 @@ def manage(
     text: str,
     category: str | None,
     memory_key: str | None = None,
-) -> ManageOutcome:
+) -> WriteOutcome:
     rate_limit(connection, RateKind.WRITE)
     try:
         return manage_memory(
@@ -165,12 +144,11 @@ def manage(
         )
     except DatabaseError as exc:
         logger.warning("mcp manage: database unavailable: %s", type(exc).__name__)
-        return ManageOutcome(
-            action=action,
-            success=False,
-            status="backend_error",
+        return WriteOutcome(
+            status=WriteStatus.BACKEND_ERROR,
             memory_id=memory_id,
             reason="database unavailable",
+            action=action,
         )
 
 
@@ -184,39 +162,42 @@ def manage_refusal(connection: Connection) -> str | None:
 
 
 # --- what the model reads ----------------------------------------------------------------------
-def render_search(output: SearchOutput) -> str:
-    if not output.available:
+def render_search(body: Body) -> str:
+    if not body["available"]:
         return (
-            f"Memory search unavailable ({output.error_reason}). This does not mean nothing is "
+            f"Memory search unavailable ({body['error_reason']}). This does not mean nothing is "
             "remembered; continue without memory."
         )
-    if not output.items:
+    if not body["items"]:
         return "No matching memory."
-    lines = [output.notice, f"{output.total} matching memories:"]
+    lines = [body["notice"], f"{body['total']} matching memories:"]
     lines += [
-        f"- [{item.id}] ({item.category}, score {item.score:.2f}) {one_line(item.content)}"
-        for item in output.items
+        f"- [{item['id']}] ({item['metadata']['category']}, score {item['score']:.2f}) "
+        f"{one_line(item['content'])}"
+        for item in body["items"]
     ]
     return "\n".join(lines)
 
 
-def render_manage(output: ManageOutput) -> str:
-    line = f"{output.action}: {output.status}"
-    if output.memory_id:
-        line += f" (memory_id {output.memory_id})"
-    if output.inserted_count:
-        line += f", inserted {output.inserted_count}"
-    if output.superseded_id:
-        line += f", superseded {output.superseded_id}"
-    if output.reason:
-        line += f"; reason: {output.reason}"
+def render_manage(body: Body) -> str:
+    line = f"{body['action']}: {body['status']}"
+    if body["memory_id"]:
+        line += f" (memory_id {body['memory_id']})"
+    if body["inserted_count"]:
+        line += f", inserted {body['inserted_count']}"
+    if body["superseded_id"]:
+        line += f", superseded {body['superseded_id']}"
+    if body["reason"]:
+        line += f"; reason: {body['reason']}"
     return line
 
 
-def tool_result(structured: BaseModel, text: str) -> CallToolResult:
+def tool_result(model: type[BaseModel], body: Body, text: str) -> CallToolResult:
+    """``body`` as the tool's structured answer (checked against its published model) and
+    ``text`` for a model that reads only the content."""
     return CallToolResult(
         content=[TextContent(type="text", text=text)],
-        structured_content=structured.model_dump(mode="json"),
+        structured_content=model.model_validate(body).model_dump(mode="json"),
     )
 
 
@@ -321,8 +302,8 @@ def build_server(resolve: Resolve) -> MCPServer:
         ctx: Context, query: Query, top_k: TopK = DEFAULT_TOP_K
     ) -> Annotated[CallToolResult, SearchOutput]:
         connection = resolve(ctx.request_context)
-        output = await in_thread(lambda: search(connection, query, top_k))
-        return tool_result(output, render_search(output))
+        body = await in_thread(lambda: search(connection, query, top_k))
+        return tool_result(SearchOutput, body, render_search(body))
 
     @server.tool(
         name=MANAGE_TOOL,
@@ -356,7 +337,7 @@ def build_server(resolve: Resolve) -> MCPServer:
                 memory_key,
             )
         )
-        output = ManageOutput.model_validate(outcome, from_attributes=True)
-        return tool_result(output, render_manage(output))
+        body = shapes.WriteOutput(outcome).data
+        return tool_result(ManageOutput, body, render_manage(body))
 
     return server

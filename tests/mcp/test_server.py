@@ -45,7 +45,7 @@ def kept(scope, agent) -> str:
 
 
 # --- what is offered ---------------------------------------------------------------------------
-def test_both_tools_are_listed_with_the_seed_arguments_and_no_scope_argument(mcp_agent):
+def test_both_tools_are_listed_with_their_arguments_and_no_scope_argument(mcp_agent):
     tools = mcp_agent.tools()
     assert set(tools) == {SEARCH, MANAGE}
     search, manage = tools[SEARCH], tools[MANAGE]
@@ -72,6 +72,12 @@ def test_both_tools_are_listed_with_the_seed_arguments_and_no_scope_argument(mcp
         "error_reason",
         "notice",
     }
+    # A hit is /v1's search hit: the category sits in its metadata, as /v1 answers it.
+    hit = search.output_schema["$defs"][
+        search.output_schema["properties"]["items"]["items"]["$ref"].rsplit("/", 1)[-1]
+    ]
+    assert set(hit["properties"]) == {"id", "content", "score", "metadata"}
+    assert set(hit["required"]) == {"id", "content", "score", "metadata"}
     assert set(manage.output_schema["properties"]) == {
         "action",
         "success",
@@ -81,7 +87,9 @@ def test_both_tools_are_listed_with_the_seed_arguments_and_no_scope_argument(mcp
         "reason",
         "superseded_id",
     }
-    # The descriptions carry the seed's rules for the model.
+    status = manage.output_schema["properties"]["status"]
+    assert status["type"] == "string"
+    # The descriptions carry the rules the model must follow.
     assert "real id" in search.description
     assert "never guess an id" in manage.description
     assert "secrets" in manage.description
@@ -125,7 +133,7 @@ def test_reference_switch_off_keeps_the_agents_own_search(mcp_agent, scope, kept
 
 
 # --- search ------------------------------------------------------------------------------------
-def test_search_answers_the_seed_shape_and_a_text_rendering(mcp_agent, kept, other_scope, agent):
+def test_search_answers_the_v1_shape_and_a_text_rendering(mcp_agent, kept, other_scope, agent):
     services.memory_add(scope=other_scope, text="用户偏好冗长的回答。", actor=agent)
     result = mcp_agent.call(SEARCH, query="用户喜欢什么样的回答", top_k=3)
     assert result.is_error is False
@@ -133,10 +141,31 @@ def test_search_answers_the_seed_shape_and_a_text_rendering(mcp_agent, kept, oth
     assert data["available"] is True and data["error_reason"] is None
     assert data["total"] == len(data["items"]) == 1  # never another user's memory
     hit = data["items"][0]
-    assert set(hit) == {"id", "content", "score", "category"}
-    assert (hit["id"], hit["content"], hit["category"]) == (kept, KEPT, "preference")
+    assert set(hit) == {"id", "content", "score", "metadata"}
+    assert (hit["id"], hit["content"], hit["metadata"]) == (kept, KEPT, {"category": "preference"})
     assert 0 < hit["score"] <= 1
     assert kept in text_of(result) and KEPT in text_of(result)
+    assert "(preference, score" in text_of(result)
+
+
+def test_search_and_manage_answer_what_v1_answers(mcp_agent, scope, kept):
+    """MCP's tools answer /v1's shapes (memories.contract.shapes), plus search's notice."""
+    from rest_framework.test import APIClient
+
+    from tests.memories.conftest import TOKEN
+
+    v1 = APIClient()
+    v1.credentials(HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+    who = {"tenant_id": scope.tenant_id, "user_id": scope.user_id}
+    by_v1 = v1.post("/v1/memories/search", {**who, "query": "回答风格"}, format="json").json()
+    by_mcp = mcp_agent.call(SEARCH, query="回答风格").structured_content
+    assert set(by_mcp) == {*by_v1, "notice"}
+    assert [{**h, "score": round(h["score"], 4)} for h in by_mcp["items"]] == [
+        {**h, "score": round(h["score"], 4)} for h in by_v1["items"]
+    ]
+
+    by_v1 = v1.post("/v1/memories/manage", {**who, "action": "none"}, format="json").json()
+    assert mcp_agent.call(MANAGE, action="none").structured_content == by_v1
 
 
 def test_search_with_no_match_is_an_available_empty_answer(mcp_agent):
@@ -198,7 +227,7 @@ def test_add_then_update_by_the_searched_id_then_delete(mcp_agent, scope):
 
     found = mcp_agent.call(SEARCH, query="技术方案用什么语言").structured_content["items"]
     assert [hit["id"] for hit in found] == [memory_id]
-    assert found[0]["category"] == "preference"
+    assert found[0]["metadata"] == {"category": "preference"}
 
     updated = mcp_agent.call(
         MANAGE, action="update", memory_id=found[0]["id"], text="后续技术方案都使用英文。"
