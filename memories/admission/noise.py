@@ -7,6 +7,7 @@ dropped line by line; absolute paths and URLs are cut out of the sentences that 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final
 
 from memories.text import HAN, HAN_CHARS
@@ -201,80 +202,118 @@ def clean_text(text: str) -> str:
 
 
 def _drop_noise_lines(lines: list[str]) -> list[str]:
-    kept: list[str] = []
-    fence: str | None = None
-    mode: str | None = None  # "traceback" | "go_dump" | "summary_para" | "summary_heading"
-    summary_level = 0
-    summary_started = False
-    previous_was_repl = False
+    noise = _LineFilter()
+    return [line for line in lines if noise.keeps(line)]
 
-    for line in lines:
-        stripped = line.strip()
 
-        if fence is not None:
-            if stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0]):
-                fence = None
-            continue
+class _LineFilter:
+    """Reads a message line by line and tells which lines to keep.
 
-        if mode == "summary_heading":
-            heading = _MARKDOWN_HEADING_RE.match(line)
-            if heading is None or len(heading.group(1)) > summary_level:
-                continue
-            mode = None
-        elif mode == "summary_para":
-            if stripped:
-                summary_started = True
-                continue
-            if summary_started:
-                mode = None
-            continue
-        elif mode == "traceback":
-            if not stripped:
-                mode = None
-            elif line[0].isspace() or _PY_CHAINED_RE.match(line) or _PY_TRACEBACK_RE.match(line):
-                continue
-            else:
-                mode = None
-                if _PY_EXCEPTION_LINE_RE.match(line):
-                    continue
-        elif mode == "go_dump":
-            # A goroutine dump is Han-free; it ends at a blank line or at prose.
-            if stripped and (line[0].isspace() or not HAN.search(line)):
-                continue
-            mode = None
+    Some noise spans several lines whose later lines look harmless on their own: a fenced
+    block, an injected summary (under a heading or after a marker), a Python traceback, a Go
+    goroutine dump, a REPL session.  The filter remembers which of those it is inside; every
+    other line is judged alone (``_is_noise_line``).
+    """
 
-        fence_match = _FENCE_RE.match(line)
-        if fence_match:
-            marker = fence_match.group("fence")
-            rest = stripped[len(marker) :]
-            if marker[0] not in rest:  # a one-line ```code``` block needs no state
-                fence = marker
-            previous_was_repl = False
-            continue
+    def __init__(self) -> None:
+        self.fence: str | None = None  # the open fence's marker: 3+ backticks or tildes
+        self.block: Callable[[str], bool] | None = None  # the open multi-line block's rule
+        self.summary_level = 0  # the ``#`` count of the heading that opened a summary
+        self.summary_started = False  # a marker's summary has had a non-blank line
+        self.previous_was_repl = False  # ``...`` continues a ``>>>`` line only
 
+    def keeps(self, line: str) -> bool:
+        if self.fence is not None:
+            if _closes_fence(self.fence, line):
+                self.fence = None
+            return False
+        if self.block is not None and self.block(line):
+            return False  # still inside the block
+        if self._opens_fence(line) or self._opens_block(line) or self._is_repl(line):
+            return False
+        return not (line.strip() and _is_noise_line(line))
+
+    # --- fences ---------------------------------------------------------------------------
+
+    def _opens_fence(self, line: str) -> bool:
+        match = _FENCE_RE.match(line)
+        if not match:
+            return False
+        marker = match.group("fence")
+        if marker[0] not in line.strip()[len(marker) :]:  # a one-line ```code``` needs no state
+            self.fence = marker
+        self.previous_was_repl = False
+        return True
+
+    # --- multi-line blocks: each rule says whether a line still belongs to the open block,
+    # and closes it (``self.block = None``) where the block ends ---------------------------
+
+    def _opens_block(self, line: str) -> bool:
         heading = _SUMMARY_HEADING_RE.match(line)
         if heading:
-            mode, summary_level = "summary_heading", len(heading.group("hashes"))
-            continue
-        if _SUMMARY_MARKER_RE.match(line):
-            mode, summary_started = "summary_para", False
-            continue
-        if _PY_TRACEBACK_RE.match(line):
-            mode = "traceback"
-            continue
-        if _GO_DUMP_START_RE.match(line):
-            mode = "go_dump"
-            continue
+            self.summary_level = len(heading.group("hashes"))
+            self.block = self._in_summary_section
+        elif _SUMMARY_MARKER_RE.match(line):
+            self.summary_started = False
+            self.block = self._in_summary_paragraph
+        elif _PY_TRACEBACK_RE.match(line):
+            self.block = self._in_traceback
+        elif _GO_DUMP_START_RE.match(line):
+            self.block = self._in_go_dump
+        else:
+            return False
+        return True
 
-        if _REPL_RE.match(line) or (previous_was_repl and _REPL_CONTINUATION_RE.match(line)):
-            previous_was_repl = True
-            continue
-        previous_was_repl = False
+    def _in_summary_section(self, line: str) -> bool:
+        """A summary under a heading runs to the next heading of the same or a higher level."""
+        heading = _MARKDOWN_HEADING_RE.match(line)
+        if heading is None or len(heading.group(1)) > self.summary_level:
+            return True
+        self.block = None
+        return False
 
-        if stripped and _is_noise_line(line):
-            continue
-        kept.append(line)
-    return kept
+    def _in_summary_paragraph(self, line: str) -> bool:
+        """A summary after a marker runs to the first blank line after some text; that blank
+        line goes with it."""
+        if line.strip():
+            self.summary_started = True
+        elif self.summary_started:
+            self.block = None
+        return True
+
+    def _in_traceback(self, line: str) -> bool:
+        """Indented frames and chained tracebacks continue it; the unindented exception line
+        that follows them ends it and goes with it."""
+        if not line.strip():
+            self.block = None
+            return False
+        if line[0].isspace() or _PY_CHAINED_RE.match(line) or _PY_TRACEBACK_RE.match(line):
+            return True
+        self.block = None
+        return bool(_PY_EXCEPTION_LINE_RE.match(line))
+
+    def _in_go_dump(self, line: str) -> bool:
+        """A goroutine dump is Han-free; it ends at a blank line or at prose."""
+        if line.strip() and (line[0].isspace() or not HAN.search(line)):
+            return True
+        self.block = None
+        return False
+
+    # --- REPL sessions --------------------------------------------------------------------
+
+    def _is_repl(self, line: str) -> bool:
+        """A ``>>>`` line, or a ``...`` line right after one."""
+        repl = bool(
+            _REPL_RE.match(line) or (self.previous_was_repl and _REPL_CONTINUATION_RE.match(line))
+        )
+        self.previous_was_repl = repl
+        return repl
+
+
+def _closes_fence(fence: str, line: str) -> bool:
+    """Only a line made of the opening marker's character (at least as many) closes a fence."""
+    stripped = line.strip()
+    return stripped.startswith(fence[0] * len(fence)) and not stripped.strip(fence[0])
 
 
 def _is_noise_line(line: str) -> bool:

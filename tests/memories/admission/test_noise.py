@@ -169,3 +169,47 @@ def test_line_holding_only_a_url_disappears():
 
 def test_blank_lines_are_collapsed():
     assert clean_text("\n\n第一段\n\n\n\n第二段\n\n") == "第一段\n\n第二段"
+
+
+# Where multi-line noise ends
+# --------------------------------------------------------------------------------------------
+
+
+def test_a_fence_closes_only_on_a_line_of_its_own_marker_as_long_or_longer():
+    # "```" inside a four-backtick fence is code; "~~~" does not close a backtick fence.
+    text = "用户偏好简洁回答\n````md\n```\n~~~\n用户示例\n````\n结论放在最前面"
+    assert clean_text(text) == "用户偏好简洁回答\n结论放在最前面"
+
+
+def test_a_one_line_fenced_snippet_opens_no_block():
+    assert clean_text("```ls -la```\n结论放在最前面") == "结论放在最前面"
+
+
+def test_a_traceback_ends_with_its_exception_line_or_a_blank_line():
+    frames = 'Traceback (most recent call last):\n  File "a.py", line 3, in <module>\n'
+    assert clean_text(f"{frames}KeyError: 'x'\n用户偏好简洁回答") == "用户偏好简洁回答"
+    assert clean_text(f"{frames}\n用户偏好简洁回答") == "用户偏好简洁回答"
+    # a sentence right after the frames ends it too, and is kept
+    assert clean_text(f"{frames}用户偏好简洁回答") == "用户偏好简洁回答"
+
+
+def test_a_goroutine_dump_ends_at_the_first_line_of_prose():
+    text = "goroutine 7 [running]:\nmain.work()\n\t/app/main.go:8 +0x1d\n用户偏好简洁回答"
+    assert clean_text(text) == "用户偏好简洁回答"
+
+
+def test_a_summary_after_a_marker_runs_to_the_first_blank_line_after_its_text():
+    text = "[Session Summary]\n\n讨论了部署方案\n\n用户偏好简洁回答"
+    assert clean_text(text) == "用户偏好简洁回答"
+
+
+def test_a_summary_section_stops_at_a_heading_of_its_level_but_not_at_a_deeper_one():
+    text = "## Session summary\n### 细节\n- 数据库用 MySQL\n# 偏好\n用户偏好简体中文"
+    assert clean_text(text) == "# 偏好\n用户偏好简体中文"
+
+
+def test_repl_continuation_dots_are_noise_only_after_a_prompt():
+    assert clean_text(">>> x = 1\n... y = 2\n用户偏好简洁回答") == "用户偏好简洁回答"
+    assert clean_text("用户偏好简洁回答\n... 然后结论放在最前面") == (
+        "用户偏好简洁回答\n... 然后结论放在最前面"
+    )
