@@ -16,6 +16,7 @@ from django.test import Client
 from memories import selectors, services
 from memories.models import AuditEvent
 from memories.ops import portability
+from memories.services import validity
 from memories.types import Actor, ActorKind, Source, WriteStatus
 from memories.usage import Use, count_use
 
@@ -73,7 +74,8 @@ def test_pin_and_unpin_from_the_detail_page_and_the_limit_is_said(
     assert selectors.memory_get(scope=alice_scope, memory_id=ids[0]).metadata["pinned"] is True
     assert 'data-field="pinned"' in alice_client.get("/memories/").content.decode()
 
-    monkeypatch.setattr(services, "MAX_PINS", 1)
+    monkeypatch.setattr(validity, "MAX_PINS", 1)  # the limit memory_pin applies
+    monkeypatch.setattr(services, "MAX_PINS", 1)  # the limit the page names
     refused = alice_client.post(f"/memories/{ids[1]}/pin/", {"pinned": "1"})
     assert refused.status_code == 422
     assert "最多只能把 1 条记忆设为始终使用" in refused.content.decode()
@@ -211,7 +213,7 @@ def test_user_api_shows_origin_use_and_pins_and_caps_them(
     bad = alice_client.post(f"{API}/{mine}/pin", {"pinned": "yes"}, content_type="application/json")
     assert bad.status_code == 400 and "pinned" in bad.json()["error"]["fields"]
 
-    monkeypatch.setattr(services, "MAX_PINS", 1)
+    monkeypatch.setattr(validity, "MAX_PINS", 1)
     other = agent_add(alice_scope, "代码评审先写结论。")
     capped = alice_client.post(
         f"{API}/{other}/pin", {"pinned": True}, content_type="application/json"

@@ -6,9 +6,8 @@ import psycopg
 import pytest
 from django.db import connection
 
-from memories import services, vacuum
 from memories.engine.adapter import connection_string_for
-from memories.services import memory_add, memory_delete_user
+from memories.services import delete, memory_add, memory_delete_user, vacuum
 from memories.types import Actor, ActorKind, DeleteStatus, WriteStatus
 
 AGENT = Actor(kind=ActorKind.AGENT, id="agent-test")
@@ -27,7 +26,7 @@ def vacuum_counts() -> dict[str, int]:
 @pytest.mark.django_db(transaction=True)
 def test_a_large_delete_user_vacuums_the_memory_tables(scope, monkeypatch):
     # The threshold is a size no test should have to write: three stand in for a thousand.
-    monkeypatch.setattr(services, "VACUUM_AFTER_DELETING", 3)
+    monkeypatch.setattr(delete, "VACUUM_AFTER_DELETING", 3)
     for text in ("用户喜欢绿茶。", "用户住在杭州。", "用户偏好简洁的回答。"):
         assert memory_add(scope=scope, text=text, actor=AGENT).status == WriteStatus.ADDED
     before = vacuum_counts()

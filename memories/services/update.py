@@ -1,0 +1,200 @@
+"""Corrections: ``memory_update`` changes a memory's text (and optionally its category, key or
+expiry) in place, as the user's explicit word."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from memories import governance, metrics
+from memories.admission import admit_text
+from memories.engine import get_engine
+from memories.governance import UNSET, Unset
+from memories.locks import scope_write_lock
+from memories.models import AuditEvent, MemoryRow
+from memories.services.supersede import key_conflict, record_write
+from memories.services.write import (
+    MAX_FACT_LENGTH,
+    WriteContext,
+    admission_refused,
+    noop,
+    owned_row,
+    past,
+    valid_key,
+)
+from memories.text import normalize_quotes
+from memories.types import (
+    SCHEMA_VERSION,
+    Actor,
+    BackendError,
+    Category,
+    MemoryScope,
+    MemoryStatus,
+    Source,
+    WriteOutcome,
+    WriteStatus,
+)
+
+
+def memory_update(
+    *,
+    scope: MemoryScope,
+    memory_id: str,
+    text: str,
+    actor: Actor,
+    category: str | None = None,
+    memory_key: str | None = None,
+    valid_until: datetime | None | Unset = UNSET,
+    source: str = Source.MANAGE,
+    run_id: str = "",
+    occurred_at: datetime | None = None,
+) -> WriteOutcome:
+    """Correct a fact in place: the id stays, the text is re-embedded, entities relinked.
+
+    A correction is new text: it passes the same admission as a new fact.
+    ``memory_key`` (``""`` removes it) and ``valid_until`` (``None``: never expires) change
+    only when given; taking a key that another active memory holds supersedes that memory
+    (``superseded_id``). A correction is the user's (or their agent's) explicit word: the
+    memory becomes an explicit statement, current again if it was superseded or expired."""
+    ctx = WriteContext(scope=scope, actor=actor, source=source, run_id=run_id)
+    new_text = _admit_correction(
+        memory_id=memory_id,
+        text=text,
+        memory_key=memory_key,
+        valid_until=valid_until,
+        source=source,
+    )
+    if isinstance(new_text, WriteOutcome):
+        return new_text
+    try:
+        with scope_write_lock(scope):
+            row = owned_row(scope=scope, memory_id=memory_id)
+            if isinstance(row, WriteOutcome):
+                return row
+            changes = _changed_fields(
+                row, category=category, memory_key=memory_key, valid_until=valid_until
+            )
+            # Quote style alone is no change: admission stores “x” as "x".
+            if normalize_quotes(row.content) == normalize_quotes(new_text) and not changes:
+                return noop(ctx, memory_id=memory_id, reason="unchanged")
+            current = _correct(
+                ctx, row=row, memory_id=memory_id, text=new_text, changes=changes, at=occurred_at
+            )
+    except BackendError as exc:
+        metrics.writes.labels("update", "backend_error").inc()
+        return WriteOutcome(status=WriteStatus.BACKEND_ERROR, memory_id=memory_id, reason=str(exc))
+    metrics.writes.labels("update", "updated").inc()
+    return WriteOutcome(
+        status=WriteStatus.UPDATED,
+        memory_id=memory_id,
+        superseded_id=str(current.id) if current is not None else None,
+    )
+
+
+def _admit_correction(
+    *,
+    memory_id: str,
+    text: str,
+    memory_key: str | None,
+    valid_until: datetime | None | Unset,
+    source: str,
+) -> WriteOutcome | str:
+    """The checks that need no lock: the ``rejected`` outcome, or the admitted text."""
+    text = text.strip()
+    if not text or len(text) > MAX_FACT_LENGTH:
+        return WriteOutcome(status=WriteStatus.REJECTED, memory_id=memory_id, reason="invalid_text")
+    if memory_key is not None and not valid_key(memory_key):
+        return WriteOutcome(
+            status=WriteStatus.REJECTED, memory_id=memory_id, reason="invalid_memory_key"
+        )
+    if past(valid_until):
+        return WriteOutcome(
+            status=WriteStatus.REJECTED, memory_id=memory_id, reason="valid_until_past"
+        )
+    admission = admit_text(source=source, text=text)
+    if admission_refused(admission):
+        return WriteOutcome(
+            status=WriteStatus.REJECTED, memory_id=memory_id, reason=admission.reason
+        )
+    return admission.text
+
+
+def _changed_fields(
+    row: MemoryRow,
+    *,
+    category: str | None,
+    memory_key: str | None,
+    valid_until: datetime | None | Unset,
+) -> dict[str, Any]:
+    """The fields besides the text that the correction gives a new value (payload form)."""
+    changes: dict[str, Any] = {}
+    if category and category != row.category:
+        changes["category"] = Category(category).value
+    if memory_key is not None and memory_key != (row.payload.get("memory_key") or ""):
+        changes["memory_key"] = memory_key or None
+    if valid_until is not UNSET and governance.iso(valid_until) != row.payload.get("valid_until"):
+        changes["valid_until"] = governance.iso(valid_until)
+    return changes
+
+
+def _correct(
+    ctx: WriteContext,
+    *,
+    row: MemoryRow,
+    memory_id: str,
+    text: str,
+    changes: dict[str, Any],
+    at: datetime | None,
+) -> MemoryRow | None:
+    """Store the correction with its audit row and the supersede of the key's other holder
+    (returned), or put the old text and metadata back: no change without its audit trail."""
+    key = changes.get("memory_key", row.payload.get("memory_key")) or ""
+    current, _ = key_conflict(
+        scope=ctx.scope,
+        memory_key=key,
+        confidence=governance.EXPLICIT_CONFIDENCE,
+        exclude_id=memory_id,
+    )
+    metadata = _corrected_metadata(row, changes)
+    get_engine().update_fact(memory_id=memory_id, text=text, metadata=metadata)
+    try:
+        record_write(
+            ctx,
+            memory_id=memory_id,
+            event=AuditEvent.Event.UPDATE,
+            old_text=row.content,
+            new_text=text,
+            changes=_change_history(row, changes),
+            at=at,
+            replaces=current,
+        )
+    except Exception:
+        previous = {key: row.payload.get(key) for key in metadata}
+        get_engine().update_fact(memory_id=memory_id, text=row.content, metadata=previous)
+        raise
+    return current
+
+
+def _corrected_metadata(row: MemoryRow, changes: dict[str, Any]) -> dict[str, Any]:
+    """The payload fields a correction writes: the changes, explicit confidence, the current
+    model, and current again (active) unless its expiry is over."""
+    until = governance.parse_instant(changes.get("valid_until", row.payload.get("valid_until")))
+    metadata = {
+        **changes,
+        "confidence": governance.EXPLICIT_CONFIDENCE,
+        "embedding_model": get_engine().embedding_model,
+        "schema_version": SCHEMA_VERSION,
+    }
+    if until is None or until > timezone.now():
+        metadata |= {"status": MemoryStatus.ACTIVE.value, "superseded_by": None}
+    return metadata
+
+
+def _change_history(row: MemoryRow, changes: dict[str, Any]) -> dict[str, list[Any]] | None:
+    """What changed besides the text, old → new, for the history (None when nothing did)."""
+    return {
+        field: [row.category if field == "category" else row.payload.get(field), value]
+        for field, value in changes.items()
+    } or None
