@@ -18,9 +18,12 @@ from typing import Any
 
 from django.db import DatabaseError, transaction
 from django.db.models.functions import Now
+from procrastinate.contrib.django import app
+from procrastinate.contrib.django.models import ProcrastinateJob
 
 from lifecycle import guards, metrics, policy
 from lifecycle.categories import categorize
+from lifecycle.ingest_queue import defer_ingest
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
 from lifecycle.selectors import (
     deleted_fact_digests_since,
@@ -30,17 +33,18 @@ from lifecycle.selectors import (
 )
 from memories import metrics as memory_metrics
 from memories.admission import Message, admit
-from memories.engine import ExtractedFact
-from memories.engine.extractor import EXTRACTION_RULES, propose_key
 from memories.locks import scope_write_lock
 from memories.models import DeletionMark
 from memories.selectors import memory_attribution
 from memories.services import (
     QUOTA_EXCEEDED,
+    ExtractedFact,
+    extraction_instructions,
     memory_discard,
     memory_extract,
     memory_record_extracted,
     our_metadata,
+    propose_key,
     quota_room,
 )
 from memories.types import Actor, ActorKind, BackendError, MemoryScope, Source, WriteStatus
@@ -89,8 +93,6 @@ def ingest_submit(
             reason=(admission.reason or "unknown")[:64],
         )
         return IngestSubmission(accepted=False, status="rejected", reason=admission.reason)
-    from lifecycle.tasks import run_ingest
-
     with transaction.atomic():
         job = IngestJob.objects.create(
             tenant_id=scope.tenant_id,
@@ -101,34 +103,9 @@ def ingest_submit(
             messages=[{"role": m.role, "content": m.content} for m in admission.messages],
             metadata=metadata or {},
         )
-        run_ingest.configure(**queue_fairly(scope)).defer(job_id=str(job.id))
+        defer_ingest(scope=scope, job_id=str(job.id))
     logger.info("ingest queued: scope=%s run=%s job=%s", scope.key, run_id, job.id)
     return IngestSubmission(accepted=True, status="queued", job_id=str(job.id))
-
-
-INGEST_LOCK = "ingest:"
-
-
-def queue_fairly(scope: MemoryScope) -> dict[str, Any]:
-    """Where a new job of ``scope`` goes in the one ingest queue.
-
-    * ``lock``: one job of a scope runs at a time (they would wait on the scope's write lock
-      anyway), so a second worker slot never sits waiting behind it;
-    * ``priority``: minus the tenant's jobs already waiting or running. The worker takes the
-      highest priority first, oldest first within one, so a tenant's n-th outstanding job waits
-      behind every other tenant's earlier ones: a tenant with a backlog of big ingests holds
-      another tenant's one-line ingest for at most the one job it is running (round robin).
-    """
-    from procrastinate.contrib.django.models import ProcrastinateJob
-
-    from lifecycle.tasks import INGEST_QUEUE
-
-    outstanding = ProcrastinateJob.objects.filter(
-        queue_name=INGEST_QUEUE,
-        status__in=("todo", "doing"),
-        lock__startswith=f"{INGEST_LOCK}{scope.tenant_id}:",
-    ).count()
-    return {"lock": f"{INGEST_LOCK}{scope.key}", "priority": -outstanding}
 
 
 @dataclass
@@ -249,7 +226,7 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJ
         # Lets a later attempt find what a worker that died mid-job stored but never adopted.
         "ingest_job_id": str(job.id),
     }
-    instructions = EXTRACTION_RULES
+    instructions = extraction_instructions()
     # The scope's one write lock, held from extraction to adoption: no other writer of the
     # scope (a delete above all) interleaves.
     with scope_write_lock(scope):
@@ -280,7 +257,7 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJ
                     raise IngestFailed("language_drift")
                 assert language is not None
                 stricter = guards.LANGUAGE_RETRY_INSTRUCTION[language]
-                instructions = f"{EXTRACTION_RULES}\n\n{stricter}"
+                instructions = extraction_instructions(stricter)
             survivors = _validate(attempt=attempt, facts=facts)
             survivors = _not_deleted_since(attempt=attempt, job=job, facts=survivors)
             # The same lock /manage takes to register: either it registered before this check
@@ -361,9 +338,6 @@ def ingest_forget_scope(*, scope: MemoryScope, marked_at: datetime, **_: Any) ->
 
     Nothing the client sent beside its ids survives either: every earlier job and refusal of
     the scope loses its run id and metadata, and the run ledger forgets the scope's runs."""
-    from procrastinate.contrib.django import app
-    from procrastinate.contrib.django.models import ProcrastinateJob
-
     earlier = IngestJob.objects.filter(
         tenant_id=scope.tenant_id, user_id=scope.user_id, created_at__lte=marked_at
     )

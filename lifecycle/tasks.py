@@ -1,4 +1,8 @@
-"""Queue tasks (procrastinate, jobs stored in PostgreSQL; workers run anywhere)."""
+"""Queue tasks (procrastinate, jobs stored in PostgreSQL; workers run anywhere).
+
+procrastinate imports this module before the ``memories`` app is ready (which sets up Mem0's
+environment), so each task imports the memory core, and what reaches it, when it runs.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +16,12 @@ from procrastinate.contrib.django import app
 from procrastinate.jobs import Job, Status
 from procrastinate.retry import BaseRetryStrategy
 
+from lifecycle.ingest_queue import INGEST_QUEUE, RUN_INGEST
 from memories.types import BackendError
 
 # Backend errors are tried at most 4 times, 1, 2 and 4 seconds apart.
 RETRY_DELAYS_SECONDS = (1, 2, 4)
 MAX_ATTEMPTS = len(RETRY_DELAYS_SECONDS) + 1
-INGEST_QUEUE = "ingest"
 
 
 class BackoffOnBackendError(BaseRetryStrategy):
@@ -37,7 +41,7 @@ def _now() -> datetime.datetime:
 
 
 @app.task(
-    name="lifecycle.run_ingest",
+    name=RUN_INGEST,
     queue=INGEST_QUEUE,
     retry=BackoffOnBackendError(),
     pass_context=True,

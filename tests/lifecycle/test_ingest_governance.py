@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from lifecycle.models import IngestJob
-from memories.engine.extractor import propose_key
 from memories.governance import INFERRED_CONFIDENCE
 from memories.models import AuditEvent, MemoryRow
+from memories.services import propose_key
 from tests.lifecycle.conftest import run_queue
 from tests.memories.conftest import body
 
