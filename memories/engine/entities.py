@@ -79,6 +79,9 @@ def link(
 ) -> None:
     """Link each ``(memory_id, entities)`` of one scope, in a handful of statements.
 
+    Each name finds its row by exact text, else by Mem0's semantic match, else gets a new row
+    that already holds its links; the found rows then get the memory ids appended.
+
     ``new_memories``: the ids were just inserted, so no entity links them yet and the ids are
     appended without testing each against the whole array (a name linked to thousands of
     memories made that test part of every add)."""
@@ -86,6 +89,21 @@ def link(
     if not wanted:
         return
     ident = sql.Identifier(table)
+    target = _exact_matches(cur, ident, scope_key, list(wanted))
+    missing = [k for k in wanted if k not in target]
+    if missing:
+        vectors = [str(list(v)) for v in embed_batch([wanted[k].text for k in missing])]
+        target |= _semantic_matches(cur, ident, scope_key, dict(zip(missing, vectors, strict=True)))
+        unmatched = [(k, v) for k, v in zip(missing, vectors, strict=True) if k not in target]
+        _insert_entities(cur, ident, scope_key, [(wanted[k], v) for k, v in unmatched])
+    pairs = [(target[k], m) for k, w in wanted.items() if k in target for m in w.memory_ids]
+    _append_links(cur, ident, pairs, check_linked=not new_memories)
+
+
+def _exact_matches(
+    cur: Any, ident: sql.Identifier, scope_key: str, keys: list[str]
+) -> dict[str, str]:
+    """Name key -> id of the scope's row with that normalised text (the lowest id of several)."""
     cur.execute(
         sql.SQL(
             "SELECT DISTINCT ON (k) k, id::text FROM ("
@@ -93,69 +111,86 @@ def link(
             f"WHERE payload->>'user_id' = %s AND {NAME_KEY_SQL} = ANY(%s)"
             ") found ORDER BY k, id"
         ).format(t=ident),
-        (scope_key, list(wanted)),
+        (scope_key, keys),
     )
-    target: dict[str, str] = {str(k): str(i) for k, i in cur.fetchall()}
-    missing = [k for k in wanted if k not in target]
-    new_rows: list[tuple[str, str, str]] = []
-    if missing:
-        vectors = [str(list(v)) for v in embed_batch([wanted[k].text for k in missing])]
-        cur.execute(
-            sql.SQL(
-                "SELECT q.ord::int, e.id::text "
-                "FROM unnest(%s::vector[]) WITH ORDINALITY AS q(v, ord) "
-                "CROSS JOIN LATERAL (SELECT id, 1 - (vector <=> q.v) AS score FROM {t} "
-                "WHERE payload->>'user_id' = %s ORDER BY vector <=> q.v LIMIT 1) e "
-                "WHERE e.score >= %s"
-            ).format(t=ident),
-            (vectors, scope_key, SEMANTIC_MATCH),
-        )
-        for ordinal, entity_id in cur.fetchall():
-            target[missing[int(ordinal) - 1]] = str(entity_id)
-        for key, vector in zip(missing, vectors, strict=True):
-            if key in target:
-                continue
-            entry = wanted[key]
-            payload = {
-                "data": entry.text,
-                "entity_type": entry.entity_type,
-                "linked_memory_ids": entry.memory_ids,
-                "user_id": scope_key,
-            }
-            readings = pinyin_readings(entry.text)
-            if readings:
-                payload["pinyin"] = readings
-            new_rows.append((str(uuid.uuid4()), vector, json.dumps(payload, ensure_ascii=False)))
-    if new_rows:
-        ids, vectors, payloads = (list(column) for column in zip(*new_rows, strict=True))
-        cur.execute(
-            sql.SQL(
-                "INSERT INTO {t} (id, vector, payload) "
-                "SELECT i, v::vector, p::jsonb FROM unnest(%s::uuid[], %s::text[], %s::text[]) "
-                "AS r(i, v, p)"
-            ).format(t=ident),
-            (ids, vectors, payloads),
-        )
-    pairs = [(target[k], m) for k, w in wanted.items() if k in target for m in w.memory_ids]
-    if pairs:
-        entity_ids, memory_ids = (list(column) for column in zip(*pairs, strict=True))
-        unlinked = (
-            ""
-            if new_memories
-            else ("WHERE NOT coalesce(e.payload->'linked_memory_ids', '[]'::jsonb) ? m")
-        )
-        cur.execute(
-            sql.SQL(
-                "WITH pairs AS (SELECT * FROM unnest(%s::uuid[], %s::text[]) AS p(eid, mid)), "
-                "added AS (SELECT eid, array_agg(DISTINCT mid) AS mids FROM pairs GROUP BY eid) "
-                "UPDATE {t} e SET payload = jsonb_set(e.payload, '{{linked_memory_ids}}', "
-                "coalesce(e.payload->'linked_memory_ids', '[]'::jsonb) || coalesce(("
-                f"SELECT jsonb_agg(m) FROM unnest(a.mids) AS m {unlinked}"
-                "), '[]'::jsonb)) "
-                "FROM added a WHERE e.id = a.eid"
-            ).format(t=ident),
-            (entity_ids, memory_ids),
-        )
+    return {str(k): str(i) for k, i in cur.fetchall()}
+
+
+def _semantic_matches(
+    cur: Any, ident: sql.Identifier, scope_key: str, vectors: dict[str, str]
+) -> dict[str, str]:
+    """Name key -> id of the scope's nearest row when at least ``SEMANTIC_MATCH`` similar to
+    the name's vector (Mem0's top-1 rule), all names in one statement."""
+    keys = list(vectors)
+    cur.execute(
+        sql.SQL(
+            "SELECT q.ord::int, e.id::text "
+            "FROM unnest(%s::vector[]) WITH ORDINALITY AS q(v, ord) "
+            "CROSS JOIN LATERAL (SELECT id, 1 - (vector <=> q.v) AS score FROM {t} "
+            "WHERE payload->>'user_id' = %s ORDER BY vector <=> q.v LIMIT 1) e "
+            "WHERE e.score >= %s"
+        ).format(t=ident),
+        (list(vectors.values()), scope_key, SEMANTIC_MATCH),
+    )
+    return {keys[int(ordinal) - 1]: str(entity_id) for ordinal, entity_id in cur.fetchall()}
+
+
+def _insert_entities(
+    cur: Any, ident: sql.Identifier, scope_key: str, rows: list[tuple[_Wanted, str]]
+) -> None:
+    """New entity rows in Mem0's payload shape, linked to their memories from the start; an
+    all-Han name also stores its pinyin readings."""
+    if not rows:
+        return
+    ids, vectors, payloads = [], [], []
+    for entry, vector in rows:
+        payload = {
+            "data": entry.text,
+            "entity_type": entry.entity_type,
+            "linked_memory_ids": entry.memory_ids,
+            "user_id": scope_key,
+        }
+        readings = pinyin_readings(entry.text)
+        if readings:
+            payload["pinyin"] = readings
+        ids.append(str(uuid.uuid4()))
+        vectors.append(vector)
+        payloads.append(json.dumps(payload, ensure_ascii=False))
+    cur.execute(
+        sql.SQL(
+            "INSERT INTO {t} (id, vector, payload) "
+            "SELECT i, v::vector, p::jsonb FROM unnest(%s::uuid[], %s::text[], %s::text[]) "
+            "AS r(i, v, p)"
+        ).format(t=ident),
+        (ids, vectors, payloads),
+    )
+
+
+def _append_links(
+    cur: Any, ident: sql.Identifier, pairs: list[tuple[str, str]], *, check_linked: bool
+) -> None:
+    """Append each ``(entity_id, memory_id)`` link in one UPDATE; with ``check_linked`` a
+    memory the entity already links is not appended twice."""
+    if not pairs:
+        return
+    entity_ids, memory_ids = (list(column) for column in zip(*pairs, strict=True))
+    unlinked = (
+        "WHERE NOT coalesce(e.payload->'linked_memory_ids', '[]'::jsonb) ? m"
+        if check_linked
+        else ""
+    )
+    cur.execute(
+        sql.SQL(
+            "WITH pairs AS (SELECT * FROM unnest(%s::uuid[], %s::text[]) AS p(eid, mid)), "
+            "added AS (SELECT eid, array_agg(DISTINCT mid) AS mids FROM pairs GROUP BY eid) "
+            "UPDATE {t} e SET payload = jsonb_set(e.payload, '{{linked_memory_ids}}', "
+            "coalesce(e.payload->'linked_memory_ids', '[]'::jsonb) || coalesce(("
+            f"SELECT jsonb_agg(m) FROM unnest(a.mids) AS m {unlinked}"
+            "), '[]'::jsonb)) "
+            "FROM added a WHERE e.id = a.eid"
+        ).format(t=ident),
+        (entity_ids, memory_ids),
+    )
 
 
 def relink_scope(
