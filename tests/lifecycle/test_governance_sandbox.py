@@ -21,7 +21,7 @@ def found(v1, scope, query: str) -> list[dict]:
     return answer["items"]
 
 
-def test_add_update_noop_delete_as_in_the_seed_sandbox(v1, scope):
+def test_add_update_noop_delete_through_v1_as_an_agent_would(v1, scope):
     # 1. ADD: an explicit, stable, reusable preference
     added = v1.post(
         "manage",

@@ -353,7 +353,7 @@ def bundled_embedder(settings):
         pytest.skip("calibration numbers are for the bundled embedder only")
 
 
-def test_the_shipped_set_holds_the_seed_sandbox_and_its_contradiction():
+def test_the_shipped_set_holds_the_sandbox_restatement_and_its_contradiction():
     assert (EN, EN_AGAIN, True) in DEDUP_PAIRS
     assert (EN, ZH, False) in DEDUP_PAIRS
     assert {d for _, _, d in DEDUP_PAIRS} == {True, False}
