@@ -154,13 +154,7 @@ def trend_chart(
     labels: list[XLabel] = []
     for index, (first, last, adds, updates, deletes) in enumerate(weeks):
         x = round(TREND_LEFT + index * slot + (slot - bar_width) / 2, 2)
-        segments: list[Segment] = []
-        base = 0
-        for kind, value in (("adds", adds), ("updates", updates), ("deletes", deletes)):
-            if value:
-                top = y_of(base + value)
-                segments.append(Segment(kind=kind, y=top, height=round(y_of(base) - top, 2)))
-                base += value
+        segments = _stacked(y_of, adds=adds, updates=updates, deletes=deletes)
         bars.append(
             WeekBar(
                 first_day=first,
@@ -170,7 +164,7 @@ def trend_chart(
                 adds=adds,
                 updates=updates,
                 deletes=deletes,
-                segments=tuple(segments),
+                segments=segments,
             )
         )
         # Count label positions from the newest week, so "this week" is always labelled.
@@ -193,6 +187,19 @@ def trend_chart(
         first_day=daily[0].day if daily else "",
         last_day=daily[-1].day if daily else "",
     )
+
+
+def _stacked(y_of: Callable[[float], float], **values: int) -> tuple[Segment, ...]:
+    """One segment per non-zero kind, in the order given, each sitting on the one before it
+    from the baseline up."""
+    segments: list[Segment] = []
+    base = 0
+    for kind, value in values.items():
+        if value:
+            top = y_of(base + value)
+            segments.append(Segment(kind=kind, y=top, height=round(y_of(base) - top, 2)))
+            base += value
+    return tuple(segments)
 
 
 def _short_day(iso_day: str) -> str:
