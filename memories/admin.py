@@ -38,10 +38,10 @@ from memories.admin_display import (
     support_link,
 )
 from memories.console.forms import delete_all_phrase
-from memories.console.governance import STATUS_LABELS
 from memories.contract.labels import (
     ACTOR_LABELS,
     SOURCE_LABELS,
+    STATUS_LABELS,
     actor_label,
     category_choices,
     category_label,

@@ -10,8 +10,7 @@ from urllib.parse import quote
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from memories.console.governance import STATUS_LABELS
-from memories.contract.labels import category_label, history_label, source_label
+from memories.contract.labels import category_label, history_label, source_label, status_label
 from memories.selectors import HistoryEntry, MemoryUseStats, RelatedMemory
 from memories.types import MemoryRecord, MemoryStatus, SearchHit, Source
 
@@ -58,7 +57,7 @@ def memory_item(record: MemoryRecord) -> MemoryItem:
         updated_at=record.updated_at,
         metadata=record.metadata,
         status=record.status,
-        status_label=str(STATUS_LABELS.get(record.status, record.status)),
+        status_label=status_label(record.status),
         pinned=bool(record.metadata.get("pinned")),
     )
 

@@ -1,4 +1,5 @@
-"""Human names for the codes stored with a memory (category, source, actor, audit event)."""
+"""Human names for the codes stored with a memory (category, source, status, actor, audit
+event), in one module: the console, its exports and the admin all show the same words."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from memories.models import AuditEvent
-from memories.types import ActorKind, Category, Source
+from memories.types import ActorKind, Category, MemoryStatus, Source
 
 CATEGORY_LABELS: dict[str, Promise] = {
     Category.PREFERENCE: _("偏好"),
@@ -24,6 +25,12 @@ SOURCE_LABELS: dict[str, Promise] = {
     Source.ADMIN: _("后台"),
 }
 
+STATUS_LABELS: dict[str, Promise] = {
+    MemoryStatus.ACTIVE: _("有效"),
+    MemoryStatus.SUPERSEDED: _("已被新记忆替代"),
+    MemoryStatus.EXPIRED: _("已过期"),
+}
+
 ACTOR_LABELS: dict[str, Promise] = {
     ActorKind.USER: _("用户"),
     ActorKind.AGENT: _("Agent"),
@@ -38,6 +45,10 @@ def category_label(code: str) -> str:
 
 def source_label(code: str) -> str:
     return str(SOURCE_LABELS.get(code, code))
+
+
+def status_label(code: str) -> str:
+    return str(STATUS_LABELS.get(code, code))
 
 
 def actor_label(kind: str, actor_id: str) -> str:
