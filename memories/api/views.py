@@ -143,18 +143,9 @@ class ListUserView(ServiceAPIView):
         example={**SCOPE, "page": 1, "page_size": 20, "category": "preference"},
     )
     def post(self, request: Request) -> Response:
-        form, data = self.validated(request)
-        page = selectors.memory_list(
-            scope=form.scope(),
-            query=data["query"],
-            category=data["category"],
-            source=data["source"],
-            topic=data["topic"],
-            status=data["status"],
-            memory_key=data["memory_key"],
-            page=data["page"],
-            page_size=data["page_size"],
-        )
+        form, _ = self.validated(request)
+        assert isinstance(form, io.ListInput)
+        page = selectors.memory_list(scope=form.scope(), **form.list_query().as_kwargs())
         return Response(shapes.ListOutput(page).data)
 
 

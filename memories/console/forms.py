@@ -12,11 +12,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from memories.console.governance import STATUS_LABELS, end_of_day
-from memories.contract.labels import category_choices, source_choices
+from memories.console.governance import end_of_day
+from memories.contract.labels import STATUS_LABELS, category_choices, source_choices
 from memories.governance import UNSET, Unset
 from memories.services import MAX_FACT_LENGTH
-from memories.types import StatusFilter
+from memories.types import ListOrder, ListQuery, StatusFilter
 
 PAGE_SIZE = 20
 SEMANTIC_TOP_K = 20
@@ -30,17 +30,36 @@ class SearchMode:
 
 @dataclass(frozen=True)
 class ListFilters:
+    """The list page's filters as the form shows them (its parameter names, dates as days);
+    ``list_query`` is what they ask of the memory list, the same ``ListQuery`` the APIs build."""
+
     q: str = ""
     mode: str = SearchMode.KEYWORD
     category: str = ""
     source: str = ""
     topic: str = ""
-    sort: str = "created"
+    sort: str = ListOrder.CREATED
     date_from: date | None = None
     date_to: date | None = None
     status: str = StatusFilter.ACTIVE
     run: str = ""
     page: int = 1
+
+    def list_query(self, *, page_size: int = PAGE_SIZE) -> ListQuery:
+        created_from, created_before = self.created_range()
+        return ListQuery(
+            query=self.q,
+            category=self.category,
+            source=self.source,
+            topic=self.topic,
+            status=self.status,
+            run_id=self.run,
+            order=self.sort,
+            created_from=created_from,
+            created_before=created_before,
+            page=self.page,
+            page_size=page_size,
+        )
 
     @property
     def active(self) -> bool:
@@ -77,7 +96,7 @@ class ListFilters:
         return sum(
             (
                 bool(self.source),
-                self.sort != "created",
+                self.sort != ListOrder.CREATED,
                 self.status != StatusFilter.ACTIVE,
                 bool(self.date_from),
                 bool(self.date_to),
@@ -86,7 +105,7 @@ class ListFilters:
 
     @property
     def by_update(self) -> bool:
-        return self.sort == "updated"
+        return self.sort == ListOrder.UPDATED
 
     @property
     def semantic(self) -> bool:
@@ -138,10 +157,10 @@ class MemoryFilterForm(forms.Form):
         label=_("排序"),
         required=False,
         choices=[
-            ("created", _("最近创建")),
-            ("updated", _("最近更新")),
-            ("used", _("最常被使用")),
-            ("last_used", _("最近被使用")),
+            (ListOrder.CREATED.value, _("最近创建")),
+            (ListOrder.UPDATED.value, _("最近更新")),
+            (ListOrder.USED.value, _("最常被使用")),
+            (ListOrder.LAST_USED.value, _("最近被使用")),
         ],
     )
     status = forms.ChoiceField(label=_("状态"), required=False, choices=status_choices)

@@ -4,8 +4,9 @@ Every view acts for the signed-in user only: the scope comes from ``scope_for_us
 nothing in the URL, query string or form can widen it.  Another user's memory id answers
 exactly like a missing one (404), so the console never confirms that it exists.
 
-Outcomes are shown as they are (STYLE.md habit 4): ``partial_cleanup`` and ``backend_error``
-are failures with a failure status, a search outage is "unavailable", never "no results".
+Outcomes are shown as they are, so nobody mistakes a failure for success: ``partial_cleanup``
+and ``backend_error`` are failures with a failure status, a search outage is "unavailable",
+never "no results".
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ from memories.admission.preview import AdmissionPreview, preview_text
 from memories.console import charts
 from memories.console.activity import with_last_changed, with_use
 from memories.console.forms import (
-    PAGE_SIZE,
     SEMANTIC_TOP_K,
     DeleteAllForm,
     ListFilters,
@@ -221,27 +221,11 @@ def _query_with(request: HttpRequest, **changes: Any) -> str:
 
 
 def _list_page(scope: MemoryScope, filters: ListFilters) -> selectors.MemoryPage:
-    created_from, created_before = filters.created_range()
-
-    def fetch(page: int) -> selectors.MemoryPage:
-        return selectors.memory_list(
-            scope=scope,
-            query=filters.q,
-            category=filters.category,
-            source=filters.source,
-            topic=filters.topic,
-            order=filters.sort,
-            created_from=created_from,
-            created_before=created_before,
-            status=filters.status,
-            run_id=filters.run,
-            page=page,
-            page_size=PAGE_SIZE,
-        )
-
-    page = fetch(filters.page)
+    query = filters.list_query()
+    page = selectors.memory_list(scope=scope, **query.as_kwargs())
     if page.total and page.page > page.pages:  # a stale link after deletes: show the last page
-        page = fetch(page.pages)
+        last = dataclasses.replace(query, page=page.pages)
+        page = selectors.memory_list(scope=scope, **last.as_kwargs())
     return page
 
 

@@ -6,6 +6,8 @@ Output shapes live in :mod:`memories.contract.shapes`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import fields
 from typing import Any
 
 from django.conf import settings
@@ -29,6 +31,7 @@ from memories.types import (
     MEMORY_KEY,
     SCOPE_PART,
     Category,
+    ListQuery,
     MemoryScope,
     SearchFilters,
     Source,
@@ -157,6 +160,14 @@ class ManageInput(ScopeInput):
         return attrs
 
 
+def list_query(data: Mapping[str, Any], *, text: str = "query") -> ListQuery:
+    """An edge's validated list parameters as the one ``ListQuery``: parameters it names like
+    the query's fields are taken as they are, ``text`` names the one that carries the words
+    (the user API's ``q``); whatever it does not send keeps the query's default."""
+    given = {**data, "query": data.get(text, "")}
+    return ListQuery(**{f.name: given[f.name] for f in fields(ListQuery) if f.name in given})
+
+
 class ListInput(ScopeInput):
     page = StrictIntegerField(min_value=1, max_value=MAX_PAGE, default=1)
     page_size = StrictIntegerField(min_value=1, max_value=100, default=20)
@@ -168,6 +179,9 @@ class ListInput(ScopeInput):
         choices=STATUS_FILTERS, required=False, default=StatusFilter.ACTIVE.value
     )
     memory_key = memory_key_field(default="")
+
+    def list_query(self) -> ListQuery:
+        return list_query(self.validated_data)
 
 
 class TopicsInput(ScopeInput):

@@ -10,6 +10,7 @@ rejected text, 404 for an unknown id, 403 for another user's, 503 for an outage.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import logging
 from datetime import UTC, datetime, timedelta
@@ -42,7 +43,7 @@ from memories.mem0_api import shapes
 from memories.mem0_api.edge import Mem0View, NotSupported, Refused
 from memories.mem0_api.filters import Translated, translate
 from memories.ratelimits import RateKind
-from memories.types import BackendError, MemoryNotFound, MemoryScope
+from memories.types import BackendError, MemoryNotFound, MemoryScope, WriteOutcome, WriteStatus
 from memories.usage import Use, count_use
 
 logger = logging.getLogger(__name__)
@@ -264,7 +265,7 @@ class AddView(Mem0View):
                 run_id=valid["run_id"],
                 run_kind=valid["run_kind"],
             )
-            if outcome.status == "backend_error":
+            if outcome.status == WriteStatus.BACKEND_ERROR:
                 raise BackendError(outcome.reason or "backend_error")
             results.append(_added(outcome, valid["text"]))
         if all(r["status"] == "rejected" for r in results):
@@ -273,13 +274,14 @@ class AddView(Mem0View):
         return Response({"results": results})
 
 
-def _added(outcome: Any, text: str) -> dict[str, Any]:
-    if outcome.status in ("added", "updated", "no_effect"):
+def _added(outcome: WriteOutcome, text: str) -> dict[str, Any]:
+    if outcome.status in (WriteStatus.ADDED, WriteStatus.UPDATED, WriteStatus.NO_EFFECT):
+        added = WriteStatus.ADDED if outcome.status == WriteStatus.UPDATED else outcome.status
         item = {
             "id": outcome.memory_id,
             "memory": text,
-            "event": shapes.EVENTS[outcome.status if outcome.status != "updated" else "added"],
-            "status": outcome.status,
+            "event": shapes.EVENTS[added],
+            "status": outcome.status.value,
         }
         if outcome.superseded_id:
             item["superseded_id"] = outcome.superseded_id
@@ -289,7 +291,7 @@ def _added(outcome: Any, text: str) -> dict[str, Any]:
         "id": None,
         "memory": None,
         "event": "NONE",
-        "status": outcome.status,
+        "status": outcome.status.value,
         "reason": outcome.reason or outcome.status,
     }
 
@@ -366,7 +368,7 @@ class ListView(Mem0View):
         narrowed = _current_filters(data, created={k: v for k, v in ranges.items() if v})
         if narrowed.updated_after or narrowed.updated_before:
             raise Refused("get_all filters created_at only; search also takes updated_at")
-        scope, valid, _ = self.v1_input(
+        scope, _, form = self.v1_input(
             io.ListInput,
             {
                 "user_id": narrowed.user_id,
@@ -376,14 +378,13 @@ class ListView(Mem0View):
             },
             rate=None,
         )
-        page = selectors.memory_list(
-            scope=scope,
-            category=valid["category"],
+        assert isinstance(form, io.ListInput)
+        query = dataclasses.replace(
+            form.list_query(),
             created_from=narrowed.created_after,
             created_before=narrowed.created_before,
-            page=valid["page"],
-            page_size=valid["page_size"],
         )
+        page = selectors.memory_list(scope=scope, **query.as_kwargs())
 
         def link(number: int) -> str:
             return request.build_absolute_uri(

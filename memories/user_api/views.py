@@ -41,6 +41,7 @@ from memories.contract.serializers import (
     STATUS_FILTERS,
     ExportDocumentInput,
     ValidUntilField,
+    list_query,
     memory_key_field,
 )
 from memories.governance import UNSET
@@ -52,6 +53,8 @@ from memories.types import (
     Actor,
     ActorKind,
     DeleteOutcome,
+    ListOrder,
+    ListQuery,
     MemoryForbidden,
     MemoryNotFound,
     MemoryScope,
@@ -63,7 +66,7 @@ from memories.types import (
 from memories.usage import Use, count_use
 
 SOURCES = [s.value for s in Source]
-ORDERS = ["created", "updated", "used", "last_used"]
+ORDERS = [o.value for o in ListOrder]
 MAX_SELECTED = 100
 
 
@@ -126,29 +129,21 @@ class MemoryListApi(UserApi):
         )
         memory_key = memory_key_field(default="")
         run_id = RefField()
-        order = StrictChoiceField(choices=ORDERS, required=False, default="created")
+        order = StrictChoiceField(choices=ORDERS, required=False, default=ListOrder.CREATED.value)
         page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
         page_size = serializers.IntegerField(min_value=1, max_value=100, default=20)
 
         class Meta:
             ref_name = "UserMemoryListInput"
 
+        def list_query(self) -> ListQuery:
+            return list_query(self.validated_data, text="q")
+
     @extend_schema(parameters=[InputSerializer], responses=shapes.UserListOutput)
     def get(self, request: Request) -> Response:
-        data = query_params(self.InputSerializer, request)
-        page = selectors.memory_list(
-            scope=self.scope(),
-            query=data["q"],
-            category=data["category"],
-            source=data["source"],
-            topic=data["topic"],
-            status=data["status"],
-            memory_key=data["memory_key"],
-            run_id=data["run_id"],
-            order=data["order"],
-            page=data["page"],
-            page_size=data["page_size"],
-        )
+        params = self.InputSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        page = selectors.memory_list(scope=self.scope(), **params.list_query().as_kwargs())
         uses = selectors.memory_uses(scope=self.scope(), memory_ids=[r.id for r in page.items])
         return Response(shapes.UserListOutput(page, context={"uses": uses}).data)
 
