@@ -1,0 +1,79 @@
+"""A scope's rows and how a row becomes a record: what every other selector builds on.
+
+The scope and liveness rules come from ``memories.recall.live``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import connection
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from memories import governance
+from memories.models import EntityRow, MemoryRow
+from memories.recall import live
+from memories.types import MemoryForbidden, MemoryNotFound, MemoryRecord, MemoryScope, StatusFilter
+
+# The tables the hand-written statements read, named by their models.
+MEMORY_TABLE = connection.ops.quote_name(MemoryRow._meta.db_table)
+ENTITY_TABLE = connection.ops.quote_name(EntityRow._meta.db_table)
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    parsed = parse_datetime(value)
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, UTC)
+    return parsed
+
+
+def to_record(row: MemoryRow) -> MemoryRecord:
+    payload = row.payload or {}
+    hidden = {"data", "hash", "text_lemmatized", "user_id", "created_at", "updated_at"}
+    return MemoryRecord(
+        id=str(row.id),
+        content=row.content,
+        scope_key=row.scope_key,
+        category=row.category,
+        source=row.source,
+        created_at=_parse_time(payload.get("created_at")),
+        updated_at=_parse_time(payload.get("updated_at")),
+        metadata={k: v for k, v in payload.items() if k not in hidden},
+        memory_key=str(payload.get("memory_key") or ""),
+        status=governance.payload_status(payload),
+        valid_until=_parse_time(payload.get("valid_until")),
+        superseded_by=str(payload.get("superseded_by") or ""),
+    )
+
+
+def scope_rows(scope: MemoryScope) -> QuerySet[MemoryRow]:
+    """Every memory of the scope, whatever its status (``memories.recall.live``)."""
+    return MemoryRow.objects.filter(live.scope_q(scope.key))
+
+
+def rows_with_status(
+    rows: QuerySet[MemoryRow], status: str, *, now: datetime
+) -> QuerySet[MemoryRow]:
+    """Rows in ``status`` (a ``StatusFilter``) as readers see it at ``now``: a row past its
+    ``valid_until`` is expired even before the periodic sweep marks it; rows written before
+    governance (no status, no valid_until) are active (``memories.recall.live``)."""
+    return rows.filter(live.status_q(status, now))
+
+
+def live_rows(scope: MemoryScope) -> QuerySet[MemoryRow]:
+    """The scope's memories that may be recalled, related, injected or deduplicated against."""
+    return rows_with_status(scope_rows(scope), StatusFilter.ACTIVE, now=timezone.now())
+
+
+def memory_owned_row(*, scope: MemoryScope, memory_id: str) -> MemoryRow:
+    """The row if it belongs to ``scope``; ``MemoryNotFound`` / ``MemoryForbidden`` otherwise."""
+    row = MemoryRow.objects.filter(id=memory_id).defer("vector").first()
+    if row is None:
+        raise MemoryNotFound(memory_id)
+    if not live.in_scope(row.payload, scope.key):
+        raise MemoryForbidden(memory_id)
+    return row

@@ -1,0 +1,85 @@
+"""Search: the recall channels (``memories.recall``) run by the engine and fused by rank."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+
+from memories import metrics
+from memories.engine import get_engine
+from memories.recall.fusion import fuse
+from memories.recall.query import analyse
+from memories.recall.tuning import MIN_CHANNEL_POOL
+from memories.types import (
+    BackendError,
+    Channel,
+    ChannelHit,
+    MemoryScope,
+    SearchFilters,
+    SearchResult,
+)
+
+
+def recall_channels(
+    *,
+    scope: MemoryScope,
+    query: str,
+    pool: int,
+    min_score: float | None = None,
+    filters: SearchFilters | None = None,
+) -> dict[Channel, list[ChannelHit]]:
+    """What each recall channel finds for ``query`` in ``scope``.
+
+    Raises ``BackendError``; ``memory_search`` turns that into ``available=False``.
+    """
+    engine = get_engine()  # prepares jieba/spaCy before the query is analysed
+    # The second model embeds the query on another thread while this one embeds it with the
+    # first, analyses it and runs the first statement: search pays the slower, not the sum.
+    meaning = engine.ask_meaning(query, floor=settings.SECOND_MODEL_MIN_SCORE)
+    channel_query = analyse(
+        query,
+        scope_key=scope.key,
+        vector=engine.embed_query(query),
+        filters=filters or SearchFilters(),
+        vector_floor=settings.SEARCH_MIN_SCORE if min_score is None else min_score,
+        pool=pool,
+    )
+    return engine.recall(channel_query, meaning=meaning)
+
+
+def memory_search(
+    *,
+    scope: MemoryScope,
+    query: str,
+    top_k: int | None = None,
+    min_score: float | None = None,
+    filters: SearchFilters | None = None,
+) -> SearchResult:
+    """Vector, keyword and entity recall fused by rank (``memories.recall.fusion``).
+
+    ``min_score`` is the vector channel's floor; the keyword and entity channels have their
+    own.  No evidence in any channel is zero hits; an outage is ``available=False``.
+    """
+    started = time.perf_counter()
+    limit = top_k or settings.SEARCH_TOP_K
+    try:
+        channels = recall_channels(
+            scope=scope,
+            query=query,
+            pool=max(limit * 4, MIN_CHANNEL_POOL),
+            min_score=min_score,
+            filters=filters,
+        )
+    except BackendError as exc:
+        metrics.search_failed.inc()
+        return SearchResult(items=(), available=False, error_reason=str(exc))
+    hits = fuse(channels, top_k=limit)
+    metrics.search_latency.observe(time.perf_counter() - started)
+    metrics.search_hits.observe(len(hits))
+    return SearchResult(items=hits, available=True)
+
+
+def memory_attribution(*, memory_id: str) -> str | None:
+    """Who Mem0 attributed a stored fact to (``user`` / ``assistant``), None when unset."""
+    return get_engine().attribution(memory_id=memory_id)
