@@ -1,7 +1,8 @@
 """The agent's two memory tools as an MCP server on the official SDK.
 
 The tools call the same selector and lifecycle function as ``/v1`` search and manage, so the
-switches, the one-writer-per-run ledger, admission and the scope checks hold on both edges.
+switches, the one-writer-per-run ledger, admission and the scope checks hold on both edges, and
+answer ``/v1``'s bodies (``memories.contract.shapes``), so both edges say the same thing.
 Where the scope comes from is the transport's business: ``build_server`` takes a function that
 turns a request into a ``Connection`` (headers over HTTP, the command line over stdio).
 """

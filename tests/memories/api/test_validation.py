@@ -358,7 +358,7 @@ def test_schema_declares_the_bearer_service_token(openapi):
             assert {name: []} in operation["security"], path
 
 
-def test_search_response_schema_is_the_seed_contract(openapi):
+def test_search_response_schema_is_the_published_contract(openapi):
     ok = openapi["paths"]["/v1/memories/search"]["post"]["responses"]["200"]
     search = resolve(openapi, ok["content"]["application/json"]["schema"])
     assert set(search["properties"]) == {"items", "total", "available", "error_reason"}
