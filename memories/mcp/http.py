@@ -22,8 +22,8 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from memories.api.parsers import ambiguous_json
 from memories.contract.errors import error_body
+from memories.contract.parsers import ambiguous_json
 from memories.mcp.connection import Connection, ConnectionRefused, connection_from_headers
 from memories.mcp.server import build_server, in_thread
 
