@@ -37,7 +37,6 @@ from memories.admin_display import (
     metadata_rows,
     support_link,
 )
-from memories.console.forms import delete_all_phrase
 from memories.contract.labels import (
     ACTOR_LABELS,
     SOURCE_LABELS,
@@ -45,6 +44,7 @@ from memories.contract.labels import (
     actor_label,
     category_choices,
     category_label,
+    delete_all_phrase,
     event_label,
     source_choices,
     source_label,

@@ -9,11 +9,15 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from memories.console.governance import end_of_day
-from memories.contract.labels import STATUS_LABELS, category_choices, source_choices
+from memories.contract.labels import (
+    STATUS_LABELS,
+    category_choices,
+    delete_all_phrase,
+    source_choices,
+)
 from memories.governance import UNSET, Unset
 from memories.services import MAX_FACT_LENGTH
 from memories.types import ListOrder, ListQuery, StatusFilter
@@ -221,11 +225,6 @@ class MemoryAddForm(MemoryEditForm):
             return None
         day = self.cleaned_data.get("until")
         return end_of_day(day) if day else UNSET
-
-
-def delete_all_phrase() -> str:
-    """What the user types to confirm, in the language of the page they read."""
-    return gettext("删除全部")
 
 
 class DeleteAllForm(forms.Form):

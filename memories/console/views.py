@@ -45,7 +45,6 @@ from memories.console.forms import (
     MemoryFilterForm,
     SelectedForm,
     SwitchesForm,
-    delete_all_phrase,
 )
 from memories.console.governance import ValidityForm, governance_item
 from memories.console.links import with_hosts
@@ -56,7 +55,7 @@ from memories.console.presenters import (
     related_item,
     search_item,
 )
-from memories.contract.labels import category_label, source_label
+from memories.contract.labels import category_label, delete_all_phrase, source_label
 from memories.contract.outcomes import Edge, http_status
 from memories.scope import scope_for_user
 from memories.types import (

@@ -4,6 +4,7 @@ event), in one module: the console, its exports and the admin all show the same 
 from __future__ import annotations
 
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from memories.models import AuditEvent
@@ -104,3 +105,9 @@ REJECTION_LABELS: dict[str, Promise] = {
 
 def rejection_label(code: str) -> str:
     return str(REJECTION_LABELS.get(code, code))
+
+
+def delete_all_phrase() -> str:
+    """What a person types to confirm deleting every memory (the console's delete-all, the
+    admin's delete of a user's memories), in the language of the page they read."""
+    return gettext("删除全部")
