@@ -28,17 +28,18 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy memories lifecycle poco_memory accounts
+	$(BIN)/lint-imports --no-cache
 
 test: lint
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/python -m pytest -m "not reliability"
+	$(BIN)/python -m pytest -m "not reliability" --durations=20
 
 test-fast: install
 	$(BIN)/python -m pytest -m "not e2e and not reliability"
 
 # Slow fault tests: killing processes, restarts. `.ci/run` runs them after `make test`.
 reliability: install
-	$(BIN)/python -m pytest -m reliability
+	$(BIN)/python -m pytest -m reliability --durations=10
 
 # At a real user's scale (docs/benchmarks.md); BENCH_SCALE=0.1 shrinks everything.
 bench: install

@@ -8,16 +8,11 @@ from dataclasses import dataclass
 
 from django import forms
 from django.utils import timezone
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from memories.contract.labels import status_label
 from memories.types import MemoryRecord, MemoryStatus
 
-STATUS_LABELS: dict[str, Promise] = {
-    MemoryStatus.ACTIVE: _("有效"),
-    MemoryStatus.SUPERSEDED: _("已被新记忆替代"),
-    MemoryStatus.EXPIRED: _("已过期"),
-}
 EXTEND_BY = dt.timedelta(days=365)
 
 
@@ -41,7 +36,7 @@ def governance_item(record: MemoryRecord) -> GovernanceItem:
         memory_id=record.id,
         memory_key=record.memory_key,
         status=record.status,
-        status_label=str(STATUS_LABELS.get(record.status, record.status)),
+        status_label=status_label(record.status),
         valid_until=record.valid_until,
         superseded_by=record.superseded_by,
     )

@@ -15,6 +15,12 @@ from django.core.exceptions import ImproperlyConfigured
 from rest_framework import exceptions, serializers
 
 from memories.contract.auth import ServiceCaller
+from memories.contract.export_document import (
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+    MAX_IMPORT_ITEMS,
+    STATUSES,
+)
 from memories.contract.fields import (
     RefField,
     StrictCharField,
@@ -26,7 +32,6 @@ from memories.contract.fields import (
     StrictUUIDField,
     StringMapField,
 )
-from memories.ops.portability import EXPORT_FORMAT, EXPORT_VERSION, MAX_IMPORT_ITEMS, STATUSES
 from memories.types import (
     MEMORY_KEY,
     SCOPE_PART,
@@ -258,7 +263,7 @@ class IngestInput(ScopeInput):
         return attrs
 
 
-# --- export / import (memories.ops.portability) ---------------------------------------------------
+# --- export / import (memories.contract.export_document) -------------------------------------
 class ImportItemInput(StrictSerializer):
     """One exported memory: every field an export writes is accepted, so a document round-trips
     unchanged; ``content`` is the only one required."""

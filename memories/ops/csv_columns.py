@@ -12,8 +12,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from memories.console.governance import STATUS_LABELS
-from memories.contract.labels import category_label, source_label
+from memories.contract.labels import STATUS_LABELS, category_label, source_label
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,10 @@ from django.db.models import Max
 from django.http import HttpResponse
 from django.utils import timezone
 
+from memories.contract.export_document import (
+    EXPORT_FORMAT,
+    EXPORT_VERSION,
+)
 from memories.engine import get_engine
 from memories.governance import UNSET
 from memories.locks import scope_write_lock
@@ -54,14 +58,10 @@ from memories.types import (
     WriteStatus,
 )
 
-EXPORT_FORMAT = "poco-memory-export"
-EXPORT_VERSION = 1
-MAX_IMPORT_ITEMS = 5000
 EXPORT_BATCH = 500
 # Items per memory_add_many call: one embedding batch and one INSERT each, small enough that
 # a backend failure loses little work.
 IMPORT_CHUNK = 200
-STATUSES = ("active", "superseded", "expired")
 EARLIEST_CREATED = datetime(1970, 1, 1, tzinfo=UTC)
 # The columns of an exported memory, in this order (JSON keys and CSV header alike).
 FIELDS = (
