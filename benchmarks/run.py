@@ -151,8 +151,9 @@ def seed(results: dict[str, Any]) -> dict[str, int]:
     """Every scope through the import (``portability.memory_import``: admission, duplicate
     check and supersede per item, ``memory_add_many`` per chunk); returns the stored sizes."""
     from benchmarks import corpus
+    from memories.contract.export_document import MAX_IMPORT_ITEMS
     from memories.engine import get_engine
-    from memories.ops.portability import MAX_IMPORT_ITEMS, memory_import
+    from memories.ops.portability import memory_import
     from memories.types import Actor, ActorKind
 
     engine = get_engine()

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_http_methods
 
 from memories.console.forms import ImportUploadForm
 from memories.console.views import HtmxHttpRequest, _actor, _scope, console_login_required
+from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION
 from memories.contract.labels import category_label, rejection_label
 from memories.contract.serializers import ExportDocumentInput
 from memories.ops import portability
@@ -119,8 +120,8 @@ def memory_import(request: HtmxHttpRequest) -> HttpResponse:
         items, problem = None, ""
         if isinstance(posted, list):
             document = {
-                "format": portability.EXPORT_FORMAT,
-                "version": portability.EXPORT_VERSION,
+                "format": EXPORT_FORMAT,
+                "version": EXPORT_VERSION,
                 "memories": posted,
             }
             items, problem = _document(json.dumps(document))

@@ -1,4 +1,4 @@
-"""Issue 12 details checked without a browser: dates that agree, admission previews."""
+"""The detail page checked without a browser: dates that agree, admission previews."""
 
 from __future__ import annotations
 

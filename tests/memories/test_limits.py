@@ -10,6 +10,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from memories import services
+from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION
 from memories.models import MemoryRow
 from memories.ops import portability
 from memories.ratelimits import RateKind, RateLimited, rate_check
@@ -118,8 +119,8 @@ def test_adds_past_the_cap_are_rejected_quota_exceeded(v1, scope, other_scope, s
 def test_an_import_stops_adding_at_the_cap(v1, scope, settings):
     settings.MAX_MEMORIES_PER_USER = 2
     document = {
-        "format": portability.EXPORT_FORMAT,
-        "version": portability.EXPORT_VERSION,
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
         "memories": [
             {"content": text}
             for text in (

@@ -11,9 +11,9 @@ import pytest
 from starlette.datastructures import Headers
 
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
+from memories.contract.export_document import EXPORT_FORMAT
 from memories.mcp.connection import ConnectionRefused, connection_from_headers
 from memories.models import AuditEvent, MemoryRow
-from memories.ops.portability import EXPORT_FORMAT
 from tests.memories.admission.fakes import j
 from tests.memories.conftest import assert_invalid, body
 

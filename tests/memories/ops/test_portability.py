@@ -14,9 +14,10 @@ from django.core.management.base import CommandError
 from django.utils import timezone, translation
 
 from memories import selectors
+from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION, MAX_IMPORT_ITEMS
 from memories.models import AuditEvent
 from memories.ops import portability
-from memories.ops.portability import EXPORT_FORMAT, EXPORT_VERSION, export_csv
+from memories.ops.portability import export_csv
 from memories.services import memory_add
 from memories.text import normalize_quotes
 from memories.types import SCHEMA_VERSION, Category, MemoryScope, Source, WriteStatus
@@ -238,7 +239,7 @@ def test_unsupported_version_says_which_version_is_read(v1, other_scope):
 
 
 def test_import_of_too_many_items_is_refused(v1, other_scope):
-    many = [{"content": f"事实 {i}"} for i in range(portability.MAX_IMPORT_ITEMS + 1)]
+    many = [{"content": f"事实 {i}"} for i in range(MAX_IMPORT_ITEMS + 1)]
     document = {"format": EXPORT_FORMAT, "version": 1, "memories": many}
     assert_invalid(v1.post("import", body(other_scope, document=document)), "document")
     assert texts(other_scope) == set()
