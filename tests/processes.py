@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.request
@@ -63,6 +65,18 @@ def child_env(**extra: str) -> dict[str, str]:
     env["PYTHONPATH"] = str(ROOT)
     env.update(extra)
     return env
+
+
+def settings_process(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh Python process whose settings are read from ``env``."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        env=child_env(DJANGO_SETTINGS_MODULE="poco_memory.settings", **env),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def free_port() -> int:

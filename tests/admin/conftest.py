@@ -2,11 +2,4 @@
 
 from __future__ import annotations
 
-from tests.console.conftest import (  # noqa: F401 - pytest finds fixtures by name
-    alice,
-    alice_client,
-    alice_scope,
-    bob,
-    bob_scope,
-    remember,
-)
+from tests.console.conftest import *  # noqa: F403 - pytest finds fixtures by name

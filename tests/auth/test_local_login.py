@@ -3,16 +3,13 @@ is off by default in production with an identity provider (POCO_LOCAL_LOGIN)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 from django.urls import reverse
 
 from tests.auth.test_settings import OIDC
-from tests.processes import ROOT, child_env
+from tests.processes import settings_process
 
 pytestmark = pytest.mark.django_db
 
@@ -49,14 +46,7 @@ def test_turned_off_the_form_is_gone_and_a_post_signs_in_nobody(alice):
 def local_login_enabled(**env: str) -> str:
     """``LOCAL_LOGIN_ENABLED`` as a fresh process reads it from ``env``."""
     code = "from django.conf import settings as s; print(s.LOCAL_LOGIN_ENABLED)"
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        env=child_env(DJANGO_SETTINGS_MODULE="poco_memory.settings", **env),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = settings_process(code, **env)
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 
-from tests.processes import ROOT, child_env
+from tests.processes import settings_process
 
 PRINT = (
     "from django.conf import settings as s; "
@@ -22,14 +21,7 @@ OIDC = {
 
 
 def load(**env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", PRINT],
-        env=child_env(DJANGO_SETTINGS_MODULE="poco_memory.settings", **env),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return settings_process(PRINT, **env)
 
 
 def test_off_without_a_client_id():

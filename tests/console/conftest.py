@@ -13,6 +13,9 @@ from memories.types import Actor, ActorKind, Category, MemoryScope, Source, Writ
 
 Remember = Callable[..., str]
 
+# The signed-in users' fixtures, which the admin and user API tests take with a star import.
+__all__ = ["alice", "alice_client", "alice_scope", "bob", "bob_scope", "remember"]
+
 
 @pytest.fixture
 def alice(django_user_model):

@@ -6,14 +6,13 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from rest_framework.test import APIClient
 
 from lifecycle.models import IngestJob, RunLedger
 from memories import services
 from memories.engine import get_engine
 from memories.models import AuditEvent, MemoryRow
 from memories.types import Actor, ActorKind, DeleteStatus, Source, WriteStatus
-from tests.memories.conftest import TOKEN, V1, assert_error, body
+from tests.memories.conftest import assert_error, body
 
 TASK = [
     {"role": "user", "content": "以后所有技术方案都使用简体中文，优先考虑易维护性。"},
@@ -22,14 +21,6 @@ TASK = [
 KEPT = "用户偏好简洁直接的回答。"
 TOKEN_TEXT = "我的 GitHub token 是 ghp_k8Qz2LmX9vTq4RbN7wYc1JdE5hFs3GpA6uVo，以后用它推送代码。"
 CONSOLE_USER = Actor(kind=ActorKind.USER, id="alice")
-
-
-@pytest.fixture
-def v1(settings, db) -> V1:
-    settings.SERVICE_TOKENS = [TOKEN]
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
-    return V1(client)
 
 
 @pytest.fixture

@@ -5,20 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.processes import ROOT, child_env, postgres_processes, wait_gone
+from tests.processes import ROOT, child_env, postgres_processes, settings_process, wait_gone
 
 PRINT = "from django.conf import settings as s; print(s.{})"
 
 
 def settings_value(name: str, **env: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "-c", PRINT.format(name)],
-        env=child_env(DJANGO_SETTINGS_MODULE="poco_memory.settings", **env),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    result = settings_process(PRINT.format(name), **env)
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
 

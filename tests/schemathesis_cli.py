@@ -1,0 +1,53 @@
+"""Schemathesis as a client runs it (its ``st run`` CLI) against a live server, shared by the
+/v1 and /mem0 contract fuzz tests."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from memories import selectors
+from memories.types import MemoryScope
+
+ST = Path(sys.executable).with_name("st")
+
+
+def warm_models() -> None:
+    """Load the embedder and NLP models before the run, not inside its first request."""
+    selectors.memory_search(scope=MemoryScope(tenant_id="warm", user_id="up"), query="预热")
+
+
+def st_run(schema_url: str, tmp_path: Path, *options: str) -> str:
+    """Run ``st run`` on ``schema_url`` with ``options`` (seeded, one worker) and return its
+    output, asserting that it found nothing."""
+    run = subprocess.run(
+        [
+            str(ST),
+            "run",
+            schema_url,
+            *options,
+            "--seed",
+            "8",
+            "--workers",
+            "1",
+            "--request-timeout",
+            "30",
+            "--report-dir",
+            str(tmp_path),
+        ],
+        cwd=tmp_path,  # its cache folder (.schemathesis/) stays out of the checkout
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, output[-20000:]
+    return output
+
+
+def assert_tested(output: str, operations: int) -> None:
+    """Every operation was reached."""
+    assert re.search(rf"Tested: {operations}\b", output), output[-5000:]
