@@ -8,7 +8,7 @@ even when this module changes between the two runs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from memories.ops.calibration import OFF_TOPIC_QUESTIONS, POSITIVE_PAIRS, UNRELATED_FACTS
@@ -95,3 +95,97 @@ def spearman(xs: list[float], ys: list[float]) -> float | None:
     if vx == 0 or vy == 0:
         return None
     return float(cov / (vx * vy) ** 0.5)
+
+
+@dataclass
+class RecallComparison:
+    """What ``verify``'s searches of the recall set find now, beside what the baseline recorded:
+    one row a positive (its rank and score then and now) and the questions that went wrong."""
+
+    top_k: int
+    # {query, baseline_rank, baseline_score, rank, score}, in the set's order.
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    # Positives whose scores rise with the rank; searches that answered available=false.
+    unordered: list[str] = field(default_factory=list)
+    unavailable: list[str] = field(default_factory=list)
+    # Negatives silent at the baseline that answer now ("'query' (n hits)").
+    answered: list[str] = field(default_factory=list)
+    negatives: int = 0
+    silent_before: int = 0
+
+    def add_positive(
+        self, query: str, before: dict[str, Any], hits: list[dict[str, Any]], memory_id: Any
+    ) -> None:
+        """Record the hits a positive's search answered; ``memory_id`` is the one it must find."""
+        scores = [float(h["score"]) for h in hits]
+        if any(b > a + SCORE_EPSILON for a, b in zip(scores, scores[1:], strict=False)):
+            self.unordered.append(query)
+        hit_ids = [h["id"] for h in hits]
+        rank = hit_ids.index(memory_id) + 1 if memory_id in hit_ids else None
+        self.rows.append(
+            {
+                "query": query,
+                "baseline_rank": before.get("rank"),
+                "baseline_score": before.get("score"),
+                "rank": rank,
+                "score": scores[rank - 1] if rank else None,
+            }
+        )
+
+    def add_negative(self, query: str, before: dict[str, Any], hits: int) -> None:
+        """Record how many hits a negative's search answered."""
+        self.negatives += 1
+        if not before.get("hits"):
+            self.silent_before += 1
+            if hits:
+                self.answered.append(f"{query!r} ({hits} hits)")
+
+    @property
+    def found_before(self) -> int:
+        return sum(1 for r in self.rows if r["baseline_rank"])
+
+    @property
+    def lost(self) -> list[str]:
+        """Baseline positives no longer in the top k."""
+        return [
+            f"{r['query']!r} (baseline rank {r['baseline_rank']})"
+            for r in self.rows
+            if r["baseline_rank"] and r["rank"] is None
+        ]
+
+    @property
+    def drifted(self) -> list[str]:
+        """Baseline positives that fell more than ``RANK_TOLERANCE`` places."""
+        return [
+            f"{r['query']!r} (rank {r['baseline_rank']} → {r['rank']})"
+            for r in self.rows
+            if r["baseline_rank"] and r["rank"] and r["rank"] > r["baseline_rank"] + RANK_TOLERANCE
+        ]
+
+    def correlation(self) -> float | None:
+        """The rank correlation of the scores of the positives found then and now."""
+        paired = [
+            r for r in self.rows if r["score"] is not None and r["baseline_score"] is not None
+        ]
+        return spearman(
+            [float(r["baseline_score"]) for r in paired], [float(r["score"]) for r in paired]
+        )
+
+    def summary(self, correlation: float | None) -> dict[str, Any]:
+        """The comparison as the report keeps it."""
+        return {
+            "top_k": self.top_k,
+            "rank_tolerance": RANK_TOLERANCE,
+            "score_correlation": correlation,
+            "positives_found": {
+                "baseline": self.found_before,
+                "now": sum(1 for r in self.rows if r["rank"]),
+                "of": len(self.rows),
+            },
+            "negatives_silent": {
+                "baseline": self.silent_before,
+                "now_answered": len(self.answered),
+                "of": self.negatives,
+            },
+            "positives": self.rows,
+        }

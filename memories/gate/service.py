@@ -52,6 +52,18 @@ class Service:
             method=method,
             headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"},
         )
+        answer = self.send(request)
+        if isinstance(answer, OSError):
+            self.server_errors.append(f"{method} {path}: no answer ({type(answer).__name__})")
+            return Answer(0, None)
+        if answer.status >= 500:
+            excerpt = json.dumps(answer.body, ensure_ascii=False)[:300]
+            self.server_errors.append(f"{method} {path}: {answer.status} {excerpt}")
+        return answer
+
+    def send(self, request: urllib.request.Request) -> Answer | OSError:
+        """Send ``request`` (it counts as one of the run's requests): the answer, its body JSON
+        or else its first 200 bytes as text; the error when nothing answered."""
         self.requests += 1
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
@@ -59,15 +71,11 @@ class Service:
         except urllib.error.HTTPError as error:
             status, raw = error.code, error.read()
         except OSError as error:
-            self.server_errors.append(f"{method} {path}: no answer ({type(error).__name__})")
-            return Answer(0, None)
+            return error
         try:
             body = json.loads(raw) if raw else None
         except ValueError:
             body = raw[:200].decode(errors="replace")
-        if status >= 500:
-            excerpt = json.dumps(body, ensure_ascii=False)[:300]
-            self.server_errors.append(f"{method} {path}: {status} {excerpt}")
         return Answer(status, body)
 
     def v1(self, operation: str, payload: dict[str, Any]) -> Answer:

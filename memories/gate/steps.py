@@ -9,7 +9,6 @@ reported as exercised in the verify process.
 from __future__ import annotations
 
 import json
-import urllib.error
 import urllib.request
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -203,22 +202,14 @@ class Browser:
                 "Accept": "application/json",
             },
         )
-        self.gate.service.requests += 1
-        try:
-            with urllib.request.urlopen(request, timeout=self.gate.service.timeout) as response:
-                status, raw = response.status, response.read()
-        except urllib.error.HTTPError as error:
-            status, raw = error.code, error.read()
-        except OSError as error:
-            self.gate.service.server_errors.append(f"{method} {path}: no answer ({error})")
+        service = self.gate.service
+        answer = service.send(request)
+        if isinstance(answer, OSError):
+            service.server_errors.append(f"{method} {path}: no answer ({answer})")
             return Answer(0, None)
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            body = raw[:200].decode(errors="replace")
-        if status >= 500:
-            self.gate.service.server_errors.append(f"{method} {USER_API}{path}: {status}")
-        return Answer(status, body)
+        if answer.status >= 500:
+            service.server_errors.append(f"{method} {USER_API}{path}: {answer.status}")
+        return answer
 
 
 def user_api(gate: Gate) -> None:

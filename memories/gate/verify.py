@@ -20,14 +20,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION
 from memories.gate.mcp_door import MANAGE, SEARCH, ToolAnswer, call_tool
 from memories.gate.recall_set import (
     MIN_SCORE_CORRELATION,
     RANK_TOLERANCE,
-    SCORE_EPSILON,
     TOP_K,
+    RecallComparison,
     RecallSet,
-    spearman,
 )
 from memories.gate.service import (
     RELEASE,
@@ -85,18 +85,6 @@ class Result:
     requests: int = 0
     seconds: float = 0.0
 
-    def check(
-        self,
-        condition: str,
-        ok: bool,
-        detail: str = "",
-        *,
-        blocking: bool = True,
-        where: str = SERVICE,
-    ) -> bool:
-        self.findings.append(Finding(condition, bool(ok), detail, blocking, where))
-        return bool(ok)
-
     @property
     def blocking(self) -> list[str]:
         names = [f.condition for f in self.findings if not f.ok and f.blocking]
@@ -134,9 +122,11 @@ class Gate:
         blocking: bool = True,
         where: str = SERVICE,
     ) -> bool:
+        """Record the finding of ``condition`` (said at once when it failed); whether it held."""
         if not ok:
             self.write(f"FAIL {condition}: {detail}")
-        return self.result.check(condition, ok, detail, blocking=blocking, where=where)
+        self.result.findings.append(Finding(condition, bool(ok), detail, blocking, where))
+        return bool(ok)
 
     @contextmanager
     def step(self, name: str) -> Iterator[None]:
@@ -182,28 +172,18 @@ class Gate:
                 f"/ready {ready.status} {ready.body!r}: no checks shown — the token must be a "
                 "service token not bound to tenants",
             )
-        before = self.result.baseline_versions.get("configuration", {}).get("embedding_model")
-        now = (ready.get("service") or {}).get("configuration", {}).get("embedding_model")
-        self.check(
-            "compatibility.embedding_model",
-            not before or not now or before == now,
-            f"the embedder changed from {before} to {now}: the stored vectors must have been "
-            "re-embedded (memory_reembed --swap), and the floors recalibrated"
-            if before != now
-            else f"{now}, as at the baseline",
-            blocking=False,
+        configuration = (ready.get("service") or {}).get("configuration", {})
+        self.same_as_baseline(
+            "embedding_model",
+            configuration,
+            "the embedder changed from {before} to {now}: the stored vectors must have been "
+            "re-embedded (memory_reembed --swap), and the floors recalibrated",
         )
-        conf_before = self.result.baseline_versions.get("configuration", {})
-        conf_now = (ready.get("service") or {}).get("configuration", {})
-        second_before, second_now = conf_before.get("second_model"), conf_now.get("second_model")
-        self.check(
-            "compatibility.second_model",
-            not second_before or not second_now or second_before == second_now,
-            f"recall's second model changed from {second_before} to {second_now}: its column "
-            "must have been rebuilt and refilled (memory_second_vectors)"
-            if second_before != second_now
-            else f"{second_now}, as at the baseline",
-            blocking=False,
+        self.same_as_baseline(
+            "second_model",
+            configuration,
+            "recall's second model changed from {before} to {now}: its column must have been "
+            "rebuilt and refilled (memory_second_vectors)",
         )
         dimension = checks.get("vector dimension", {})
         self.check(
@@ -215,6 +195,21 @@ class Gate:
             "initialisation.ready",
             ready.status == 200 and ready.get("status") == "ready" and not failed,
             f"/ready {ready.status} {ready.get('status')}; failed: {failed or 'none'}",
+        )
+
+    def same_as_baseline(self, setting: str, configuration: dict[str, Any], changed: str) -> None:
+        """Warn (``compatibility.<setting>``) when the target's ``setting`` is not the
+        baseline's; ``changed`` says what the change asks of the operator. Either side unknown
+        is no warning."""
+        before = self.result.baseline_versions.get("configuration", {}).get(setting)
+        now = configuration.get(setting)
+        self.check(
+            f"compatibility.{setting}",
+            not before or not now or before == now,
+            changed.format(before=before, now=now)
+            if before != now
+            else f"{now}, as at the baseline",
+            blocking=False,
         )
 
     def lifecycle(self) -> None:
@@ -456,19 +451,33 @@ class Gate:
         )
 
     def recall(self, baseline: dict[str, Any]) -> None:
+        """The shipped recall set imported into a throwaway scope and searched again: no
+        baseline positive lost or fallen far, scores still falling with the rank and moving
+        with the baseline's, no silent negative answering."""
         recorded = baseline["recall"]
         recall_set = RecallSet.from_json(recorded["set"])
-        top_k = int(recorded.get("top_k", TOP_K))
+        comparison = RecallComparison(top_k=int(recorded.get("top_k", TOP_K)))
         scope = self.scope("recall")
+        ids = self.import_recall_set(scope, recall_set)
+        if ids is None:
+            return
+        self.search_positives(scope, recall_set, recorded["positives"], ids, comparison)
+        self.search_negatives(scope, recall_set, recorded["negatives"], comparison)
+        correlation = self.judge_recall(comparison)
+        self.result.recall = comparison.summary(correlation)
+
+    def import_recall_set(self, scope: Scope, recall_set: RecallSet) -> list[Any] | None:
+        """The ids of the set's memories imported into ``scope``, in the set's order; None (and a
+        failed ``recall.setup``) when the import did not store them all."""
         document = {
-            "format": "poco-memory-export",
-            "version": 1,
+            "format": EXPORT_FORMAT,
+            "version": EXPORT_VERSION,
             "memories": [{"content": text} for text in recall_set.memories],
         }
         imported = self.service.v1("import", scope.body(document=document))
         items = imported.get("items") or []
         ids = [item.get("memory_id") for item in items]
-        if not self.check(
+        stored = self.check(
             "recall.setup",
             imported.status == 200
             and len(ids) == len(recall_set.memories)
@@ -476,62 +485,54 @@ class Gate:
             and all(item.get("status") in ("added", "no_effect") for item in items),
             f"import answered {imported.status} {imported.get('status')}: "
             f"{[(i.get('index'), i.get('status')) for i in items if i.get('status') != 'added']}",
-        ):
-            return
-        rows = []
-        unordered: list[str] = []
-        unavailable: list[str] = []
+        )
+        return ids if stored else None
+
+    def recall_hits(self, scope: Scope, query: str, comparison: RecallComparison) -> list[Any]:
+        """The hits of one search of the recall set; an unavailable search is noted."""
+        answer = self.found(scope, query, comparison.top_k)
+        if answer.get("available") is not True:
+            comparison.unavailable.append(query)
+        return list(answer.get("items") or [])
+
+    def search_positives(
+        self,
+        scope: Scope,
+        recall_set: RecallSet,
+        recorded: list[dict[str, Any]],
+        ids: list[Any],
+        comparison: RecallComparison,
+    ) -> None:
+        total = len(recall_set.positives)
         for number, ((query, memory), before) in enumerate(
-            zip(recall_set.positives, recorded["positives"], strict=True), 1
+            zip(recall_set.positives, recorded, strict=True), 1
         ):
-            answer = self.found(scope, query, top_k)
-            if answer.get("available") is not True:
-                unavailable.append(query)
-            hits = answer.get("items") or []
-            scores = [float(h["score"]) for h in hits]
-            if any(b > a + SCORE_EPSILON for a, b in zip(scores, scores[1:], strict=False)):
-                unordered.append(query)
-            hit_ids = [h["id"] for h in hits]
-            rank = hit_ids.index(ids[memory]) + 1 if ids[memory] in hit_ids else None
-            rows.append(
-                {
-                    "query": query,
-                    "baseline_rank": before.get("rank"),
-                    "baseline_score": before.get("score"),
-                    "rank": rank,
-                    "score": scores[rank - 1] if rank else None,
-                }
-            )
-            if number % 8 == 0 or number == len(recall_set.positives):
-                self.write(f"recall positives: {number}/{len(recall_set.positives)}")
-        answered = []
-        for query, before in zip(recall_set.negatives, recorded["negatives"], strict=True):
-            answer = self.found(scope, query, top_k)
-            if answer.get("available") is not True:
-                unavailable.append(query)
-            hits = len(answer.get("items") or [])
-            if hits and not before.get("hits"):
-                answered.append(f"{query!r} ({hits} hits)")
+            hits = self.recall_hits(scope, query, comparison)
+            comparison.add_positive(query, before, hits, ids[memory])
+            if number % 8 == 0 or number == total:
+                self.write(f"recall positives: {number}/{total}")
+
+    def search_negatives(
+        self,
+        scope: Scope,
+        recall_set: RecallSet,
+        recorded: list[dict[str, Any]],
+        comparison: RecallComparison,
+    ) -> None:
+        for query, before in zip(recall_set.negatives, recorded, strict=True):
+            hits = self.recall_hits(scope, query, comparison)
+            comparison.add_negative(query, before, len(hits))
         self.write(f"recall negatives: {len(recall_set.negatives)} searched")
+
+    def judge_recall(self, comparison: RecallComparison) -> float | None:
+        """The recall conditions on ``comparison``; returns the scores' rank correlation."""
+        unavailable, unordered = comparison.unavailable, comparison.unordered
         self.check(
             "recall.available",
             not unavailable,
             f"available=false for {unavailable}" if unavailable else "every search available",
         )
-        lost = [
-            f"{r['query']!r} (baseline rank {r['baseline_rank']})"
-            for r in rows
-            if r["baseline_rank"] and r["rank"] is None
-        ]
-        drifted = [
-            f"{r['query']!r} (rank {r['baseline_rank']} → {r['rank']})"
-            for r in rows
-            if r["baseline_rank"] and r["rank"] and r["rank"] > r["baseline_rank"] + RANK_TOLERANCE
-        ]
-        paired = [r for r in rows if r["score"] is not None and r["baseline_score"] is not None]
-        correlation = spearman(
-            [float(r["baseline_score"]) for r in paired], [float(r["score"]) for r in paired]
-        )
+        correlation = comparison.correlation()
         flipped = correlation is not None and correlation < MIN_SCORE_CORRELATION
         shown = "n/a" if correlation is None else f"{correlation:.2f}"
         self.check(
@@ -541,13 +542,13 @@ class Gate:
             + f"rank correlation of the positives' scores with the baseline {shown} "
             f"(refused below {MIN_SCORE_CORRELATION})",
         )
-        kept = sum(1 for r in rows if r["baseline_rank"])
+        top_k, lost, drifted = comparison.top_k, comparison.lost, comparison.drifted
         self.check(
             "recall.positive_lost",
             not lost,
             f"no longer in the top {top_k}: {lost}"
             if lost
-            else f"all {kept} baseline positives found in the top {top_k}",
+            else f"all {comparison.found_before} baseline positives found in the top {top_k}",
         )
         self.check(
             "recall.rank_drift",
@@ -556,31 +557,15 @@ class Gate:
             if drifted
             else f"no baseline positive fell more than {RANK_TOLERANCE} places",
         )
-        silent = sum(1 for n in recorded["negatives"] if not n.get("hits"))
+        answered = comparison.answered
         self.check(
             "recall.negative_answered",
             not answered,
             f"now answered: {answered}"
             if answered
-            else f"the {silent} negatives silent at the baseline answer nothing",
+            else f"the {comparison.silent_before} negatives silent at the baseline answer nothing",
         )
-        found_before = sum(1 for r in rows if r["baseline_rank"])
-        self.result.recall = {
-            "top_k": top_k,
-            "rank_tolerance": RANK_TOLERANCE,
-            "score_correlation": correlation,
-            "positives_found": {
-                "baseline": found_before,
-                "now": sum(1 for r in rows if r["rank"]),
-                "of": len(rows),
-            },
-            "negatives_silent": {
-                "baseline": sum(1 for n in recorded["negatives"] if not n.get("hits")),
-                "now_answered": len(answered),
-                "of": len(recall_set.negatives),
-            },
-            "positives": rows,
-        }
+        return correlation
 
     def cleanup(self) -> None:
         for scope in self.scopes:
@@ -727,116 +712,139 @@ def _table(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> list[str]:
 
 
 def render_markdown(result: Result) -> str:
+    """The report for people: a summary, then one section a subject (a section with nothing to
+    say is left out)."""
+    sections = (
+        ("Versions", _versions(result)),
+        ("Configuration (secrets masked)", _configuration(result)),
+        ("Stored data at the baseline", _baseline_data(result)),
+        ("Failures", _failures(result)),
+        ("Checks", _checks(result)),
+        ("Recall: baseline against now", _recall(result)),
+        ("Recall: the sample of real scopes", _recall_sample(result)),
+        ("Clean-up", _cleanup(result)),
+        ("Server errors", [f"- {e}" for e in result.server_errors]),
+    )
+    lines = ["# Upgrade gate report", "", *_summary(result)]
+    for title, body in sections:
+        if body:
+            lines += ["", f"## {title}", "", *body]
+    return "\n".join(lines) + "\n"
+
+
+def _summary(result: Result) -> list[str]:
     verdict = (
         "**REFUSED** — blocking: " + ", ".join(f"`{name}`" for name in result.blocking)
         if result.blocking
         else "**PASSED** — no blocking condition"
     )
-    lines = [
-        "# Upgrade gate report",
-        "",
+    return [
         f"- verdict: {verdict}",
         f"- service: {result.url}, run `{result.run}` started {result.started_at}, "
         f"{result.requests} requests in {result.seconds:.0f} s",
         f"- baseline recorded {result.baseline_recorded_at}",
-        "",
-        "## Versions",
-        "",
     ]
-    before = result.baseline_versions.get("versions", {})
+
+
+def _beside(header: str, before: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """A table of each name at the baseline and on the target."""
+    names = list(dict.fromkeys([*before, *now]))
+    return _table((header, "baseline", "target"), [(n, before.get(n), now.get(n)) for n in names])
+
+
+def _versions(result: Result) -> list[str]:
     now = dict(result.target.get("packages") or {})
     checks = result.target.get("checks") or {}
     now["database"] = (checks.get("database") or {}).get("detail")
     now["extensions"] = (checks.get("extensions") or {}).get("detail")
-    names = list(dict.fromkeys([*before, *now]))
-    lines += _table(
-        ("component", "baseline", "target"), [(n, before.get(n), now.get(n)) for n in names]
-    )
-    lines += ["", "## Configuration (secrets masked)", ""]
-    before_conf = result.baseline_versions.get("configuration", {})
-    now_conf = result.target.get("configuration") or {}
-    keys = list(dict.fromkeys([*before_conf, *now_conf]))
-    lines += _table(
-        ("setting", "baseline", "target"), [(k, before_conf.get(k), now_conf.get(k)) for k in keys]
-    )
+    return _beside("component", result.baseline_versions.get("versions", {}), now)
+
+
+def _configuration(result: Result) -> list[str]:
+    before = result.baseline_versions.get("configuration", {})
+    return _beside("setting", before, result.target.get("configuration") or {})
+
+
+def _baseline_data(result: Result) -> list[str]:
     data = result.baseline_versions.get("data") or {}
-    if data:
-        lines += [
-            "",
-            "## Stored data at the baseline",
-            "",
-            f"- memories: {json.dumps(data.get('memories'), ensure_ascii=False)}",
-            f"- entities: {json.dumps(data.get('entities'), ensure_ascii=False)}",
-            f"- embedding: {json.dumps(data.get('embedding'), ensure_ascii=False)}",
-        ]
+    if not data:
+        return []
+    return [
+        f"- {name}: {json.dumps(data.get(name), ensure_ascii=False)}"
+        for name in ("memories", "entities", "embedding")
+    ]
+
+
+def _failures(result: Result) -> list[str]:
     failures = [f for f in result.findings if not f.ok]
-    lines += ["", "## Failures", ""]
-    if failures:
-        for f in failures:
-            kind = "blocking" if f.blocking else "warning"
-            lines.append(f"- `{f.condition}` ({kind}): {f.detail}")
-    else:
-        lines.append("none")
-    lines += [
-        "",
-        "## Checks",
-        "",
+    return [
+        f"- `{f.condition}` ({'blocking' if f.blocking else 'warning'}): {f.detail}"
+        for f in failures
+    ] or ["none"]
+
+
+def _checks(result: Result) -> list[str]:
+    return [
         f"Exercised through the {SERVICE} (HTTP: /health, /ready, /v1, /mcp, the user API) or "
         f"in the {RELEASE} (the release's code against the service's database: Mem0's "
         "internals, the queue's retry decisions, old data's payload, an unreachable vector "
         "store, what deleted scopes leave).",
         "",
+        *_table(
+            ("condition", "result", "exercised", "detail"),
+            [(f.condition, "ok" if f.ok else "FAIL", f.where, f.detail) for f in result.findings],
+        ),
     ]
-    lines += _table(
-        ("condition", "result", "exercised", "detail"),
-        [(f.condition, "ok" if f.ok else "FAIL", f.where, f.detail) for f in result.findings],
-    )
+
+
+def _recall(result: Result) -> list[str]:
     recall = result.recall
-    if recall:
-        found, silent = recall["positives_found"], recall["negatives_silent"]
-        lines += [
-            "",
-            "## Recall: baseline against now",
-            "",
-            f"top {recall['top_k']}; a baseline positive may fall {recall['rank_tolerance']} "
-            f"places; positives found: {found['baseline']} at the baseline, {found['now']} now "
-            f"(of {found['of']}); negatives silent at the baseline: {silent['baseline']} of "
-            f"{silent['of']}, answered now: {silent['now_answered']}; rank correlation of the "
-            f"scores: {recall['score_correlation']}",
-            "",
-        ]
-        lines += _table(
+    if not recall:
+        return []
+    found, silent = recall["positives_found"], recall["negatives_silent"]
+    return [
+        f"top {recall['top_k']}; a baseline positive may fall {recall['rank_tolerance']} "
+        f"places; positives found: {found['baseline']} at the baseline, {found['now']} now "
+        f"(of {found['of']}); negatives silent at the baseline: {silent['baseline']} of "
+        f"{silent['of']}, answered now: {silent['now_answered']}; rank correlation of the "
+        f"scores: {recall['score_correlation']}",
+        "",
+        *_table(
             ("query", "baseline rank", "baseline score", "rank", "score"),
             [
                 (r["query"], r["baseline_rank"], r["baseline_score"], r["rank"], r["score"])
                 for r in recall["positives"]
             ],
-        )
+        ),
+    ]
+
+
+def _recall_sample(result: Result) -> list[str]:
     sample = result.recall_sample
-    if sample:
-        lines += [
-            "",
-            "## Recall: the sample of real scopes",
-            "",
-            f"{sample['searches']} searches in {sample['scopes']} scopes (ids and scores only); "
-            f"{sample['compared']} compared; mean overlap of the top k with the baseline: "
-            f"{sample['mean_overlap']}; top hits lost: {sample['top_hit_lost'] or 'none'}",
-        ]
-    lines += ["", "## Clean-up", ""]
-    counts = (
-        "history",
-        "history_with_text",
-        "ingest_jobs",
-        "ingest_jobs_with_messages",
-        "queue_jobs_pending",
-    )
-    lines += _table(
-        ("scope", "delete-user", "memories left", "entities left", *counts),
+    if not sample:
+        return []
+    return [
+        f"{sample['searches']} searches in {sample['scopes']} scopes (ids and scores only); "
+        f"{sample['compared']} compared; mean overlap of the top k with the baseline: "
+        f"{sample['mean_overlap']}; top hits lost: {sample['top_hit_lost'] or 'none'}"
+    ]
+
+
+# The counts of what a deleted scope left, when the verify process could read them.
+CLEANUP_COUNTS = (
+    "history",
+    "history_with_text",
+    "ingest_jobs",
+    "ingest_jobs_with_messages",
+    "queue_jobs_pending",
+)
+
+
+def _cleanup(result: Result) -> list[str]:
+    return _table(
+        ("scope", "delete-user", "memories left", "entities left", *CLEANUP_COUNTS),
         [
-            (k, v["delete_user"], v["memories"], v["entities"], *(v.get(c) for c in counts))
+            (k, v["delete_user"], v["memories"], v["entities"], *(v.get(c) for c in CLEANUP_COUNTS))
             for k, v in result.cleanup.items()
         ],
     )
-    if result.server_errors:
-        lines += ["", "## Server errors", "", *(f"- {e}" for e in result.server_errors)]
-    return "\n".join(lines) + "\n"
