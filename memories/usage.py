@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import DatabaseError, connection, transaction
 
+from memories.recall.live import scope_condition
 from memories.types import MemoryScope
 
 logger = logging.getLogger(__name__)
@@ -29,7 +30,7 @@ class Use(StrEnum):
 
 # Only ids of the scope's own memories that exist now are counted (a hit deleted meanwhile is
 # not); rows in id order, so two counts of overlapping hits never wait on each other in a cycle.
-COUNT = """
+COUNT = f"""
 INSERT INTO memories_memoryuse AS u
     (memory_id, tenant_id, user_id, recalled_count, last_recalled_at,
      injected_count, last_injected_at)
@@ -37,7 +38,7 @@ SELECT m.id, %(tenant)s, %(user)s, %(recalled)s,
        CASE WHEN %(recalled)s > 0 THEN now() END,
        %(injected)s, CASE WHEN %(injected)s > 0 THEN now() END
 FROM poco_memories m
-WHERE m.id = ANY(%(ids)s::uuid[]) AND m.payload->>'user_id' = %(scope)s
+WHERE m.id = ANY(%(ids)s::uuid[]) AND {scope_condition("m", "%(scope)s")}
 ORDER BY m.id
 ON CONFLICT (memory_id) DO UPDATE SET
     recalled_count = u.recalled_count + EXCLUDED.recalled_count,

@@ -11,7 +11,7 @@ a concurrent write is never undone; a re-run skips rows already complete, so an 
 resumes by running it again.
 
 ``rebuild_entities`` backs the entity table up (``<table>_backup_<UTC timestamp>``), empties
-it and relinks only trusted memories: active, and admitted by today's admission rules.
+it and relinks only trusted memories: live, and admitted by today's admission rules.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from memories.governance import default_confidence
 from memories.locks import scope_write_lock
 from memories.models import MemoryRow
 from memories.ops.progress import Progress
+from memories.recall.live import is_live
 from memories.types import SCHEMA_VERSION, MemoryScope, ScopeError, Source
 
 BATCH = 200
@@ -140,8 +141,9 @@ def migrate_payloads(*, apply: bool, write: Callable[[str], None]) -> MigrationR
 
 # --- entities --------------------------------------------------------------------------------
 def is_trusted(payload: dict[str, Any]) -> bool:
-    """Active, and admitted by today's rules (old run logs and noise are left out)."""
-    if (payload.get("status") or "active") != "active":
+    """Live (as every reader sees it: ``memories.recall.live``), and admitted by today's rules
+    (old run logs and noise are left out)."""
+    if not is_live(payload):
         return False
     text = str(payload.get("data") or "")
     source = str(payload.get("source") or Source.MANAGE)
