@@ -18,6 +18,7 @@ from memories.admission import Message
 from memories.context import FRAMES
 from memories.models import AuditEvent, MemoryRow
 from tests.lifecycle.conftest import run_queue
+from tests.memories.conftest import WRITE_ANSWER_KEYS
 from tests.memories.engine.test_outage import django_database_unreachable
 
 SEARCH, MANAGE = "search_user_memory", "manage_user_memory"
@@ -78,15 +79,7 @@ def test_both_tools_are_listed_with_their_arguments_and_no_scope_argument(mcp_ag
     ]
     assert set(hit["properties"]) == {"id", "content", "score", "metadata"}
     assert set(hit["required"]) == {"id", "content", "score", "metadata"}
-    assert set(manage.output_schema["properties"]) == {
-        "action",
-        "success",
-        "status",
-        "memory_id",
-        "inserted_count",
-        "reason",
-        "superseded_id",
-    }
+    assert set(manage.output_schema["properties"]) == WRITE_ANSWER_KEYS
     status = manage.output_schema["properties"]["status"]
     assert status["type"] == "string"
     # The descriptions carry the rules the model must follow.

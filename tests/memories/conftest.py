@@ -12,6 +12,10 @@ from memories.engine.adapter import connection_string_for
 from memories.locks import scope_lock_key
 
 TOKEN = "test-service-token"
+# The keys of every /v1 write answer; MCP's manage tool answers the same.
+WRITE_ANSWER_KEYS = frozenset(
+    {"action", "success", "status", "memory_id", "inserted_count", "reason", "superseded_id"}
+)
 
 
 class V1:

@@ -18,7 +18,7 @@ from memories import services
 from memories.models import AuditEvent
 from memories.text import normalize_quotes
 from memories.types import MemoryScope
-from tests.memories.conftest import assert_error, body
+from tests.memories.conftest import WRITE_ANSWER_KEYS, assert_error, body
 
 pytestmark = pytest.mark.django_db
 
@@ -31,15 +31,8 @@ INTRUDER_FACT = "用户喜欢用 Markdown 写会议纪要。"
 # Words that would betray the victim's memories if they showed up in any answer.
 VICTIM_MARKERS = ("林清", "飞书", "周三", "结论先行", "acme:alice", "preference")
 
-FORBIDDEN_WRITE_KEYS = {
-    "action",
-    "success",
-    "status",
-    "memory_id",
-    "inserted_count",
-    "reason",
-    "superseded_id",  # always null here: nothing of the other scope was replaced
-}
+# superseded_id is always null here: nothing of the other scope was replaced.
+FORBIDDEN_WRITE_KEYS = WRITE_ANSWER_KEYS
 FORBIDDEN_DELETE_KEYS = {"success", "status", "deleted_count", "reason"}
 REFUSAL_KEYS = {"status", "success", "error"}  # the one error shape
 

@@ -12,11 +12,9 @@ import pytest
 
 from memories import selectors, services
 from memories.engine import NewFact, get_engine
-from memories.language import nlp
-from memories.language.terms import keyword_terms
 from memories.models import AuditEvent, EntityRow, MemoryRow
-from memories.recall.channels import ChannelQuery
-from memories.types import Channel, DeleteStatus, SearchFilters
+from memories.types import Channel, DeleteStatus
+from tests.memories.engine.channel_query import open_channel_query
 
 pytestmark = pytest.mark.django_db
 
@@ -25,21 +23,7 @@ META = {"category": "preference", "source": "manage", "schema_version": 1}
 
 def _channels(engine, scope, query: str, names: str) -> dict[Channel, list[str]]:
     hits = engine.recall(
-        ChannelQuery(
-            scope_key=scope.key,
-            vector=engine.embed_query(query),
-            terms=keyword_terms(query),
-            slips=[],
-            grams=nlp.name_grams(names),
-            quoted=[],
-            misspellings=[],
-            pinyin=[],
-            filters=SearchFilters(),
-            vector_floor=0.0,
-            keyword_min_coverage=0.5,
-            keyword_max_share=1.0,
-            pool=5,
-        )
+        open_channel_query(scope.key, engine.embed_query(query), terms=query, names=names)
     )
     return {channel: [h.id for h in found] for channel, found in hits.items()}
 

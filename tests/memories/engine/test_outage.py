@@ -196,23 +196,14 @@ def django_database_down(transactional_db, tmp_path):
         yield
 
 
-def test_database_down_is_an_outage_on_every_kind_of_call(settings, scope, django_database_down):
-    from rest_framework.test import APIClient
-
-    from tests.memories.conftest import TOKEN
-
-    settings.SERVICE_TOKENS = [TOKEN]
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
-    listed = client.post("/v1/memories/list-user", body(scope), format="json")
+def test_database_down_is_an_outage_on_every_kind_of_call(v1, scope, django_database_down):
+    listed = v1.post("list-user", body(scope))
     assert listed.status_code == 503
     assert listed.json()["error"]["code"] == "backend_error"
-    added = client.post(
-        "/v1/memories/manage", body(scope, action="add", text="用户喜欢简洁。"), format="json"
-    )
+    added = v1.post("manage", body(scope, action="add", text="用户喜欢简洁。"))
     assert added.status_code == 503
     assert added.json()["success"] is False and added.json()["status"] == "backend_error"
-    health = client.get("/health")
+    health = v1.client.get("/health")
     assert health.status_code == 503
 
 
@@ -237,19 +228,10 @@ def test_pages_say_unavailable_when_the_database_is_down(signed_in_client, tmp_p
 
 
 def test_context_with_the_database_down_answers_200_unavailable(
-    settings, scope, django_database_down, unreachable_db_engine
+    v1, scope, django_database_down, unreachable_db_engine
 ):
-    from rest_framework.test import APIClient
-
-    from tests.memories.conftest import TOKEN
-
-    settings.SERVICE_TOKENS = [TOKEN]
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
-    answer = client.post(
-        "/v1/memories/context",
-        body(scope, input="帮我写一份 Poco 项目的技术方案", run_kind="interactive"),
-        format="json",
+    answer = v1.post(
+        "context", body(scope, input="帮我写一份 Poco 项目的技术方案", run_kind="interactive")
     )
     assert answer.status_code == 200, answer.content
     assert answer.json()["available"] is False

@@ -17,10 +17,9 @@ from django.db import connection
 from memories.engine import adapter as adapter_module
 from memories.engine import get_engine
 from memories.language import nlp
-from memories.language.terms import keyword_terms
 from memories.models import MemoryRow
-from memories.recall.channels import ChannelQuery
-from memories.types import Channel, SearchFilters
+from memories.types import Channel
+from tests.memories.engine.channel_query import open_channel_query
 from tests.node_files import files_holding
 
 pytestmark = pytest.mark.django_db
@@ -97,8 +96,6 @@ def test_nlp_entry_points_are_routed(engine):
     from mem0.memory import main as mem0_main
     from mem0.utils import spacy_models
 
-    from memories.language import nlp
-
     assert mem0_main.lemmatize_for_bm25 is nlp.lemmatize_for_bm25
     assert mem0_main.extract_entities is nlp.extract_entities
     assert mem0_main.extract_entities_batch is nlp.extract_entities_batch
@@ -147,20 +144,8 @@ def test_recall_reads_what_mem0_writes_and_scores_similarity(engine, scope):
     wanted = engine.add_fact(scope_key=scope.key, text=text, metadata={"category": "preference"})
     engine.add_fact(scope_key=scope.key, text="用户喜欢喝绿茶。", metadata={"category": "fact"})
     channels = engine.recall(
-        ChannelQuery(
-            scope_key=scope.key,
-            vector=engine.embed_query(text),
-            terms=keyword_terms("PostgreSQL service"),
-            slips=[],
-            grams=nlp.name_grams("PostgreSQL"),
-            quoted=[],
-            misspellings=[],
-            pinyin=[],
-            filters=SearchFilters(),
-            vector_floor=0.0,
-            keyword_min_coverage=0.5,
-            keyword_max_share=1.0,
-            pool=5,
+        open_channel_query(
+            scope.key, engine.embed_query(text), terms="PostgreSQL service", names="PostgreSQL"
         )
     )
     vector = channels[Channel.VECTOR]

@@ -31,6 +31,7 @@ from memories.models import MemoryRow
 from memories.ops.calibration import OFF_TOPIC_QUESTIONS
 from memories.services import memory_add
 from poco_memory import embedded_db
+from tests.memories.ops.conftest import LATER_STEP_CONDITIONS
 from tests.processes import ROOT, child_env
 from tests.serving.conftest import Running, running_launcher
 
@@ -242,15 +243,7 @@ def test_verify_passes_against_a_sound_live_service(live, tmp_path):
         "mcp.manage_add",
         "mcp.search",
         "cleanup",
-        "release.same_packages",
-        "release.same_database",
-        "sdk.internals",
-        "entities.quoted_indexed",
-        "entities.old_gone_after_update",
-        "entities.no_sentence_name",
-        "ingest.backoff_1_2_4",
-        "ingest.deterministic_not_retried",
-        "ingest.language_guard",
+        *LATER_STEP_CONDITIONS,
         "old_data.fields_restored",
         "user_api.isolation.read",
         "recall.outage_unavailable",

@@ -24,7 +24,7 @@ from memories.gate.baseline import record_sample
 from memories.gate.recall_set import SAMPLE_QUERIES
 from memories.services import memory_add
 from memories.types import SearchResult
-from tests.memories.ops.conftest import mem0_sql
+from tests.memories.ops.conftest import LATER_STEP_CONDITIONS, mem0_sql
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -134,15 +134,7 @@ def test_the_later_steps_pass_on_a_sound_service(verify, scope, agent):
     assert verdict.report["blocking"] == []
     conditions = {f["condition"]: f for f in verdict.report["findings"]}
     for condition in (
-        "release.same_packages",
-        "release.same_database",
-        "sdk.internals",
-        "entities.quoted_indexed",
-        "entities.old_gone_after_update",
-        "entities.no_sentence_name",
-        "ingest.backoff_1_2_4",
-        "ingest.deterministic_not_retried",
-        "ingest.language_guard",
+        *LATER_STEP_CONDITIONS,
         "old_data.lists",
         "old_data.recalls",
         "old_data.updates_in_place",
