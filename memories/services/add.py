@@ -31,11 +31,9 @@ from memories.selectors import (
 )
 from memories.services.batch import Noop, Pending, write_batch
 from memories.services.write import (
-    MAX_FACT_LENGTH,
     WriteContext,
     admission_refused,
-    past,
-    valid_key,
+    fact_refusal,
 )
 from memories.types import (
     SCHEMA_VERSION,
@@ -232,12 +230,9 @@ def _admit_new(
     text and the confidence it is stored with (shared by ``memory_add`` and its batch).
     ``counted``: a refusal counts in the metrics (not for a preview)."""
     text = text.strip()
-    if not text or len(text) > MAX_FACT_LENGTH:
-        return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_text")
-    if not valid_key(memory_key):
-        return WriteOutcome(status=WriteStatus.REJECTED, reason="invalid_memory_key")
-    if past(valid_until):
-        return WriteOutcome(status=WriteStatus.REJECTED, reason="valid_until_past")
+    refusal = fact_refusal(text=text, memory_key=memory_key, valid_until=valid_until)
+    if refusal:
+        return WriteOutcome(status=WriteStatus.REJECTED, reason=refusal)
     confidence = governance.default_confidence(source) if confidence is None else confidence
     if confidence < settings.MIN_CONFIDENCE:
         if counted:

@@ -16,13 +16,11 @@ from memories.locks import scope_write_lock
 from memories.models import AuditEvent, MemoryRow
 from memories.services.supersede import key_conflict, record_write
 from memories.services.write import (
-    MAX_FACT_LENGTH,
     WriteContext,
     admission_refused,
+    fact_refusal,
     noop,
     owned_row,
-    past,
-    valid_key,
 )
 from memories.text import normalize_quotes
 from memories.types import (
@@ -103,16 +101,9 @@ def _admit_correction(
 ) -> WriteOutcome | str:
     """The checks that need no lock: the ``rejected`` outcome, or the admitted text."""
     text = text.strip()
-    if not text or len(text) > MAX_FACT_LENGTH:
-        return WriteOutcome(status=WriteStatus.REJECTED, memory_id=memory_id, reason="invalid_text")
-    if memory_key is not None and not valid_key(memory_key):
-        return WriteOutcome(
-            status=WriteStatus.REJECTED, memory_id=memory_id, reason="invalid_memory_key"
-        )
-    if past(valid_until):
-        return WriteOutcome(
-            status=WriteStatus.REJECTED, memory_id=memory_id, reason="valid_until_past"
-        )
+    refusal = fact_refusal(text=text, memory_key=memory_key, valid_until=valid_until)
+    if refusal:
+        return WriteOutcome(status=WriteStatus.REJECTED, memory_id=memory_id, reason=refusal)
     admission = admit_text(source=source, text=text)
     if admission_refused(admission):
         return WriteOutcome(

@@ -112,3 +112,18 @@ def valid_key(memory_key: str) -> bool:
 def past(valid_until: datetime | None | Unset) -> bool:
     """A new expiry already over: the write would be expired the moment it lands."""
     return isinstance(valid_until, datetime) and valid_until <= timezone.now()
+
+
+def fact_refusal(
+    *, text: str, memory_key: str | None, valid_until: datetime | None | Unset
+) -> str | None:
+    """Why a written fact is rejected before admission reads it (its stripped ``text`` empty or
+    too long, a malformed key, an expiry already over), or None. ``memory_key`` None: no key
+    given."""
+    if not text or len(text) > MAX_FACT_LENGTH:
+        return "invalid_text"
+    if memory_key is not None and not valid_key(memory_key):
+        return "invalid_memory_key"
+    if past(valid_until):
+        return "valid_until_past"
+    return None
