@@ -127,3 +127,22 @@ class Mem0View(APIView):
         if owner is None:
             raise MemoryNotFound(memory_id)
         return owner
+
+    def named_user(self) -> str:
+        """The optional ``user_id`` query parameter of a by-id call ("" when absent)."""
+        return str(self.request.query_params.get("user_id", ""))
+
+    def memory_input(
+        self,
+        memory_id: Any,
+        *,
+        named_user: str = "",
+        deleted_too: bool = False,
+        rate: RateKind | None = None,
+    ) -> tuple[MemoryScope, dict[str, Any]]:
+        """The scope and validated /v1 by-id input of one memory, the scope its ``owner``."""
+        owner = self.owner(memory_id, named_user=named_user, deleted_too=deleted_too)
+        scope, valid, _ = self.v1_input(
+            io.MemoryIdInput, {"user_id": owner, "memory_id": memory_id}, rate=rate
+        )
+        return scope, valid
