@@ -27,6 +27,7 @@ from django.utils import timezone
 from memories.language import nlp
 from memories.recall import live
 from memories.recall.live import parse_instant as parse_instant  # services read it here
+from memories.text import word_set
 from memories.types import MemoryStatus, Source
 
 EXPLICIT_CONFIDENCE = 1.0
@@ -75,13 +76,9 @@ def payload_status(payload: dict[str, Any], *, now: datetime | None = None) -> M
         return MemoryStatus.EXPIRED
 
 
-def _words(spaced: str) -> frozenset[str]:
-    return frozenset(spaced.split())
-
-
 # Words that restate or frame a fact without changing it: "对，还是默认用英文回答" repeats
 # "以后默认用英文回答". A candidate whose only new words are these brings nothing new.
-RESTATING_WORDS = _words(
+RESTATING_WORDS = word_set(
     "以后 今后 往后 后续 默认 还是 仍然 依然 继续 一直 始终 总是 通常 统一 一律 都 对 是的 好的 "
     "嗯 确实 目前 现在 也 请 记住 记得 没错 同样 照旧 "
     "still always usually again yes yeah indeed really also please remember default "

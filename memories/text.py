@@ -28,3 +28,8 @@ _QUOTE_TABLE: Final = str.maketrans(
 def normalize_quotes(text: str) -> str:
     """Turn Chinese curly and corner quotes into ASCII double quotes."""
     return text.translate(_QUOTE_TABLE)
+
+
+def word_set(spaced: str) -> frozenset[str]:
+    """The words of a space-separated list, as a set (how word lists are written in code)."""
+    return frozenset(spaced.split())

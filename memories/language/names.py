@@ -36,11 +36,9 @@ from typing import Any
 
 import jieba
 
+from memories.text import word_set
+
 Entity = tuple[str, str]
-
-
-def _words(spaced: str) -> frozenset[str]:
-    return frozenset(spaced.split())
 
 
 # --- text that holds no names ---------------------------------------------------------------------
@@ -60,38 +58,38 @@ def strip_non_text(text: str) -> str:
 
 # --- Latin words that are never a name on their own -----------------------------------------------
 # Acronyms of generic technical things and titles.
-GENERIC_ACRONYMS = _words(
+GENERIC_ACRONYMS = word_set(
     "ip ips url urls uri id ids ai ui ux http https ssl tls dns sdk cli gui db os pc "
     "faq faqs pdf csv svg png jpg jpeg gif xml yaml yml json txt ppt kb mb gb tb xx "
     "vp ceo cto cfo coo hr pm etc eg ie ok okay tbd fyi asap"
 )
 # Generic nouns a heading or a sentence start capitalises (never a name alone).
-GENERIC_NOUNS_EN = _words(
+GENERIC_NOUNS_EN = word_set(
     "code codes app apps web data info doc docs key keys token tokens mode summary summaries "
     "report reports note notes file files user users team teams agent agents bot bots tip tips "
     "lesson lessons engineering project projects task tasks issue issues bug bugs test tests "
     "update updates meeting meetings design review reviews system systems service services "
     "server servers client clients model models document documents documentation page pages"
 )
-CALENDAR_WORDS = _words(
+CALENDAR_WORDS = word_set(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec "
     "monday tuesday wednesday thursday friday saturday sunday "
     "mondays tuesdays wednesdays thursdays fridays saturdays sundays weekend weekends"
 )
-LANGUAGE_WORDS = _words(
+LANGUAGE_WORDS = word_set(
     "english chinese mandarin cantonese japanese korean french german spanish italian "
     "英文 中文 英语 汉语 普通话 粤语 日语 韩语"
 )
 # Heads of English noun phrases that name no thing of their own: "English summaries", "API
 # keys", "strict mode", "concise answers" are kinds of text or settings, not topics.
-GENERIC_HEADS = _words(
+GENERIC_HEADS = word_set(
     "mode theme setting settings key summary report note answer point partner model module "
     "data code file doc document documentation info information message detail option format "
     "style version preference habit thing stuff way kind type part list agent bot"
 )
 # English words that are no name in Chinese text however they are written ("Did", "Can").
-FUNCTION_WORDS_EN = _words(
+FUNCTION_WORDS_EN = word_set(
     "i me my you your he him his she her it its we us our they them their this that these "
     "those a an the and or but if so to of in on at by for with from as is are was were be "
     "been am do does did done can could will would shall should may might must have has had "
@@ -99,7 +97,7 @@ FUNCTION_WORDS_EN = _words(
     "any some just very also"
 )
 # Small words inside a name ("Ruby on Rails", "Bank of China").
-NAME_CONNECTORS = _words("of on the for and in at de")
+NAME_CONNECTORS = word_set("of on the for and in at de")
 # spaCy NER labels that make a capitalised word a name whatever its dictionary sense.
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT"})
 # Parts of speech of a word that leads a capitalised span without being part of the name
@@ -259,9 +257,11 @@ SURNAMES = frozenset(
     "屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧"
     "闵苟邬边卞姬师仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝萧"
 )
-COMPOUND_SURNAMES = _words("欧阳 司马 上官 诸葛 东方 皇甫 慕容 令狐 司徒 尉迟 长孙 宇文 夏侯 公孙")
+COMPOUND_SURNAMES = word_set(
+    "欧阳 司马 上官 诸葛 东方 皇甫 慕容 令狐 司徒 尉迟 长孙 宇文 夏侯 公孙"
+)
 # How people are called after their family name: 宋老师, 张总, 林姐.
-TITLES = _words("老师 总 姐 哥 师傅 医生 经理 主任 阿姨 叔叔 先生 女士 小姐 老板 教授 博士 律师")
+TITLES = word_set("老师 总 姐 哥 师傅 医生 经理 主任 阿姨 叔叔 先生 女士 小姐 老板 教授 博士 律师")
 # Characters that open or close a phrase, never a name: a word jieba's HMM made of one of them
 # and its neighbours is a fragment (和运维 of 部署和运维, 别太高, 由林姐).
 FUNCTION_CHARS = frozenset(
@@ -269,12 +269,12 @@ FUNCTION_CHARS = frozenset(
 )
 # Words jieba tags as nouns that end no topic: adverbs and verbs in use (画图优先, 文档批量,
 # 四栏整理, 报告统一), locatives and "time" (总结时, 项目群里).
-ZH_RUN_BREAKS = _words(
+ZH_RUN_BREAKS = word_set(
     "优先 批量 整理 统一 为主 一律 全部 全都 有点 免费 时 时候 里 中 上 下 前 后 内 外 间"
 )
 # A quoted span ending on one of these is a heading the user quoted (“操作步骤”“常见问题”“待办”),
 # not a name.
-ZH_HEADING_WORDS = _words(
+ZH_HEADING_WORDS = word_set(
     "步骤 问题 场景 计划 进展 结论 风险 待办 事项 时间 说明 备注 总结 要求 原则 流程 部分 内容"
 )
 # A quoted word this common in jieba's dictionary, with no proper-noun tag, is a heading the user

@@ -23,7 +23,7 @@ import jieba.posseg
 from pypinyin import Style, lazy_pinyin, pinyin
 
 from memories.language import names
-from memories.text import HAN, normalize_quotes
+from memories.text import HAN, normalize_quotes, word_set
 
 Entity = tuple[str, str]
 
@@ -32,18 +32,12 @@ SENTENCE_PUNCT = re.compile(r"[，。！？；：,.!?;:、]")
 TOKEN_OK = re.compile(r"^[\w\u3400-\u9fff+#.-]+$")
 
 # Words too generic to be an entity or to carry keyword weight (particles, pronouns, fillers).
-
-
-def _words(spaced: str) -> frozenset[str]:
-    return frozenset(spaced.split())
-
-
-ZH_STOPWORDS = _words(
+ZH_STOPWORDS = word_set(
     "的 了 和 与 及 或 是 在 我 你 他 她 它 我们 你们 他们 这 那 这个 那个 这些 那些 一个 "
     "什么 怎么 怎样 如何 为什么 吗 呢 吧 啊 也 都 就 还 又 很 把 被 给 让 对 从 向 用 "
     "要 会 能 可以 应该 需要 请 并 而 但 但是 所以 因为 如果 以及 一下 一些 之 其 等"
 )
-GENERIC_NOUNS = _words("用户 时候 东西 事情 问题 方面 情况 内容 时间 部分 方式 事实 信息")
+GENERIC_NOUNS = word_set("用户 时候 东西 事情 问题 方面 情况 内容 时间 部分 方式 事实 信息")
 PROPER_TAGS = {
     "nr": "PROPER",
     "nrfg": "PROPER",
@@ -60,15 +54,15 @@ SENTENCE_TAGS = ("v", "p", "u", "r", "c", "d", "t")
 # Terms jieba would otherwise split; tech vocabulary our users write every day.  Products are
 # proper nouns (entities); work products people look up by name (周报, 前端文档) are topics of
 # their own; the rest are plain words (a style, a language, a kind of software), no entity.
-USER_NAMES = _words(
+USER_NAMES = word_set(
     "飞书 钉钉 企业微信 PostgreSQL pgvector Django HTMX Mem0 Kubernetes TypeScript JavaScript "
     "Python Poco"
 )
-USER_TOPICS = _words(
+USER_TOPICS = word_set(
     "技术方案 代码风格 前端文档 后端服务 单元测试 集成测试 端到端测试 向量检索 知识库 长期记忆 "
     "交付物 周报 日报"
 )
-USER_PLAIN = _words("简体中文 繁体中文 易维护性 可维护性 数据库 结论先行")
+USER_PLAIN = word_set("简体中文 繁体中文 易维护性 可维护性 数据库 结论先行")
 USER_WORDS = USER_NAMES | USER_TOPICS | USER_PLAIN
 
 _init_lock = threading.Lock()
@@ -279,7 +273,7 @@ def extract_entities_batch(texts: list[str], batch_size: int = 32) -> list[list[
 # Words so common in a personal memory that matching one alone is no evidence of relevance: most
 # memories are about "the user" and what they "like"/"prefer"/"use".  Larger scopes also drop
 # terms by document frequency (memories.search); this list covers scopes too small for that.
-GENERIC_TERMS = _words(
+GENERIC_TERMS = word_set(
     "用户 用户的 喜欢 偏好 希望 使用 总是 一直 习惯 通常 平时 现在 以后 之前 相关 有关 时候 "
     "user users prefer prefers preference like likes use uses want always usually usual "
     "team thing stuff kind way get make"
@@ -314,9 +308,9 @@ def query_terms(text: str) -> list[str]:
 # in the keyword channel.  Only the attributes people ask about a project or a piece of work:
 # who owns it, when it ships, what it is built with.  Not a translation dictionary.
 ATTRIBUTE_WORDS: tuple[frozenset[str], ...] = (
-    _words("负责人 负责 牵头 主导 对接人 owner own lead leader responsible charge"),
-    _words("上线 交付 截止 发布 发版 到期 期限 deadline due launch release ship rollout deliver"),
-    _words("技术栈 技术 框架 stack tech technology framework"),
+    word_set("负责人 负责 牵头 主导 对接人 owner own lead leader responsible charge"),
+    word_set("上线 交付 截止 发布 发版 到期 期限 deadline due launch release ship rollout deliver"),
+    word_set("技术栈 技术 框架 stack tech technology framework"),
 )
 ATTRIBUTE_OF = {word: group for group in ATTRIBUTE_WORDS for word in group}
 
