@@ -7,12 +7,12 @@ record the staff view and hand the result to a template.  Nothing here writes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Model
 from django.db.models.fields.json import KT
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -206,29 +206,28 @@ class Tally:
 def ingest_job_counts(*, scope: MemoryScope) -> tuple[Tally, ...]:
     """The user's ingest jobs counted by status, the commonest first."""
     labels = dict(IngestJob.Status.choices)
-    counted = (
-        IngestJob.objects.filter(**_owned(scope))
-        .values_list("status")
-        .annotate(n=Count("id"))
-        .order_by("-n")
-    )
-    return tuple(
-        Tally(code=status, label=str(labels.get(status, status)), count=n) for status, n in counted
+    return _tallies(
+        IngestJob, "status", scope=scope, label=lambda status: str(labels.get(status, status))
     )
 
 
 def rejection_counts(*, scope: MemoryScope) -> tuple[Tally, ...]:
     """The user's refused ingests counted by reason, the commonest first: never their content,
     which was not kept."""
+    return _tallies(IngestRejection, "reason", scope=scope, label=rejection_label)
+
+
+def _tallies(
+    model: type[Model], field: str, *, scope: MemoryScope, label: Callable[[str], str]
+) -> tuple[Tally, ...]:
+    """The scope's rows of ``model`` counted by ``field``, the commonest first, each labelled."""
     counted = (
-        IngestRejection.objects.filter(**_owned(scope))
-        .values_list("reason")
+        model._default_manager.filter(**_owned(scope))
+        .values_list(field)
         .annotate(n=Count("id"))
         .order_by("-n")
     )
-    return tuple(
-        Tally(code=reason, label=rejection_label(reason), count=n) for reason, n in counted
-    )
+    return tuple(Tally(code=code, label=label(code), count=n) for code, n in counted)
 
 
 @dataclass(frozen=True)

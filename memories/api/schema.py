@@ -33,6 +33,18 @@ def outcome_or_error(
     )
 
 
+def failure_statuses(
+    name: str, outcome: type[serializers.Serializer]
+) -> dict[int, PolymorphicProxySerializer]:
+    """A write's failing statuses (403 refused, 500 partial, 503 outage), each answered by the
+    decided ``outcome`` or by the error shape; ``name`` prefixes their component names."""
+    return {
+        403: outcome_or_error(f"{name}OrRefusal", outcome),
+        500: outcome_or_error(f"{name}OrError", outcome),
+        503: outcome_or_error(f"{name}OrOutage", outcome),
+    }
+
+
 def v1_operation(
     *,
     summary: str,

@@ -231,11 +231,7 @@ def shadow_prepare(engine: Mem0Adapter, *, dims: int) -> None:
                     sql.Identifier(table), sql.Identifier(SHADOW_COLUMN)
                 )
             )
-            cur.execute(
-                sql.SQL("DROP TRIGGER IF EXISTS {} ON {}").format(
-                    sql.Identifier(INVALIDATE), sql.Identifier(table)
-                )
-            )
+            _drop_invalidate_trigger(cur, table)
             cur.execute(
                 sql.SQL(
                     "CREATE TRIGGER {} BEFORE UPDATE OF vector ON {} FOR EACH ROW "
@@ -246,12 +242,22 @@ def shadow_prepare(engine: Mem0Adapter, *, dims: int) -> None:
             )
 
 
-def _drop_shadow(cur: Any, table: str) -> None:
+def _drop_invalidate_trigger(cur: Any, table: str) -> None:
+    """Stop forgetting the table's shadow vectors when its live ones change."""
     cur.execute(
         sql.SQL("DROP TRIGGER IF EXISTS {} ON {}").format(
             sql.Identifier(INVALIDATE), sql.Identifier(table)
         )
     )
+
+
+def _drop_invalidate_function(cur: Any) -> None:
+    """Drop the trigger function (once no table's trigger uses it)."""
+    cur.execute(sql.SQL("DROP FUNCTION IF EXISTS {}()").format(sql.Identifier(INVALIDATE)))
+
+
+def _drop_shadow(cur: Any, table: str) -> None:
+    _drop_invalidate_trigger(cur, table)
     cur.execute(
         sql.SQL("ALTER TABLE {} DROP COLUMN IF EXISTS {}").format(
             sql.Identifier(table), sql.Identifier(SHADOW_COLUMN)
@@ -264,7 +270,7 @@ def shadow_abort(engine: Mem0Adapter) -> None:
     with _backend("shadow abort"), engine._memory.vector_store._get_cursor(commit=True) as cur:
         for table in _tables(engine):
             _drop_shadow(cur, table)
-        cur.execute(sql.SQL("DROP FUNCTION IF EXISTS {}()").format(sql.Identifier(INVALIDATE)))
+        _drop_invalidate_function(cur)
 
 
 def shadow_exists(engine: Mem0Adapter) -> bool:
@@ -375,9 +381,7 @@ def shadow_swap(engine: Mem0Adapter, *, embedder: Any, model: str) -> int:
                 caught_up += len(late)
             live_index = sql.Identifier(f"{table}_hnsw_idx")
             next_index = sql.Identifier(_next_index(table))
-            cur.execute(
-                sql.SQL("DROP TRIGGER IF EXISTS {} ON {}").format(sql.Identifier(INVALIDATE), ident)
-            )
+            _drop_invalidate_trigger(cur, table)
             cur.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(live_index))
             cur.execute(sql.SQL("ALTER TABLE {} DROP COLUMN vector").format(ident))
             cur.execute(sql.SQL("ALTER TABLE {} RENAME COLUMN {} TO vector").format(ident, shadow))
@@ -394,7 +398,7 @@ def shadow_swap(engine: Mem0Adapter, *, embedder: Any, model: str) -> int:
             ).format(memories),
             (model,),
         )
-        cur.execute(sql.SQL("DROP FUNCTION IF EXISTS {}()").format(sql.Identifier(INVALIDATE)))
+        _drop_invalidate_function(cur)
     return caught_up
 
 
