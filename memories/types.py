@@ -6,7 +6,7 @@ Everything above the engine speaks these; nothing above the engine sees a Mem0 s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -155,8 +155,8 @@ class ListOrder(StrEnum):
 @dataclass(frozen=True)
 class ListQuery:
     """One page of a scope's memories as any edge asks for it (``/v1``, the user API, the
-    console, Mem0's ``get_all``): every edge parses its own parameters into this, so a filter
-    means the same everywhere. Empty means any; the names are ``selectors.memory_list``'s."""
+    console, Mem0's ``get_all``): every edge parses its own parameters into this and hands it to
+    ``selectors.memory_list``, so a filter means the same everywhere. Empty means any."""
 
     query: str = ""
     category: str = ""
@@ -170,10 +170,6 @@ class ListQuery:
     created_before: datetime | None = None
     page: int = 1
     page_size: int = 20
-
-    def as_kwargs(self) -> dict[str, Any]:
-        """The query as ``selectors.memory_list``'s keyword arguments."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)

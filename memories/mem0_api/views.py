@@ -457,39 +457,18 @@ class UpdateInput(Mem0Input):
     expiration_date = _json()
 
 
-def _update_input(
-    view: Mem0View,
-    memory_id: str,
-    data: dict[str, Any],
-    *,
-    named_user: str = "",
-    rate: RateKind | None = None,
-) -> tuple[MemoryScope, dict[str, Any]]:
-    """Mem0's update of one memory as /v1's validated update-item input, in the scope of the
-    memory's owner (``Mem0View.owner``)."""
-    owner = view.owner(memory_id, named_user=named_user)
+def _update_body(memory_id: str, data: dict[str, Any]) -> dict[str, Any]:
+    """Mem0's update as /v1's update-item body (``user_id`` added by the caller)."""
     if data.get("metadata") is not None:
         raise Refused("updating metadata is not supported; send text", "metadata")
     if data.get("timestamp") is not None:
         raise Refused("a memory's timestamp is the service's own; send text", "timestamp")
     if data.get("text") is None:
         raise Refused("text is required: the corrected memory", "text")
-    body = {"user_id": owner, "memory_id": memory_id, "text": data["text"]}
+    body = {"memory_id": memory_id, "text": data["text"]}
     if "expiration_date" in data:
         body["valid_until"] = _valid_until(data["expiration_date"])
-    scope, valid, _ = view.v1_input(io.UpdateItemInput, body, rate=rate)
-    return scope, valid
-
-
-def _correct(view: Mem0View, scope: MemoryScope, valid: dict[str, Any]) -> WriteOutcome:
-    """The correction a validated update-item input asks for, as the caller's word."""
-    return services.memory_update(
-        scope=scope,
-        memory_id=valid["memory_id"],
-        text=valid["text"],
-        valid_until=valid.get("valid_until", UNSET),
-        actor=view.caller().actor,
-    )
+    return body
 
 
 class MemoryView(Mem0View):
@@ -497,8 +476,11 @@ class MemoryView(Mem0View):
     the memory's owner within the call's tenant (an optional ``user_id`` parameter names it, and
     another user's id then answers 403)."""
 
-    def _scope(self, memory_id: str) -> MemoryScope:
-        scope, _ = self.memory_input(memory_id, named_user=self.named_user())
+    def _scope(self, memory_id: str, *, rate: RateKind | None = None) -> MemoryScope:
+        owner = self.owner(memory_id, named_user=self.request.query_params.get("user_id", ""))
+        scope, _, _ = self.v1_input(
+            io.MemoryIdInput, {"user_id": owner, "memory_id": memory_id}, rate=rate
+        )
         return scope
 
     @doc.mem0_operation(operation_id="mem0_get", summary="get one memory", ok=doc.MemoryOut)
@@ -515,10 +497,19 @@ class MemoryView(Mem0View):
     )
     def put(self, request: Request, memory_id: str) -> Response:
         data = UpdateInput().read(request.data)
-        scope, valid = _update_input(
-            self, memory_id, data, named_user=self.named_user(), rate=RateKind.WRITE
+        owner = self.owner(memory_id, named_user=request.query_params.get("user_id", ""))
+        scope, valid, _ = self.v1_input(
+            io.UpdateItemInput,
+            {"user_id": owner, **_update_body(memory_id, data)},
+            rate=RateKind.WRITE,
         )
-        outcome = _correct(self, scope, valid)
+        outcome = services.memory_update(
+            scope=scope,
+            memory_id=valid["memory_id"],
+            text=valid["text"],
+            valid_until=valid.get("valid_until", UNSET),
+            actor=self.caller().actor,
+        )
         if not outcome.success:
             return _failure(outcome.status, outcome.reason)
         record = selectors.memory_get(scope=scope, memory_id=valid["memory_id"])
@@ -550,7 +541,12 @@ class HistoryView(Mem0View):
     def get(self, request: Request, memory_id: str) -> Response:
         # As Mem0 keeps a deleted memory's history with its DELETE event, so does this door;
         # the deletion took the text out of every entry (old_memory and new_memory are null).
-        scope, valid = self.memory_input(memory_id, named_user=self.named_user(), deleted_too=True)
+        owner = self.owner(
+            memory_id, named_user=request.query_params.get("user_id", ""), deleted_too=True
+        )
+        scope, valid, _ = self.v1_input(
+            io.MemoryIdInput, {"user_id": owner, "memory_id": memory_id}, rate=None
+        )
         entries = selectors.memory_history(scope=scope, memory_id=valid["memory_id"])
         return Response(
             [
@@ -581,17 +577,11 @@ class DeleteAllView(Mem0View):
         user_id = _entity(dict(params.items()), filters, "user_id")
         if not user_id:
             raise Refused("name the user: delete_all(filters={'user_id': '...'})", "user_id")
-        return _delete_user(self, user_id, done="Memories deleted successfully!")
-
-
-def _delete_user(view: Mem0View, user_id: str, *, done: str) -> Response:
-    """Forget every memory of one user of the call's tenant: ``done`` as Mem0's message, or the
-    failed outcome with the user API's status."""
-    scope, _, _ = view.v1_input(io.ScopeInput, {"user_id": user_id}, rate=None)
-    outcome = services.memory_delete_user(scope=scope, actor=view.caller().actor)
-    if not outcome.success:
-        return _failure(outcome.status, outcome.reason)
-    return Response({"message": done})
+        scope, _, _ = self.v1_input(io.ScopeInput, {"user_id": user_id}, rate=None)
+        outcome = services.memory_delete_user(scope=scope, actor=self.caller().actor)
+        if not outcome.success:
+            return _failure(outcome.status, outcome.reason)
+        return Response({"message": "Memories deleted successfully!"})
 
 
 def _query_filters(raw: str | None) -> dict[str, Any]:
@@ -636,11 +626,26 @@ class BatchView(Mem0View):
     )
     def put(self, request: Request) -> Response:
         items = BatchInput().read(request.data)["memories"]
-        calls = [_update_input(self, item["memory_id"], item) for item in items]
+        calls = []
+        for item in items:
+            owner = self.owner(item["memory_id"])
+            calls.append(
+                self.v1_input(
+                    io.UpdateItemInput,
+                    {"user_id": owner, **_update_body(item["memory_id"], item)},
+                    rate=None,
+                )
+            )
         results = []
-        for scope, valid in calls:
+        for scope, valid, _ in calls:
             self.count(RateKind.WRITE, scope)
-            results.append(_item(valid["memory_id"], _correct(self, scope, valid)))
+            outcome = services.memory_update(
+                scope=scope,
+                memory_id=valid["memory_id"],
+                text=valid["text"],
+                actor=self.caller().actor,
+            )
+            results.append(_item(valid["memory_id"], outcome))
         return _batch_answer("updated", results)
 
     @doc.mem0_operation(
@@ -651,9 +656,16 @@ class BatchView(Mem0View):
     )
     def delete(self, request: Request) -> Response:
         items = BatchInput().read(request.data)["memories"]
-        scopes = [self.memory_input(item["memory_id"]) for item in items]
+        scopes = [
+            self.v1_input(
+                io.MemoryIdInput,
+                {"user_id": self.owner(item["memory_id"]), "memory_id": item["memory_id"]},
+                rate=None,
+            )
+            for item in items
+        ]
         results = []
-        for scope, valid in scopes:
+        for scope, valid, _ in scopes:
             outcome = services.memory_delete(
                 scope=scope, memory_id=valid["memory_id"], actor=self.caller().actor
             )
@@ -702,7 +714,11 @@ class FeedbackView(Mem0View):
     )
     def post(self, request: Request) -> Response:
         data = FeedbackInput().read(request.data)
-        scope, valid = self.memory_input(data["memory_id"])
+        scope, valid, _ = self.v1_input(
+            io.MemoryIdInput,
+            {"user_id": self.owner(data["memory_id"]), "memory_id": data["memory_id"]},
+            rate=None,
+        )
         logger.info(
             "mem0 feedback: scope=%s memory=%s feedback=%s",
             scope.key,
@@ -751,7 +767,11 @@ class EntityView(Mem0View):
             raise Refused(
                 f"deleting a {entity_type} is not supported: memories here belong to a user"
             )
-        return _delete_user(self, name, done="Entity deleted successfully.")
+        scope, _, _ = self.v1_input(io.ScopeInput, {"user_id": name}, rate=None)
+        outcome = services.memory_delete_user(scope=scope, actor=self.caller().actor)
+        if not outcome.success:
+            return _failure(outcome.status, outcome.reason)
+        return Response({"message": "Entity deleted successfully."})
 
 
 # --- what only the hosted platform has --------------------------------------------------------

@@ -26,7 +26,13 @@ from memories.selectors.rows import (
     scope_rows,
     to_record,
 )
-from memories.types import MemoryRecord, MemoryScope, MemoryStatus, StatusFilter
+from memories.types import (
+    ListOrder,
+    ListQuery,
+    MemoryRecord,
+    MemoryScope,
+    MemoryStatus,
+)
 
 
 def memories_due_to_expire(*, now: datetime) -> list[tuple[str, str]]:
@@ -116,59 +122,49 @@ class MemoryPage:
         return max(1, math.ceil(self.total / self.page_size))
 
 
-def memory_list(
-    *,
-    scope: MemoryScope,
-    query: str = "",
-    category: str = "",
-    source: str = "",
-    topic: str = "",
-    order: str = "created",
-    created_from: datetime | None = None,
-    created_before: datetime | None = None,
-    status: str = StatusFilter.ACTIVE,
-    memory_key: str = "",
-    run_id: str = "",
-    page: int = 1,
-    page_size: int = 20,
-) -> MemoryPage:
-    """Newest first, straight from the table (works while the SDK is down). ``query`` keeps
-    memories that contain every one of its words; ``status`` is ``active`` (the default),
-    ``superseded``, ``expired`` or ``all``; ``run_id`` keeps what one agent run wrote. ``order``
-    is ``created``, ``updated`` (last change first; a memory never updated counts from its
-    creation), ``used`` (most often given to agents first: recalled plus injected) or
-    ``last_used`` (most recently given first); never-used memories come last, newest first."""
-    rows = rows_with_status(scope_rows(scope), status, now=timezone.now()).defer("vector")
-    if memory_key:
-        rows = rows.alias(key=KT("payload__memory_key")).filter(key=memory_key)
-    if run_id:
-        rows = rows.alias(ref=KT("payload__source_ref")).filter(ref=run_id)
-    terms = query.split()
+# What a list asks for when the caller names nothing: the first page of the live memories.
+FIRST_PAGE = ListQuery()
+
+
+def memory_list(*, scope: MemoryScope, query: ListQuery = FIRST_PAGE) -> MemoryPage:
+    """The page of the scope's memories that ``query`` asks for, straight from the table (works
+    while the SDK is down). Its ``query`` keeps memories that contain every one of its words;
+    ``status`` is ``active`` (the default), ``superseded``, ``expired`` or ``all``; ``run_id``
+    keeps what one agent run wrote. ``order`` is ``created`` (newest first, the default),
+    ``updated`` (last change first; a memory never updated counts from its creation), ``used``
+    (most often given to agents first: recalled plus injected) or ``last_used`` (most recently
+    given first); never-used memories come last, newest first."""
+    rows = rows_with_status(scope_rows(scope), query.status, now=timezone.now()).defer("vector")
+    if query.memory_key:
+        rows = rows.alias(key=KT("payload__memory_key")).filter(key=query.memory_key)
+    if query.run_id:
+        rows = rows.alias(ref=KT("payload__source_ref")).filter(ref=query.run_id)
+    terms = query.query.split()
     if terms:
         # Every whitespace-separated word must occur ("Poco 飞书" = Poco and 飞书).
         rows = rows.alias(text=KT("payload__data"))
         for term in terms:
             rows = rows.filter(text__icontains=term)
-    if category:
-        rows = rows.alias(cat=KT("payload__category")).filter(cat=category)
-    if source:
-        rows = rows.alias(src=KT("payload__source")).filter(src=source)
-    if topic:
-        rows = rows.filter(id__in=topic_memory_ids(scope=scope, topic=topic))
+    if query.category:
+        rows = rows.alias(cat=KT("payload__category")).filter(cat=query.category)
+    if query.source:
+        rows = rows.alias(src=KT("payload__source")).filter(src=query.source)
+    if query.topic:
+        rows = rows.filter(id__in=topic_memory_ids(scope=scope, topic=query.topic))
     rows = rows.alias(created=Cast(KT("payload__created_at"), DateTimeField()))
-    if created_from is not None:
-        rows = rows.filter(created__gte=created_from)
-    if created_before is not None:
-        rows = rows.filter(created__lt=created_before)
-    if order == "updated":
+    if query.created_from is not None:
+        rows = rows.filter(created__gte=query.created_from)
+    if query.created_before is not None:
+        rows = rows.filter(created__lt=query.created_before)
+    if query.order == ListOrder.UPDATED:
         rows = rows.alias(
             changed=Coalesce(Cast(KT("payload__updated_at"), DateTimeField()), F("created"))
         ).order_by("-changed", "-id")
-    elif order in ("used", "last_used"):
+    elif query.order in (ListOrder.USED, ListOrder.LAST_USED):
         use = MemoryUse.objects.filter(
             memory_id=OuterRef("id"), tenant_id=scope.tenant_id, user_id=scope.user_id
         )
-        if order == "used":
+        if query.order == ListOrder.USED:
             rows = rows.alias(
                 used=Subquery(
                     use.annotate(n=F("recalled_count") + F("injected_count")).values("n")[:1]
@@ -189,7 +185,7 @@ def memory_list(
     else:
         rows = rows.order_by("-created", "-id")
     total = rows.count()
-    page = max(1, page)
+    page, page_size = max(1, query.page), query.page_size
     start = (page - 1) * page_size
     items = tuple(to_record(r) for r in rows[start : start + page_size])
     return MemoryPage(items=items, total=total, page=page, page_size=page_size)

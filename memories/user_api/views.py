@@ -143,7 +143,7 @@ class MemoryListApi(UserApi):
     def get(self, request: Request) -> Response:
         params = self.InputSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
-        page = selectors.memory_list(scope=self.scope(), **params.list_query().as_kwargs())
+        page = selectors.memory_list(scope=self.scope(), query=params.list_query())
         uses = selectors.memory_uses(scope=self.scope(), memory_ids=[r.id for r in page.items])
         return Response(shapes.UserListOutput(page, context={"uses": uses}).data)
 

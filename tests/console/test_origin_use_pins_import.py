@@ -17,12 +17,14 @@ from memories import selectors, services
 from memories.models import AuditEvent
 from memories.ops import portability
 from memories.services import validity
-from memories.types import Actor, ActorKind, Source, WriteStatus
+from memories.types import Actor, ActorKind, ListQuery, Source, StatusFilter, WriteStatus
 from memories.usage import Use, count_use
 
 pytestmark = pytest.mark.django_db
 
 AGENT = Actor(kind=ActorKind.AGENT, id="poco-agent")
+# Every memory of the scope, whatever its status.
+STORED = ListQuery(status=StatusFilter.ALL)
 
 
 def agent_add(scope, text: str, run_id: str = "run-20261130-07", category: str = "fact") -> str:
@@ -137,7 +139,7 @@ def test_import_previews_added_refused_and_skipped_then_imports_on_confirm(
         ],
     )
     audit_before = AuditEvent.objects.count()
-    stored_before = selectors.memory_list(scope=alice_scope, status="all").total
+    stored_before = selectors.memory_list(scope=alice_scope, query=STORED).total
 
     preview = upload(alice_client, content)
     page = preview.content.decode()
@@ -150,14 +152,14 @@ def test_import_previews_added_refused_and_skipped_then_imports_on_confirm(
     assert "110101199003071234" not in page  # a refused memory is named, never shown
     # A preview writes nothing.
     assert AuditEvent.objects.count() == audit_before
-    assert selectors.memory_list(scope=alice_scope, status="all").total == stored_before
+    assert selectors.memory_list(scope=alice_scope, query=STORED).total == stored_before
 
     document = page.split('name="document" value="', 1)[1].split('"', 1)[0]
     confirmed = alice_client.post("/memories/import/", {"document": html.unescape(document)})
     assert confirmed.status_code == 302
     texts = {r.content for r in selectors.memory_list(scope=alice_scope).items}
     assert texts == {"团队使用飞书做日常沟通。", "画图优先使用 Mermaid。"}
-    imported = selectors.memory_list(scope=alice_scope, query="Mermaid").items[0]
+    imported = selectors.memory_list(scope=alice_scope, query=ListQuery(query="Mermaid")).items[0]
     assert imported.source == Source.IMPORT and imported.category == "preference"
 
 
@@ -179,7 +181,7 @@ def test_import_refuses_what_is_not_an_export_with_the_reason_and_changes_nothin
     assert missing.status_code == 422 and "请选择一个 JSON 导出文件" in missing.content.decode()
     tampered = alice_client.post("/memories/import/", {"document": "[{}]"})
     assert tampered.status_code == 400
-    assert selectors.memory_list(scope=alice_scope, status="all").total == 0
+    assert selectors.memory_list(scope=alice_scope, query=STORED).total == 0
 
 
 # --- the user API ----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from memories.management.commands.seed_demo import DEMO_MEMORIES
 from memories.models import AuditEvent
 from memories.scope import scope_for_user
 from memories.selectors import memory_list, memory_overview, memory_uses, topic_heatmap
-from memories.types import Category
+from memories.types import Category, ListOrder, ListQuery
 
 pytestmark = pytest.mark.django_db
 
@@ -48,10 +48,10 @@ def test_seed_demo_builds_a_realistic_memory_once(settings, tmp_path):
     assert updates.exclude(status="pinned").count() == corrections
     assert updates.filter(status="pinned").count() == 1
     # Where each came from: the agents' memories name the run that wrote them; some were used.
-    records = memory_list(scope=scope, page_size=100).items
+    records = memory_list(scope=scope, query=ListQuery(page_size=100)).items
     runs = {r.metadata.get("source_ref") for r in records if r.source in ("manage", "ingest")}
     assert runs and all(run and run.startswith("run-") for run in runs)
-    assert memory_list(scope=scope, order="used").items[0].id in {
+    assert memory_list(scope=scope, query=ListQuery(order=ListOrder.USED)).items[0].id in {
         r.id for r in records
     } and memory_uses(scope=scope, memory_ids=[r.id for r in records])
 
@@ -76,6 +76,6 @@ def test_seed_demo_writes_through_admission(settings, tmp_path, monkeypatch):
     with pytest.raises(CommandError, match="rejected sensitive_identifier"):
         call_command("seed_demo", stdout=StringIO())
     scope = scope_for_user(get_user_model().objects.get(username="demo"))
-    stored = [r.content for r in memory_list(scope=scope, page_size=50).items]
+    stored = [r.content for r in memory_list(scope=scope, query=ListQuery(page_size=50)).items]
     assert len(stored) == 2 and not [text for text in stored if "1234" in text]
     assert not [text for text in stored if "“" in text or "”" in text]

@@ -14,6 +14,7 @@ from django.core.management import call_command
 from memories.ops.portability import memory_export
 from memories.scope import scope_for_user
 from memories.selectors import memory_list
+from memories.types import ListQuery
 
 pytestmark = [
     pytest.mark.e2e,
@@ -31,7 +32,7 @@ def test_screenshots_of_every_console_page(signed_in, settings, tmp_path):
     settings.DATA_DIR = tmp_path
     call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
     demo = get_user_model().objects.get(username="demo")
-    page_of = memory_list(scope=scope_for_user(demo), query="周报", page_size=1)
+    page_of = memory_list(scope=scope_for_user(demo), query=ListQuery(query="周报", page_size=1))
     memory_id = page_of.items[0].id
     pages = {
         "overview": "/",

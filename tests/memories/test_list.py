@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memories import selectors, services
+from memories.types import ListQuery
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,9 @@ def stored(scope, agent):
 
 
 def listed(scope, query: str) -> list[str]:
-    return sorted(r.content for r in selectors.memory_list(scope=scope, query=query).items)
+    return sorted(
+        r.content for r in selectors.memory_list(scope=scope, query=ListQuery(query=query)).items
+    )
 
 
 def test_words_separated_by_spaces_must_all_match(scope, stored):

@@ -20,7 +20,7 @@ from memories.ops import portability
 from memories.ops.portability import export_csv
 from memories.services import memory_add
 from memories.text import normalize_quotes
-from memories.types import SCHEMA_VERSION, Category, MemoryScope, Source, WriteStatus
+from memories.types import SCHEMA_VERSION, Category, ListQuery, MemoryScope, Source, WriteStatus
 from tests.memories.conftest import assert_invalid, body
 from tests.memories.engine.test_outage import (  # noqa: F401 - pytest finds fixtures by name
     failing_embedder_engine,
@@ -47,7 +47,7 @@ def store(scope: MemoryScope, agent, facts=FACTS) -> list[str]:
 
 
 def texts(scope: MemoryScope) -> set[str]:
-    return {r.content for r in selectors.memory_list(scope=scope, page_size=100).items}
+    return {r.content for r in selectors.memory_list(scope=scope, query=ListQuery(page_size=100)).items}
 
 
 @pytest.fixture
@@ -111,12 +111,12 @@ def test_import_into_another_scope_adds_every_item_and_keeps_created_at(
 
 def test_importing_the_same_document_twice_changes_nothing(v1, exported, other_scope):
     first = v1.post("import", body(other_scope, document=exported)).json()
-    before = selectors.memory_list(scope=other_scope, page_size=100)
+    before = selectors.memory_list(scope=other_scope, query=ListQuery(page_size=100))
     second = v1.post("import", body(other_scope, document=exported)).json()
     assert first["added"] == 3
     assert (second["added"], second["no_effect"]) == (0, 3)
     assert {item["reason"] for item in second["items"]} == {"duplicate"}
-    after = selectors.memory_list(scope=other_scope, page_size=100)
+    after = selectors.memory_list(scope=other_scope, query=ListQuery(page_size=100))
     assert [(r.id, r.content) for r in after.items] == [(r.id, r.content) for r in before.items]
 
 

@@ -20,6 +20,7 @@ from memories.ops.calibration import DEDUP_PAIRS, DedupCalibration, calibrate_de
 from memories.types import (
     SCHEMA_VERSION,
     BackendError,
+    ListQuery,
     MemoryStatus,
     SearchFilters,
     Source,
@@ -48,7 +49,10 @@ def search_ids(scope, query: str, **filters) -> list[str]:
 
 
 def listed(scope, status: str = "active", **fields) -> list[str]:
-    return [r.id for r in selectors.memory_list(scope=scope, status=status, **fields).items]
+    return [
+        r.id
+        for r in selectors.memory_list(scope=scope, query=ListQuery(status=status, **fields)).items
+    ]
 
 
 def age(memory_id: str, *, days: int) -> None:

@@ -13,7 +13,7 @@ from django.db import connection
 from memories import selectors, services
 from memories.context import BUDGET_CHARS, FRAMES, MAX_FACTS
 from memories.models import MemoryUse
-from memories.types import WriteStatus
+from memories.types import ListOrder, ListQuery, WriteStatus
 from memories.usage import Use, count_use
 from tests.memories.conftest import body
 
@@ -60,9 +60,12 @@ def test_search_and_context_count_each_memory_they_answer_and_never_the_query(v1
     assert "Atlas" not in stored and "发布" not in stored
 
     # The list sorts by it: most used first, never-used after.
-    page = selectors.memory_list(scope=scope, order="used")
+    page = selectors.memory_list(scope=scope, query=ListQuery(order=ListOrder.USED))
     assert page.items[0].id == atlas
-    assert selectors.memory_list(scope=scope, order="last_used").items[0].id in recalled
+    assert (
+        selectors.memory_list(scope=scope, query=ListQuery(order=ListOrder.LAST_USED)).items[0].id
+        in recalled
+    )
 
 
 def test_use_counts_go_with_the_memory_and_with_delete_user(
