@@ -22,7 +22,7 @@ from lifecycle.policy import SCHEDULED_RUN_KINDS
 from lifecycle.selectors import ingest_job_get
 from memories import selectors, services
 from memories.admission import Message
-from memories.api.schema import REFUSALS, outcome_or_error, v1_operation
+from memories.api.schema import REFUSALS, failure_statuses, outcome_or_error, v1_operation
 from memories.context import memory_context
 from memories.contract import serializers as io
 from memories.contract import shapes
@@ -37,16 +37,8 @@ from memories.usage import Use, count_use
 SCOPE = {"tenant_id": "acme", "user_id": "alice"}
 MEMORY_ID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b"
 # 403: the forbidden outcome (another scope's id), or a token bound to other tenants.
-WRITE_FAILURES = {
-    403: outcome_or_error("WriteOrRefusal", shapes.WriteOutput),
-    500: outcome_or_error("WriteOrError", shapes.WriteOutput),
-    503: outcome_or_error("WriteOrOutage", shapes.WriteOutput),
-}
-DELETE_FAILURES = {
-    403: outcome_or_error("DeleteOrRefusal", shapes.DeleteOutput),
-    500: outcome_or_error("DeleteOrError", shapes.DeleteOutput),
-    503: outcome_or_error("DeleteOrOutage", shapes.DeleteOutput),
-}
+WRITE_FAILURES = failure_statuses("Write", shapes.WriteOutput)
+DELETE_FAILURES = failure_statuses("Delete", shapes.DeleteOutput)
 
 
 def service_actor(request: Request) -> Actor:

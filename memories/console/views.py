@@ -132,8 +132,33 @@ def _not_found(request: HtmxHttpRequest) -> HttpResponse:
     raise Http404(_("记忆不存在或已被删除。"))
 
 
+def for_owned_memory(view: View) -> View:
+    """A by-id page of the signed-in user's own memory: the view gets the scope and the record;
+    an id that is unknown or another user's answers "not found"."""
+
+    @functools.wraps(view)
+    def wrapper(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+        scope = _scope(request)
+        record = _owned_record(scope, memory_id)
+        if record is None:
+            return _not_found(request)
+        return view(request, scope, record)
+
+    return wrapper
+
+
 def _notice(level: str, text: str) -> dict[str, str]:
     return {"level": level, "text": text}
+
+
+def _detail_redirect(
+    request: HtmxHttpRequest, record: MemoryRecord, notice: dict[str, str] | None
+) -> HttpResponse:
+    """Back to the memory's page (no HTMX), the notice shown there as a message."""
+    if notice:
+        level = messages.SUCCESS if notice["level"] == "success" else messages.INFO
+        messages.add_message(request, level, notice["text"])
+    return redirect("console:memory_detail", memory_id=record.id)
 
 
 def _heat(scope: MemoryScope) -> tuple[tuple[charts.HeatCell, ...], int]:
@@ -267,11 +292,10 @@ def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
 @console_login_required
 @require_GET
 @vary_on_headers("HX-Request", "HX-Target")
-def memory_detail(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
-    scope = _scope(request)
-    record = _owned_record(scope, memory_id)
-    if record is None:
-        return _not_found(request)
+@for_owned_memory
+def memory_detail(
+    request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecord
+) -> HttpResponse:
     context = _detail_context(scope, record)
     if request.htmx and request.htmx.target == "fact-card":  # "cancel" of the inline editor
         return render(request, "console/memory_detail.html#fact-card", context)
@@ -281,11 +305,8 @@ def memory_detail(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpRespons
 @console_login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def memory_edit(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
-    scope = _scope(request)
-    record = _owned_record(scope, memory_id)
-    if record is None:
-        return _not_found(request)
+@for_owned_memory
+def memory_edit(request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecord) -> HttpResponse:
     if request.method != "POST":
         form = MemoryEditForm(initial={"text": record.content, "category": record.category})
         return _edit_response(request, scope, record, form)
@@ -410,12 +431,7 @@ def _after_update(
     else:
         notice = _notice("info", _("内容没有变化，无需保存。"))
     if not request.htmx:
-        messages.add_message(
-            request,
-            messages.SUCCESS if outcome.status == WriteStatus.UPDATED else messages.INFO,
-            notice["text"],
-        )
-        return redirect("console:memory_detail", memory_id=record.id)
+        return _detail_redirect(request, record, notice)
     updated = _owned_record(scope, uuid.UUID(record.id))
     if updated is None:
         return _not_found(request)
@@ -527,12 +543,11 @@ VALIDITY_MESSAGES = {
 @console_login_required
 @require_http_methods(["POST"])
 @vary_on_headers("HX-Request")
-def memory_validity(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+@for_owned_memory
+def memory_validity(
+    request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecord
+) -> HttpResponse:
     """Extend (one year or to a chosen day) or clear a memory's expiry."""
-    scope = _scope(request)
-    record = _owned_record(scope, memory_id)
-    if record is None:
-        return _not_found(request)
     form = ValidityForm(request.POST)
     status = 200
     if not form.is_valid():
@@ -558,14 +573,8 @@ def memory_validity(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpRespo
             failure = _("修改失败：记忆服务暂时不可用，有效期没有改变。请稍后重试。")
             notice = _notice("error", failure)
     if not request.htmx:
-        if notice:
-            messages.add_message(
-                request,
-                messages.SUCCESS if notice["level"] == "success" else messages.INFO,
-                notice["text"],
-            )
-        return redirect("console:memory_detail", memory_id=record.id)
-    current = _owned_record(scope, memory_id) or record
+        return _detail_redirect(request, record, notice)
+    current = _owned_record(scope, uuid.UUID(record.id)) or record
     context = {
         "governance": governance_item(current),
         "governance_notice": notice,
@@ -609,11 +618,10 @@ def _success_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
 @console_login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def memory_delete(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
-    scope = _scope(request)
-    record = _owned_record(scope, memory_id)
-    if record is None:
-        return _not_found(request)
+@for_owned_memory
+def memory_delete(
+    request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecord
+) -> HttpResponse:
     back_to_list = _list_url(request.POST.get("next") or request.GET.get("next", ""))
     context: dict[str, Any] = {"memory": memory_item(record), "back_to_list": back_to_list}
     if request.method != "POST":
@@ -726,12 +734,9 @@ PIN_MESSAGES = {
 
 @console_login_required
 @require_http_methods(["POST"])
-def memory_pin(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+@for_owned_memory
+def memory_pin(request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecord) -> HttpResponse:
     """始终使用: the context endpoint gives pinned memories its first places."""
-    scope = _scope(request)
-    record = _owned_record(scope, memory_id)
-    if record is None:
-        return _not_found(request)
     pinned = request.POST.get("pinned") == "1"
     outcome = services.memory_pin(
         scope=scope, memory_id=record.id, pinned=pinned, actor=_actor(request)

@@ -457,18 +457,39 @@ class UpdateInput(Mem0Input):
     expiration_date = _json()
 
 
-def _update_body(memory_id: str, data: dict[str, Any]) -> dict[str, Any]:
-    """Mem0's update as /v1's update-item body (``user_id`` added by the caller)."""
+def _update_input(
+    view: Mem0View,
+    memory_id: str,
+    data: dict[str, Any],
+    *,
+    named_user: str = "",
+    rate: RateKind | None = None,
+) -> tuple[MemoryScope, dict[str, Any]]:
+    """Mem0's update of one memory as /v1's validated update-item input, in the scope of the
+    memory's owner (``Mem0View.owner``)."""
+    owner = view.owner(memory_id, named_user=named_user)
     if data.get("metadata") is not None:
         raise Refused("updating metadata is not supported; send text", "metadata")
     if data.get("timestamp") is not None:
         raise Refused("a memory's timestamp is the service's own; send text", "timestamp")
     if data.get("text") is None:
         raise Refused("text is required: the corrected memory", "text")
-    body = {"memory_id": memory_id, "text": data["text"]}
+    body = {"user_id": owner, "memory_id": memory_id, "text": data["text"]}
     if "expiration_date" in data:
         body["valid_until"] = _valid_until(data["expiration_date"])
-    return body
+    scope, valid, _ = view.v1_input(io.UpdateItemInput, body, rate=rate)
+    return scope, valid
+
+
+def _correct(view: Mem0View, scope: MemoryScope, valid: dict[str, Any]) -> WriteOutcome:
+    """The correction a validated update-item input asks for, as the caller's word."""
+    return services.memory_update(
+        scope=scope,
+        memory_id=valid["memory_id"],
+        text=valid["text"],
+        valid_until=valid.get("valid_until", UNSET),
+        actor=view.caller().actor,
+    )
 
 
 class MemoryView(Mem0View):
@@ -476,11 +497,8 @@ class MemoryView(Mem0View):
     the memory's owner within the call's tenant (an optional ``user_id`` parameter names it, and
     another user's id then answers 403)."""
 
-    def _scope(self, memory_id: str, *, rate: RateKind | None = None) -> MemoryScope:
-        owner = self.owner(memory_id, named_user=self.request.query_params.get("user_id", ""))
-        scope, _, _ = self.v1_input(
-            io.MemoryIdInput, {"user_id": owner, "memory_id": memory_id}, rate=rate
-        )
+    def _scope(self, memory_id: str) -> MemoryScope:
+        scope, _ = self.memory_input(memory_id, named_user=self.named_user())
         return scope
 
     @doc.mem0_operation(operation_id="mem0_get", summary="get one memory", ok=doc.MemoryOut)
@@ -497,19 +515,10 @@ class MemoryView(Mem0View):
     )
     def put(self, request: Request, memory_id: str) -> Response:
         data = UpdateInput().read(request.data)
-        owner = self.owner(memory_id, named_user=request.query_params.get("user_id", ""))
-        scope, valid, _ = self.v1_input(
-            io.UpdateItemInput,
-            {"user_id": owner, **_update_body(memory_id, data)},
-            rate=RateKind.WRITE,
+        scope, valid = _update_input(
+            self, memory_id, data, named_user=self.named_user(), rate=RateKind.WRITE
         )
-        outcome = services.memory_update(
-            scope=scope,
-            memory_id=valid["memory_id"],
-            text=valid["text"],
-            valid_until=valid.get("valid_until", UNSET),
-            actor=self.caller().actor,
-        )
+        outcome = _correct(self, scope, valid)
         if not outcome.success:
             return _failure(outcome.status, outcome.reason)
         record = selectors.memory_get(scope=scope, memory_id=valid["memory_id"])
@@ -541,12 +550,7 @@ class HistoryView(Mem0View):
     def get(self, request: Request, memory_id: str) -> Response:
         # As Mem0 keeps a deleted memory's history with its DELETE event, so does this door;
         # the deletion took the text out of every entry (old_memory and new_memory are null).
-        owner = self.owner(
-            memory_id, named_user=request.query_params.get("user_id", ""), deleted_too=True
-        )
-        scope, valid, _ = self.v1_input(
-            io.MemoryIdInput, {"user_id": owner, "memory_id": memory_id}, rate=None
-        )
+        scope, valid = self.memory_input(memory_id, named_user=self.named_user(), deleted_too=True)
         entries = selectors.memory_history(scope=scope, memory_id=valid["memory_id"])
         return Response(
             [
@@ -577,11 +581,17 @@ class DeleteAllView(Mem0View):
         user_id = _entity(dict(params.items()), filters, "user_id")
         if not user_id:
             raise Refused("name the user: delete_all(filters={'user_id': '...'})", "user_id")
-        scope, _, _ = self.v1_input(io.ScopeInput, {"user_id": user_id}, rate=None)
-        outcome = services.memory_delete_user(scope=scope, actor=self.caller().actor)
-        if not outcome.success:
-            return _failure(outcome.status, outcome.reason)
-        return Response({"message": "Memories deleted successfully!"})
+        return _delete_user(self, user_id, done="Memories deleted successfully!")
+
+
+def _delete_user(view: Mem0View, user_id: str, *, done: str) -> Response:
+    """Forget every memory of one user of the call's tenant: ``done`` as Mem0's message, or the
+    failed outcome with the user API's status."""
+    scope, _, _ = view.v1_input(io.ScopeInput, {"user_id": user_id}, rate=None)
+    outcome = services.memory_delete_user(scope=scope, actor=view.caller().actor)
+    if not outcome.success:
+        return _failure(outcome.status, outcome.reason)
+    return Response({"message": done})
 
 
 def _query_filters(raw: str | None) -> dict[str, Any]:
@@ -626,26 +636,11 @@ class BatchView(Mem0View):
     )
     def put(self, request: Request) -> Response:
         items = BatchInput().read(request.data)["memories"]
-        calls = []
-        for item in items:
-            owner = self.owner(item["memory_id"])
-            calls.append(
-                self.v1_input(
-                    io.UpdateItemInput,
-                    {"user_id": owner, **_update_body(item["memory_id"], item)},
-                    rate=None,
-                )
-            )
+        calls = [_update_input(self, item["memory_id"], item) for item in items]
         results = []
-        for scope, valid, _ in calls:
+        for scope, valid in calls:
             self.count(RateKind.WRITE, scope)
-            outcome = services.memory_update(
-                scope=scope,
-                memory_id=valid["memory_id"],
-                text=valid["text"],
-                actor=self.caller().actor,
-            )
-            results.append(_item(valid["memory_id"], outcome))
+            results.append(_item(valid["memory_id"], _correct(self, scope, valid)))
         return _batch_answer("updated", results)
 
     @doc.mem0_operation(
@@ -656,16 +651,9 @@ class BatchView(Mem0View):
     )
     def delete(self, request: Request) -> Response:
         items = BatchInput().read(request.data)["memories"]
-        scopes = [
-            self.v1_input(
-                io.MemoryIdInput,
-                {"user_id": self.owner(item["memory_id"]), "memory_id": item["memory_id"]},
-                rate=None,
-            )
-            for item in items
-        ]
+        scopes = [self.memory_input(item["memory_id"]) for item in items]
         results = []
-        for scope, valid, _ in scopes:
+        for scope, valid in scopes:
             outcome = services.memory_delete(
                 scope=scope, memory_id=valid["memory_id"], actor=self.caller().actor
             )
@@ -714,11 +702,7 @@ class FeedbackView(Mem0View):
     )
     def post(self, request: Request) -> Response:
         data = FeedbackInput().read(request.data)
-        scope, valid, _ = self.v1_input(
-            io.MemoryIdInput,
-            {"user_id": self.owner(data["memory_id"]), "memory_id": data["memory_id"]},
-            rate=None,
-        )
+        scope, valid = self.memory_input(data["memory_id"])
         logger.info(
             "mem0 feedback: scope=%s memory=%s feedback=%s",
             scope.key,
@@ -767,11 +751,7 @@ class EntityView(Mem0View):
             raise Refused(
                 f"deleting a {entity_type} is not supported: memories here belong to a user"
             )
-        scope, _, _ = self.v1_input(io.ScopeInput, {"user_id": name}, rate=None)
-        outcome = services.memory_delete_user(scope=scope, actor=self.caller().actor)
-        if not outcome.success:
-            return _failure(outcome.status, outcome.reason)
-        return Response({"message": "Entity deleted successfully."})
+        return _delete_user(self, name, done="Entity deleted successfully.")
 
 
 # --- what only the hosted platform has --------------------------------------------------------
