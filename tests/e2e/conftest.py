@@ -107,3 +107,9 @@ def signed_in(browser_context: BrowserContext, live_server) -> Callable[..., Pag
         return browser_context.new_page()
 
     return open_tab
+
+
+@pytest.fixture
+def alice(django_user_model):
+    """The console user most browser tests sign in as (password ``alice-pass-1``)."""
+    return django_user_model.objects.create_user(username="alice", password="alice-pass-1")

@@ -16,7 +16,7 @@ from memories.types import Actor, ActorKind, MemoryScope, WriteStatus
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "alice-pass-1"
+PASSWORD = "alice-pass-1"  # the e2e conftest gives alice this password
 MEMORIES = (
     ("周报使用“飞书”文档撰写，结论先行。", "preference", "ingest"),
     ("“林清”负责“Poco”项目的前端文档评审。", "fact", "manage"),
@@ -37,11 +37,6 @@ def add(scope: MemoryScope, text: str, category: str = "fact", source: str = "ma
     )
     assert outcome.status == WriteStatus.ADDED and outcome.memory_id
     return outcome.memory_id
-
-
-@pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user(username="alice", password=PASSWORD)
 
 
 @pytest.fixture

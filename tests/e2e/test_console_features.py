@@ -37,11 +37,6 @@ def add(scope, text: str, *, run_id: str = RUN, category: str = "fact") -> str:
     return outcome.memory_id
 
 
-@pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user(username="alice", password="alice-pass-1")
-
-
 def measured(page: Page, what: str) -> list[str]:
     found = []
     for device, viewport in WIDTHS.items():

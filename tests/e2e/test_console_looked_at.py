@@ -37,11 +37,6 @@ def add(user, text: str, category: str = "fact") -> str:
 
 
 @pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user(username="alice", password="alice-pass-1")
-
-
-@pytest.fixture
 def three(alice) -> dict[str, str]:
     return {text: add(alice, text) for text in (WEEKLY, TEAM, CATS)}
 

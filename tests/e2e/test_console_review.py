@@ -21,11 +21,6 @@ TS = "Prefers TypeScript for new front-end modules."
 
 
 @pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user(username="alice", password="alice-pass-1")
-
-
-@pytest.fixture
 def ids(alice) -> dict[str, str]:
     scope = scope_for_user(alice)
     result = {}

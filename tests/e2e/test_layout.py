@@ -61,11 +61,6 @@ def pages(alice) -> dict[str, str]:
     }
 
 
-@pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user(username="alice", password="alice-pass-1")
-
-
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_every_console_page_at_phone_and_desktop_width(signed_in, alice, pages, language):
     page = signed_in(alice)

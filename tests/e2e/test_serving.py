@@ -18,11 +18,6 @@ TEXT = "Prefers TypeScript for new front-end modules."
 
 
 @pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user(username="alice", password="alice-pass-1")
-
-
-@pytest.fixture
 def memory_id(alice) -> str:
     outcome = memory_add(
         scope=scope_for_user(alice),
