@@ -12,6 +12,7 @@ from memories.services import memory_add
 from memories.types import Actor, ActorKind, Category, MemoryScope, Source, WriteStatus
 
 Remember = Callable[..., str]
+TEST_AGENT = Actor(kind=ActorKind.AGENT, id="agent-test")
 
 # The signed-in users' fixtures, which the admin and user API tests take with a star import.
 __all__ = ["alice", "alice_client", "alice_scope", "bob", "bob_scope", "remember"]
@@ -50,11 +51,12 @@ def add_memory(
     *,
     category: str = Category.FACT,
     source: str = Source.MANAGE,
+    actor: Actor = TEST_AGENT,
 ) -> str:
     outcome = memory_add(
         scope=scope,
         text=text,
-        actor=Actor(kind=ActorKind.AGENT, id="agent-test"),
+        actor=actor,
         category=category,
         source=source,
     )

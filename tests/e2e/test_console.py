@@ -10,9 +10,9 @@ from playwright.sync_api import Page, expect
 from memories import selectors
 from memories.models import AuditEvent, MemoryRow
 from memories.scope import scope_for_user
-from memories.services import memory_add
 from memories.text import normalize_quotes
-from memories.types import Actor, ActorKind, MemoryScope, WriteStatus
+from memories.types import Actor, ActorKind
+from tests.console.conftest import add_memory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -25,31 +25,23 @@ MEMORIES = (
     ("Prefers TypeScript for new front-end modules.", "preference", "console"),
 )
 BOB_SECRET = "“王磊”的私人备忘：项目代号“Orion”。"
-
-
-def add(scope: MemoryScope, text: str, category: str = "fact", source: str = "manage") -> str:
-    outcome = memory_add(
-        scope=scope,
-        text=text,
-        actor=Actor(kind=ActorKind.AGENT, id="agent-e2e"),
-        category=category,
-        source=source,
-    )
-    assert outcome.status == WriteStatus.ADDED and outcome.memory_id
-    return outcome.memory_id
+E2E_AGENT = Actor(kind=ActorKind.AGENT, id="agent-e2e")  # who wrote the memories the tests see
 
 
 @pytest.fixture
 def alice_memories(alice) -> dict[str, str]:
     """text → id of alice's five memories."""
     scope = scope_for_user(alice)
-    return {text: add(scope, text, category, source) for text, category, source in MEMORIES}
+    return {
+        text: add_memory(scope, text, category=category, source=source, actor=E2E_AGENT)
+        for text, category, source in MEMORIES
+    }
 
 
 @pytest.fixture
 def bob_memory(django_user_model) -> str:
     bob = django_user_model.objects.create_user(username="bob", password="bob-pass-1")
-    return add(scope_for_user(bob), BOB_SECRET)
+    return add_memory(scope_for_user(bob), BOB_SECRET, actor=E2E_AGENT)
 
 
 def memory_items(page: Page):
