@@ -47,7 +47,9 @@ def store(scope: MemoryScope, agent, facts=FACTS) -> list[str]:
 
 
 def texts(scope: MemoryScope) -> set[str]:
-    return {r.content for r in selectors.memory_list(scope=scope, query=ListQuery(page_size=100)).items}
+    return {
+        r.content for r in selectors.memory_list(scope=scope, query=ListQuery(page_size=100)).items
+    }
 
 
 @pytest.fixture
