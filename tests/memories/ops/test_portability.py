@@ -46,6 +46,11 @@ def store(scope: MemoryScope, agent, facts=FACTS) -> list[str]:
     return ids
 
 
+def version_1_document(memories: list[dict]) -> dict:
+    """An export document of version 1 holding ``memories``."""
+    return {"format": EXPORT_FORMAT, "version": 1, "memories": memories}
+
+
 def texts(scope: MemoryScope) -> set[str]:
     return {
         r.content for r in selectors.memory_list(scope=scope, query=ListQuery(page_size=100)).items
@@ -129,14 +134,12 @@ def test_importing_an_export_into_its_own_scope_changes_nothing(v1, exported, sc
 
 
 def test_import_passes_admission_and_names_rejected_items_by_index(v1, other_scope):
-    document = {
-        "format": EXPORT_FORMAT,
-        "version": 1,
-        "memories": [
+    document = version_1_document(
+        [
             {"content": "用户偏好“简洁”的回答。", "category": "preference"},
             {"content": "我的密码是芝麻开门"},
-        ],
-    }
+        ]
+    )
     data = v1.post("import", body(other_scope, document=document)).json()
     assert (data["added"], data["rejected"]) == (1, 1)
     assert data["items"][1] == {
@@ -151,16 +154,14 @@ def test_import_passes_admission_and_names_rejected_items_by_index(v1, other_sco
 
 def test_superseded_expired_and_outdated_items_are_not_brought_back(v1, other_scope):
     past = (timezone.now() - timedelta(days=1)).isoformat()
-    document = {
-        "format": EXPORT_FORMAT,
-        "version": 1,
-        "memories": [
+    document = version_1_document(
+        [
             {"content": "以后技术问题默认用中文回答。", "status": "superseded"},
             {"content": "用户在准备十一月的发布。", "status": "expired"},
             {"content": "用户周五下午不开会。", "valid_until": past},
             {"content": "用户喜欢先看结论再看细节。"},
-        ],
-    }
+        ]
+    )
     data = v1.post("import", body(other_scope, document=document)).json()
     assert [item["status"] for item in data["items"]] == [
         "no_effect",
@@ -177,14 +178,12 @@ def test_superseded_expired_and_outdated_items_are_not_brought_back(v1, other_sc
 
 
 def test_a_created_at_from_a_broken_clock_is_replaced_and_reported(v1, other_scope):
-    document = {
-        "format": EXPORT_FORMAT,
-        "version": 1,
-        "memories": [
+    document = version_1_document(
+        [
             {"content": "用户喜欢先看结论。", "created_at": "0701-04-02T03:02:25Z"},
             {"content": "用户喜欢猫。", "created_at": "2999-01-01T00:00:00Z"},
-        ],
-    }
+        ]
+    )
     data = v1.post("import", body(other_scope, document=document)).json()
     assert [item["reason"] for item in data["items"]] == ["created_at_ignored"] * 2
     listed = v1.post("list-user", body(other_scope))
@@ -242,18 +241,14 @@ def test_unsupported_version_says_which_version_is_read(v1, other_scope):
 
 def test_import_of_too_many_items_is_refused(v1, other_scope):
     many = [{"content": f"事实 {i}"} for i in range(MAX_IMPORT_ITEMS + 1)]
-    document = {"format": EXPORT_FORMAT, "version": 1, "memories": many}
+    document = version_1_document(many)
     assert_invalid(v1.post("import", body(other_scope, document=document)), "document")
     assert texts(other_scope) == set()
 
 
 @pytest.mark.usefixtures("failing_embedder_engine")
 def test_import_with_the_embedder_down_is_503_and_writes_nothing(v1, other_scope):
-    document = {
-        "format": EXPORT_FORMAT,
-        "version": 1,
-        "memories": [{"content": "用户喜欢先看结论。"}, {"content": "用户喜欢猫。"}],
-    }
+    document = version_1_document([{"content": "用户喜欢先看结论。"}, {"content": "用户喜欢猫。"}])
     answer = v1.post("import", body(other_scope, document=document))
     assert answer.status_code == 503
     data = answer.json()
