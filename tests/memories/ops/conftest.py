@@ -9,20 +9,6 @@ from django.db import connection
 
 from memories.engine.adapter import connection_string_for
 
-# What the release, SDK, entities and ingest-policy steps of verify report on a sound service:
-# both a full run against a live service and the later steps alone must pass each of them.
-LATER_STEP_CONDITIONS = (
-    "release.same_packages",
-    "release.same_database",
-    "sdk.internals",
-    "entities.quoted_indexed",
-    "entities.old_gone_after_update",
-    "entities.no_sentence_name",
-    "ingest.backoff_1_2_4",
-    "ingest.deterministic_not_retried",
-    "ingest.language_guard",
-)
-
 
 def mem0_sql(statement: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     """Run SQL on Mem0's tables outside the test transaction (Mem0 writes through its own

@@ -24,7 +24,8 @@ from memories.gate.baseline import record_sample
 from memories.gate.recall_set import SAMPLE_QUERIES
 from memories.services import memory_add
 from memories.types import SearchResult
-from tests.memories.ops.conftest import LATER_STEP_CONDITIONS, mem0_sql
+from tests.memories.gate.conftest import LATER_STEP_CONDITIONS
+from tests.memories.ops.conftest import mem0_sql
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -31,7 +31,7 @@ from memories.models import MemoryRow
 from memories.ops.calibration import OFF_TOPIC_QUESTIONS
 from memories.services import memory_add
 from poco_memory import embedded_db
-from tests.memories.ops.conftest import LATER_STEP_CONDITIONS
+from tests.memories.gate.conftest import LATER_STEP_CONDITIONS
 from tests.processes import ROOT, child_env
 from tests.serving.conftest import Running, running_launcher
 
