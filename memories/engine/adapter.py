@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
+import psycopg
 from psycopg import sql
 
 from memories.engine import entities, second
@@ -37,6 +38,7 @@ from memories.recall.channels import (
     MeaningQuery,
     channel_hits,
     channel_statement,
+    folded_hits,
     meaning_hits,
     meaning_statement,
 )
@@ -587,17 +589,45 @@ class Mem0Adapter:
     def recall(
         self, query: ChannelQuery, *, meaning: Future[MeaningQuery | None] | None = None
     ) -> dict[Channel, list[ChannelHit]]:
-        """Run the three channels of the first embedder in one statement on Mem0's connection
-        pool, then — once ``meaning`` (the query's second embedding, computed meanwhile on
-        another thread) is ready — the meaning channel, which also gives every memory the
-        other channels found its second-model similarity."""
+        """Recall's channels on Mem0's connection pool. ``meaning`` is the query's second
+        embedding, computed meanwhile on another thread: when it is ready by now, the meaning
+        channel runs in the one statement with the first embedder's three; otherwise the three
+        run first and the meaning channel after them, once the embedding is ready, in a second
+        short statement that also gives every memory the others found its second-model
+        similarity. Either way the same hits with the same scores."""
+        if meaning is not None and meaning.done():
+            asked = self._meaning(meaning)
+            if asked is not None:
+                folded = self._recall_folded(query, asked)
+                if folded is not None:
+                    return folded
+                meaning = None
         statement, params = channel_statement(
             query, memories=self._memory.collection_name, entities=self.entity_collection
         )
         with _backend("search"), self._memory.vector_store._get_cursor() as cur:
             cur.execute(statement, params)
             found = channel_hits(cur.fetchall(), query)
-        asked = self._meaning(meaning)
+            if meaning is not None and meaning.done():
+                # Ready by now (the usual case): the same connection and transaction answer
+                # the meaning channel, without a second checkout and rollback.
+                return self._recall_meaning(cur, query, found, self._meaning(meaning))
+        asked = self._meaning(meaning)  # waits for it, holding no connection
+        if asked is None:
+            return found
+        with _backend("search"), self._memory.vector_store._get_cursor() as cur:
+            return self._recall_meaning(cur, query, found, asked)
+
+    def _recall_meaning(
+        self,
+        cur: Any,
+        query: ChannelQuery,
+        found: dict[Channel, list[ChannelHit]],
+        asked: MeaningQuery | None,
+    ) -> dict[Channel, list[ChannelHit]]:
+        """The meaning channel after the first statement, which has just answered on the same
+        server: a failure here is the second model's column (a width that does not match,
+        /ready says so), not an outage, and costs only the meaning channel."""
         if asked is None:
             return found
         candidates = sorted({h.id for hits in found.values() for h in hits})
@@ -605,14 +635,36 @@ class Mem0Adapter:
             query, asked, candidates=candidates, memories=self._memory.collection_name
         )
         try:
-            with _backend("search"), self._memory.vector_store._get_cursor() as cur:
+            with _backend("search"):
                 cur.execute(statement, params)
                 return meaning_hits(cur.fetchall(), found, asked)
         except BackendError as exc:
-            # The first statement has just answered on the same server: this is the second
-            # model's column (a width that does not match, /ready says so), not an outage.
             logger.warning("meaning channel failed: %s", exc)
             return found
+
+    def _recall_folded(
+        self, query: ChannelQuery, asked: MeaningQuery
+    ) -> dict[Channel, list[ChannelHit]] | None:
+        """The four channels in one statement; None when the statement itself fails (the
+        second model's column: a width that does not match), so that the three run alone, as
+        in the two-statement path. An outage is one: it raises ``BackendError``."""
+        statement, params = channel_statement(
+            query,
+            memories=self._memory.collection_name,
+            entities=self.entity_collection,
+            meaning=asked,
+        )
+        try:
+            with _backend("search"), self._memory.vector_store._get_cursor() as cur:
+                cur.execute(statement, params)
+                return folded_hits(cur.fetchall(), query, asked)
+        except BackendError as exc:
+            if not isinstance(exc.__cause__, psycopg.DatabaseError) or isinstance(
+                exc.__cause__, psycopg.OperationalError
+            ):
+                raise
+            logger.warning("meaning channel failed: %s", exc)
+            return None
 
     @staticmethod
     def _meaning(meaning: Future[MeaningQuery | None] | None) -> MeaningQuery | None:

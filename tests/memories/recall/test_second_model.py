@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from concurrent.futures import Future
 from io import StringIO
 
 import pytest
@@ -23,7 +24,9 @@ from memories.engine import get_engine, second
 from memories.ops import portability
 from memories.ops.calibration import SECOND_FLOORS, calibrate, recommend_second
 from memories.ops.preflight import second_coverage, second_vector_width
-from memories.types import Channel, WriteStatus
+from memories.recall.channels import MeaningQuery
+from memories.recall.query import analyse
+from memories.types import Channel, SearchFilters, WriteStatus
 from tests.memories.conftest import body
 from tests.memories.ops.conftest import mem0_sql
 from tests.processes import e5_embeddings_server, free_port
@@ -213,6 +216,82 @@ def test_the_meaning_channel_keeps_the_scope_and_the_filters(db, scope, other_sc
     assert [h.id for h in found[Channel.MEANING]] == [job]
     services.memory_delete(scope=scope, memory_id=job, actor=agent)
     assert ids(selectors.memory_search(scope=scope, query=JOB_QUESTION)) == []
+
+
+class Pending(Future):
+    """A second embedding that is not ready for the first ``asked`` questions whether it is."""
+
+    def __init__(self, value: MeaningQuery | None, asked: int) -> None:
+        super().__init__()
+        self.set_result(value)
+        self.asked = asked
+
+    def done(self) -> bool:
+        self.asked -= 1
+        return self.asked < 0
+
+
+def answered(value: MeaningQuery | None) -> Future:
+    """Ready before the first statement runs."""
+    return Pending(value, 0)
+
+
+def meanwhile(value: MeaningQuery | None) -> Future:
+    """Ready while the first statement runs."""
+    return Pending(value, 1)
+
+
+def late(value: MeaningQuery | None) -> Future:
+    """Ready only after the first statement."""
+    return Pending(value, 2)
+
+
+def test_the_meaning_channel_answers_alike_in_one_statement_or_after_the_first(db, scope, agent):
+    """Ready before the first statement runs, the query's second embedding joins it; ready
+    later, the meaning channel runs after it (on the same connection when it was ready by
+    then): the same hits with the same scores."""
+    for text in [JOB, *OTHERS]:
+        add(scope, agent, text)
+    [unfilled] = imported(scope, agent, ["用户的猫豆豆喜欢晒太阳。"])  # no second vector yet
+    engine = get_engine()
+    for question in (JOB_QUESTION, "用户 猫 豆豆 飞书", OFF_TOPIC):
+        query = analyse(
+            question,
+            scope_key=scope.key,
+            vector=engine.embed_query(question),
+            filters=SearchFilters(),
+            vector_floor=0.0,
+            pool=10,
+        )
+        meaning = engine.ask_meaning(question, floor=settings.SECOND_MODEL_MIN_SCORE)
+        assert meaning is not None
+        asked = meaning.result()
+        folded = engine.recall(query, meaning=answered(asked))
+        assert folded == engine.recall(query, meaning=meanwhile(asked))
+        assert folded == engine.recall(query, meaning=late(asked))
+        assert set(folded) == set(Channel)
+        hits = [h for c in (Channel.VECTOR, Channel.KEYWORD, Channel.ENTITY) for h in folded[c]]
+        assert hits and all(h.meaning > 0 for h in hits if h.id != unfilled)
+        assert all(h.meaning == 0 for h in hits if h.id == unfilled)
+    assert folded[Channel.MEANING] == []  # the off-topic question: nothing means it
+
+
+def test_a_second_embedding_of_another_width_costs_only_the_meaning_channel(db, scope, agent):
+    job = add(scope, agent, JOB)
+    engine = get_engine()
+    query = analyse(
+        "用户 支付系统",
+        scope_key=scope.key,
+        vector=engine.embed_query("用户 支付系统"),
+        filters=SearchFilters(),
+        vector_floor=0.0,
+        pool=10,
+    )
+    narrow = MeaningQuery(model=second.E5_SMALL, vector=[0.5] * 8, floor=0.5)
+    for meaning in (answered(narrow), meanwhile(narrow), late(narrow), answered(None)):
+        found = engine.recall(query, meaning=meaning)
+        assert Channel.MEANING not in found
+        assert job in {h.id for h in found[Channel.KEYWORD]}
 
 
 # --- gone with its memory ------------------------------------------------------------------------
