@@ -23,10 +23,12 @@
 
 * **meaning** — the second model's vector (``second_vector``, migration 0014;
   ``memories.engine.second``): cosine similarity under that model, over the memories whose
-  second vector it wrote, best first; its own floor (``SECOND_MODEL_MIN_SCORE``).  A second,
-  short statement (``meaning_statement``) after the first, because the query's second embedding
-  is computed while the first statement runs; it also reads the second-model similarity of every
-  memory the other channels found.
+  second vector it wrote, best first; its own floor (``SECOND_MODEL_MIN_SCORE``).  The query's
+  second embedding is computed while the first statement runs, so the channel is usually a
+  second, short statement after it (``meaning_statement``), which also reads the second-model
+  similarity of every memory the other channels found; when the embedding is ready before the
+  first statement, the channel and those similarities join it (``channel_statement`` with
+  ``meaning``, read by ``folded_hits``).
 
 Every row carries the memory's cosine similarity to the query: fusion breaks ties with it.
 
@@ -442,9 +444,13 @@ _MEANING = f"""
 UNION ALL
 (SELECT 'known', m.id, NULL, NULL, greatest(0, 1 - (m.second_vector <=> %(meaning)s::vector)),
         0, false
- FROM {{memories}} m
- WHERE m.id = ANY(%(candidates)s::uuid[]) AND {{m_in_scope}}
-   AND m.second_model = %(meaning_model)s)
+ FROM (
+     -- By primary key only (OFFSET 0 keeps the scope test out of the index scan): with both,
+     -- PostgreSQL ANDed a bitmap of the whole scope (20,000 rows, 3 ms) with the candidates'.
+     SELECT m.id, m.scope_key, m.second_model, m.second_vector FROM {{memories}} m
+     WHERE m.id = ANY(%(candidates)s::uuid[]) OFFSET 0
+ ) m
+ WHERE {{m_in_scope}} AND m.second_model = %(meaning_model)s)
 """
 
 
