@@ -74,10 +74,17 @@ def memory_set_validity(
                 fields["status"] = MemoryStatus.ACTIVE.value
             if fields == {k: row.payload.get(k) for k in fields}:
                 return noop(ctx, memory_id=memory_id, reason="unchanged")
-            get_engine().patch_payload(memory_id=memory_id, fields=fields)
-            audit(ctx, memory_id=memory_id, event=AuditEvent.Event.UPDATE, status="valid_until")
-    except BackendError as exc:
-        return WriteOutcome(status=WriteStatus.BACKEND_ERROR, memory_id=memory_id, reason=str(exc))
+            _patch_audited(
+                ctx,
+                memory_id=memory_id,
+                fields=fields,
+                before={k: row.payload.get(k) for k in fields},
+                status="valid_until",
+            )
+    except (BackendError, DatabaseError) as exc:
+        return WriteOutcome(
+            status=WriteStatus.BACKEND_ERROR, memory_id=memory_id, reason=_failure(exc)
+        )
     return WriteOutcome(status=WriteStatus.UPDATED, memory_id=memory_id)
 
 

@@ -8,6 +8,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import DatabaseError
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -278,6 +279,23 @@ def test_extending_an_expired_memory_makes_it_current_again(scope, agent):
         scope=scope, memory_id=memory_id, valid_until=None, actor=agent
     )
     assert cleared.status == WriteStatus.UPDATED and payload(memory_id)["valid_until"] is None
+
+
+def test_an_expiry_change_whose_audit_row_cannot_be_written_changes_nothing(
+    scope, agent, monkeypatch
+):
+    memory_id = services.memory_add(scope=scope, text=EN, actor=agent).memory_id
+    before = payload(memory_id)["valid_until"]
+
+    def broken(*args, **kwargs):
+        raise DatabaseError("audit table gone")
+
+    monkeypatch.setattr(AuditEvent.objects, "create", broken)
+    outcome = services.memory_set_validity(
+        scope=scope, memory_id=memory_id, valid_until=None, actor=agent
+    )
+    assert outcome.status == WriteStatus.BACKEND_ERROR
+    assert payload(memory_id)["valid_until"] == before
 
 
 def test_an_expired_key_does_not_come_back_over_its_successor(scope, agent):
