@@ -284,7 +284,10 @@ def stages(scope: Any, rounds: int) -> dict[str, dict[str, float]]:
         add("wait_for_e5", t)
         add("e5_concurrent", span[0])
         asked = MeaningQuery(
-            model=model.name, vector=e5_vector, floor=settings.SECOND_MODEL_MIN_SCORE
+            model=model.name,
+            vector=e5_vector,
+            floor=settings.SECOND_MODEL_MIN_SCORE,
+            related_floor=settings.SECOND_MODEL_RELATED_MIN_SCORE,
         )
         candidates = sorted({h.id for hits in found.values() for h in hits})
         statement, params = meaning_statement(query, asked, candidates=candidates, memories=table)
@@ -327,7 +330,10 @@ def explain(scope: Any, count: int) -> list[str]:
             pool=40,
         )
         asked = MeaningQuery(
-            model=model.name, vector=model.queries([q])[0], floor=settings.SECOND_MODEL_MIN_SCORE
+            model=model.name,
+            vector=model.queries([q])[0],
+            floor=settings.SECOND_MODEL_MIN_SCORE,
+            related_floor=settings.SECOND_MODEL_RELATED_MIN_SCORE,
         )
         statement, params = meaning_statement(
             query, asked, candidates=[], memories=engine._memory.collection_name

@@ -1,9 +1,10 @@
 """The executor's automatic memory context.
 
 For an interactive run whose user has "参考记忆" on and whose input has at least 10
-characters: recall 3 facts, drop duplicates, keep rank order, and inject only the facts that fit
-whole into 800 characters — never a cut fact, never an id, score, entity or metadata — inside a
-short frame, in the user's language, that marks them as low-priority, untrusted background.
+characters: recall 3 facts (evidence only, never a related memory), drop duplicates, keep rank
+order, and inject only the facts that fit whole into 800 characters — never a cut fact, never
+an id, score, entity or metadata — inside a short frame, in the user's language, that marks
+them as low-priority, untrusted background.
 
 Memories the user pinned ("始终使用") come first, within the same budget: the pinned ones the
 search recalled in rank order, then the other pinned ones, the most recently pinned first; the
@@ -103,11 +104,14 @@ def memory_context(*, scope: MemoryScope, user_input: str, interactive: bool) ->
         return MemoryContext(
             text="", injected_count=0, available=False, error_reason=result.error_reason
         )
+    # Evidence only: a related memory (near in meaning, after the evidence) is for an agent
+    # that searched and reads its mark, not for a prompt nobody chose what went into.
+    found = [hit for hit in result.items if not hit.related]
     pinned_ids = {record.id for record in pinned}
     candidates = [
-        *((hit.id, hit.content) for hit in result.items if hit.id in pinned_ids),
+        *((hit.id, hit.content) for hit in found if hit.id in pinned_ids),
         *((record.id, record.content) for record in pinned),
-        *((hit.id, hit.content) for hit in result.items),
+        *((hit.id, hit.content) for hit in found),
     ]
     frame = untrusted_frame(user_input)
     lines: list[str] = []

@@ -117,6 +117,9 @@ class SearchHit:
     content: str
     score: float
     category: str
+    # Not evidence: one of the nearest memories by meaning, filling an answer that has evidence
+    # (``memories.recall.fusion``); always after the evidence, and scored below it.
+    related: bool = False
 
 
 class Channel(StrEnum):
@@ -184,6 +187,9 @@ class ChannelHit:
     model (0 when it is off or has no vector for the memory yet). Fusion breaks ties with them.
     ``names_only`` marks a keyword hit whose matched words are all names the query names: when
     the entity channel found the same memory, that is one piece of evidence, counted there.
+    ``under_floor`` marks a meaning hit under its channel's floor: not evidence, but the
+    nearest memories by meaning, which fill an answer that has evidence up to ``top_k``
+    (``memories.recall.fusion``).
     """
 
     channel: Channel
@@ -195,6 +201,7 @@ class ChannelHit:
     margin: float
     names_only: bool
     meaning: float = 0.0
+    under_floor: bool = False
 
 
 @dataclass(frozen=True)

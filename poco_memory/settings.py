@@ -354,6 +354,14 @@ SECOND_MODEL_BACKFILL_PER_MINUTE = int(_env("POCO_SECOND_MODEL_BACKFILL_PER_MINU
 SECOND_MODEL_MIN_SCORE = float(
     _env("POCO_SECOND_MODEL_MIN_SCORE") or ("0.87" if SECOND_MODEL == "e5-small" else "0.45")
 )
+# Related memories (docs/retrieval.md): once a search has evidence, the second model's nearest
+# memories at or over this cosine fill its answer up to top_k, after the evidence. Calibrated per
+# pair (a question against another fact of its user), as `calibrate_min_score` recommends; for a
+# remote model it defaults to the floor above (no related memories until calibrated).
+SECOND_MODEL_RELATED_MIN_SCORE = float(
+    _env("POCO_SECOND_MODEL_RELATED_MIN_SCORE")
+    or ("0.84" if SECOND_MODEL == "e5-small" else str(SECOND_MODEL_MIN_SCORE))
+)
 SEARCH_TOP_K = 5
 
 # --- governance (README "Governance") --------------------------------------------------------

@@ -24,7 +24,7 @@ DELETE_STATUSES = [s.value for s in DeleteStatus]
 
 
 # --- search ----------------------------------------------------------------------------------
-class SearchHitOutput(serializers.Serializer):
+class ScoredMemoryOutput(serializers.Serializer):
     id = serializers.CharField()
     content = serializers.CharField()
     score = serializers.FloatField()
@@ -32,6 +32,13 @@ class SearchHitOutput(serializers.Serializer):
 
     def get_metadata(self, hit: Any) -> dict[str, str]:
         return {"category": hit.category}
+
+
+class SearchHitOutput(ScoredMemoryOutput):
+    def get_metadata(self, hit: Any) -> dict[str, str]:
+        # "evidence": a recall channel found it over its floor; "related": one of the nearest
+        # memories by meaning after the evidence (docs/retrieval.md, "Related memories").
+        return {"category": hit.category, "match": "related" if hit.related else "evidence"}
 
 
 class SearchOutput(serializers.Serializer):
@@ -205,7 +212,7 @@ class TopicsOutput(serializers.Serializer):
 
 # --- related and history ---------------------------------------------------------------------
 class RelatedOutput(serializers.Serializer):
-    items = SearchHitOutput(many=True)
+    items = ScoredMemoryOutput(many=True)
 
 
 class UserRelatedMemoryOutput(serializers.Serializer):

@@ -678,14 +678,21 @@ class Mem0Adapter:
             logger.warning("second model failed for a search: %s", type(exc).__name__)
             return None
 
-    def ask_meaning(self, text: str, *, floor: float) -> Future[MeaningQuery | None] | None:
+    def ask_meaning(
+        self, text: str, *, floor: float, related_floor: float
+    ) -> Future[MeaningQuery | None] | None:
         """Start the query's second embedding on a thread of its own; None when it is off."""
         model = self.second_model()
         if model is None:
             return None
 
         def embed() -> MeaningQuery:
-            return MeaningQuery(model=model.name, vector=model.queries([text])[0], floor=floor)
+            return MeaningQuery(
+                model=model.name,
+                vector=model.queries([text])[0],
+                floor=floor,
+                related_floor=related_floor,
+            )
 
         return _second_threads().submit(embed)
 

@@ -173,11 +173,16 @@ def render_search(body: Body) -> str:
         return "No matching memory."
     lines = [body["notice"], f"{body['total']} matching memories:"]
     lines += [
-        f"- [{item['id']}] ({item['metadata']['category']}, score {item['score']:.2f}) "
-        f"{one_line(item['content'])}"
+        f"- [{item['id']}] ({item['metadata']['category']}{_related(item)}, "
+        f"score {item['score']:.2f}) {one_line(item['content'])}"
         for item in body["items"]
     ]
     return "\n".join(lines)
+
+
+def _related(item: Body) -> str:
+    """Marks a memory found only as near in meaning, after the evidence."""
+    return ", related" if item["metadata"].get("match") == "related" else ""
 
 
 def render_manage(body: Body) -> str:

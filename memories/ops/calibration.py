@@ -171,6 +171,17 @@ def recommend_second(first: Calibration, second: Calibration) -> float:
     return max(allowed, key=lambda r: (round(r.youden, 6), -r.floor)).floor
 
 
+def recommend_related(second: Calibration, *, floor: float) -> float:
+    """The floor of related memories: the best recall − pair false-pass at or under the second
+    model's ``floor``.
+
+    A related memory fills an answer that already has evidence, so the question is about this
+    user's memory; what it risks is another fact of the same user, not an off-topic question —
+    the per-pair measure. For the bundled e5: 0.84 (recall 0.78, pair false-pass 0.20)."""
+    allowed = [r for r in second.rows if r.floor <= floor] or [second.rows[0]]
+    return max(allowed, key=lambda r: (round(r.recall - r.false_pass_rate, 6), -r.floor)).floor
+
+
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))

@@ -23,7 +23,10 @@
 
 * **meaning** — the second model's vector (``second_vector``, migration 0014;
   ``memories.engine.second``): cosine similarity under that model, over the memories whose
-  second vector it wrote, best first; its own floor (``SECOND_MODEL_MIN_SCORE``).  The query's
+  second vector it wrote, best first; its own floor (``SECOND_MODEL_MIN_SCORE``).  It also
+  returns the hits between that floor and the lower one of related memories
+  (``SECOND_MODEL_RELATED_MIN_SCORE``), marked ``under_floor``: not evidence, they only fill an
+  answer that has some (``memories.recall.fusion``).  The query's
   second embedding is computed while the first statement runs, so the channel is usually a
   second, short statement after it (``meaning_statement``), which also reads the second-model
   similarity of every memory the other channels found; when the embedding is ready before the
@@ -72,11 +75,13 @@ class ChannelQuery:
 
 @dataclass(frozen=True)
 class MeaningQuery:
-    """The query under the second model: its vector, the model that made it and the floor."""
+    """The query under the second model: its vector, the model that made it, the floor of its
+    evidence and the lower one of related memories (``ChannelHit.under_floor``)."""
 
     model: str
     vector: list[float]
     floor: float
+    related_floor: float
 
 
 def _lexeme(term: str) -> str:
@@ -427,7 +432,7 @@ SELECT 'meaning', v.id, v.content, v.category, v.strength,
     ORDER BY m.second_vector <=> %(meaning)s::vector
     LIMIT %(pool)s
 ) v
-WHERE v.strength >= %(meaning_floor)s
+WHERE v.strength >= %(meaning_related_floor)s
 """
 
 # The four channels in one statement: each row with its memory's second-model similarity
@@ -458,7 +463,7 @@ def _meaning_params(meaning: MeaningQuery) -> dict[str, Any]:
     return {
         "meaning": str(meaning.vector),
         "meaning_model": meaning.model,
-        "meaning_floor": meaning.floor,
+        "meaning_related_floor": min(meaning.related_floor, meaning.floor),
     }
 
 
@@ -504,6 +509,7 @@ def meaning_hits(
                     margin=_margin(float(strength), meaning.floor),
                     names_only=False,
                     meaning=float(strength),
+                    under_floor=float(strength) < meaning.floor,
                 )
             )
     channel.sort(key=lambda h: (-h.strength, h.id))

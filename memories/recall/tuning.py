@@ -1,8 +1,9 @@
 """Every constant that shapes recall, with what it does and how it was chosen.
 
-The two similarity floors are settings, because they belong to the embedder a deployment
+The similarity floors are settings, because they belong to the embedder a deployment
 configures: ``SEARCH_MIN_SCORE`` (the first model's vector channel, 0.29 for the bundled USE)
-and ``SECOND_MODEL_MIN_SCORE`` (the meaning channel, 0.87 for the bundled e5).  Both come from
+and ``SECOND_MODEL_MIN_SCORE`` (the meaning channel, 0.87 for the bundled e5), with the lower
+``SECOND_MODEL_RELATED_MIN_SCORE`` of related memories (0.84).  All three come from
 ``manage.py calibrate_min_score`` on the shipped labelled set (docs/retrieval.md, "The floor").
 The numbers below were measured with ``make eval`` and are explained in docs/retrieval.md.
 """

@@ -36,7 +36,11 @@ def recall_channels(
     engine = get_engine()  # prepares jieba/spaCy before the query is analysed
     # The second model embeds the query on another thread while this one embeds it with the
     # first, analyses it and runs the first statement: search pays the slower, not the sum.
-    meaning = engine.ask_meaning(query, floor=settings.SECOND_MODEL_MIN_SCORE)
+    meaning = engine.ask_meaning(
+        query,
+        floor=settings.SECOND_MODEL_MIN_SCORE,
+        related_floor=settings.SECOND_MODEL_RELATED_MIN_SCORE,
+    )
     channel_query = analyse(
         query,
         scope_key=scope.key,

@@ -135,7 +135,8 @@ def test_search_answers_the_v1_shape_and_a_text_rendering(mcp_agent, kept, other
     assert data["total"] == len(data["items"]) == 1  # never another user's memory
     hit = data["items"][0]
     assert set(hit) == {"id", "content", "score", "metadata"}
-    assert (hit["id"], hit["content"], hit["metadata"]) == (kept, KEPT, {"category": "preference"})
+    metadata = {"category": "preference", "match": "evidence"}
+    assert (hit["id"], hit["content"], hit["metadata"]) == (kept, KEPT, metadata)
     assert 0 < hit["score"] <= 1
     assert kept in text_of(result) and KEPT in text_of(result)
     assert "(preference, score" in text_of(result)
@@ -220,7 +221,7 @@ def test_add_then_update_by_the_searched_id_then_delete(mcp_agent, scope):
 
     found = mcp_agent.call(SEARCH, query="技术方案用什么语言").structured_content["items"]
     assert [hit["id"] for hit in found] == [memory_id]
-    assert found[0]["metadata"] == {"category": "preference"}
+    assert found[0]["metadata"] == {"category": "preference", "match": "evidence"}
 
     updated = mcp_agent.call(
         MANAGE, action="update", memory_id=found[0]["id"], text="后续技术方案都使用英文。"

@@ -17,6 +17,7 @@ from memories.ops.calibration import (
     UNRELATED_FACTS,
     Calibration,
     calibrate,
+    recommend_related,
     recommend_second,
 )
 
@@ -25,7 +26,7 @@ class Command(BaseCommand):
     help = (
         "Score the shipped labelled query/memory pairs with the configured embedders and print "
         "precision and recall per floor, the recommended POCO_SEARCH_MIN_SCORE and (with a "
-        "second model) POCO_SECOND_MODEL_MIN_SCORE."
+        "second model) POCO_SECOND_MODEL_MIN_SCORE and POCO_SECOND_MODEL_RELATED_MIN_SCORE."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -49,11 +50,17 @@ class Command(BaseCommand):
         result = calibrate(embed=model.queries, embed_memories=model.passages, floors=SECOND_FLOORS)
         out.write(f"\nsecond model: {model.name}")
         self._table(result)
+        floor = recommend_second(first, result)
         out.write(
-            f"recommended floor: {recommend_second(first, result):.2f} — the best recall − "
+            f"recommended floor: {floor:.2f} — the best recall − "
             "off-topic answered among the floors answering fewer off-topic questions than the "
             "first embedder at its floor (configured POCO_SECOND_MODEL_MIN_SCORE: "
             f"{settings.SECOND_MODEL_MIN_SCORE})"
+        )
+        out.write(
+            f"recommended floor of related memories: {recommend_related(result, floor=floor):.2f}"
+            " — the best recall − pair false-pass at or under that floor (configured "
+            f"POCO_SECOND_MODEL_RELATED_MIN_SCORE: {settings.SECOND_MODEL_RELATED_MIN_SCORE})"
         )
 
     def _table(self, result: Calibration) -> None:

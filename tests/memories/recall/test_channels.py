@@ -19,7 +19,7 @@ from django.db import connection
 from memories import selectors, services
 from memories.types import Category, Channel, SearchFilters, Source
 from tests.memories.conftest import body
-from tests.memories.recall.test_search import search, semantic
+from tests.memories.recall.test_search import evidence, search, semantic
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,7 @@ def apply_data_migration(module: str, function: str) -> None:
 def test_short_name_under_the_vector_floor_is_found_by_name(v1, scope, facts):
     assert semantic("王磊", ATLAS) < settings.SEARCH_MIN_SCORE  # the vector channel alone misses
     items = search(v1, scope, "王磊")["items"]
-    assert [i["id"] for i in items] == [facts[ATLAS]]
+    assert [i["id"] for i in evidence(items)] == [facts[ATLAS]]
 
 
 def test_name_in_a_longer_query_is_found(v1, scope, facts):
@@ -410,7 +410,7 @@ def test_between_two_firsts_of_one_channel_each_the_clearer_evidence_ranks_first
     assert [h.id for h in channels[Channel.VECTOR]] == [job]
     assert [h.id for h in channels[Channel.KEYWORD]] == [goal]
     result = selectors.memory_search(scope=scope, query=query, min_score=floor)
-    assert [i.id for i in result.items] == [goal, job]
+    assert [i.id for i in evidence(result.items)] == [goal, job]
 
 
 def test_a_name_counts_once_so_the_attribute_asked_for_decides(scope, remember):
@@ -455,7 +455,7 @@ def test_category_filter_applies_before_the_top_k_cut(v1, scope, remember):
     assert search(v1, scope, "Atlas 验收标准", top_k=1)["items"][0]["id"] != wanted
     items = search(v1, scope, "Atlas 验收标准", top_k=1, category="preference")["items"]
     assert [i["id"] for i in items] == [wanted]
-    assert items[0]["metadata"] == {"category": "preference"}
+    assert items[0]["metadata"] == {"category": "preference", "match": "evidence"}
 
 
 def test_every_channel_applies_source_and_time_filters(scope, agent, remember):

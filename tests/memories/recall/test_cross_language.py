@@ -16,7 +16,7 @@ from memories import selectors, services
 from memories.ops.calibration import OFF_TOPIC_QUESTIONS, POSITIVE_PAIRS, UNRELATED_FACTS
 from memories.services import NewMemory
 from memories.types import Channel
-from tests.memories.recall.test_search import semantic
+from tests.memories.recall.test_search import evidence, semantic
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def test_a_query_finds_a_memory_in_the_other_language_by_keyword_only(scope, fac
     assert facts[memory] not in [h.id for h in channels[Channel.VECTOR]]
     assert [h.id for h in channels[Channel.KEYWORD]] == [facts[memory]]
     items = selectors.memory_search(scope=scope, query=query).items
-    assert [i.id for i in items] == [facts[memory]]
+    assert [i.id for i in evidence(items)] == [facts[memory]]
 
 
 def test_without_a_translation_in_the_memory_nothing_is_found(scope, facts):

@@ -57,6 +57,16 @@ def search(v1, scope, query: str, **extra) -> dict:
     return data
 
 
+def evidence(items) -> list:
+    """The part of an answer a recall channel found over its floor, in order: without the related
+    memories that fill it after (``memories.recall.fusion``). /v1 items or ``SearchHit``s."""
+    return [
+        i
+        for i in items
+        if (i["metadata"]["match"] == "evidence" if isinstance(i, dict) else not i.related)
+    ]
+
+
 def cosine(a: list[float], b: list[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     return dot / (math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b)))
@@ -110,7 +120,7 @@ def test_search_answers_the_seed_contract_shape(v1, scope, stored):
         "id": stored["poco"],
         "content": normalize_quotes(SEED_EXAMPLE),
         "score": data["items"][0]["score"],
-        "metadata": {"category": "fact"},
+        "metadata": {"category": "fact", "match": "evidence"},
     }
 
 
@@ -166,7 +176,11 @@ def test_unrelated_query_at_the_default_floor_finds_nothing_and_is_available(
 
 
 def test_default_floor_filters_unrelated_memories_out_of_a_relevant_query(v1, scope, stored):
-    assert [i["id"] for i in search(v1, scope, "Poco 项目的技术方案")["items"]] == [stored["poco"]]
+    items = search(v1, scope, "Poco 项目的技术方案")["items"]
+    assert [i["id"] for i in evidence(items)] == [stored["poco"]]
+    # Related memories (near in meaning, not evidence) may follow, scored below the evidence.
+    assert items[0]["id"] == stored["poco"]
+    assert all(i["score"] < items[0]["score"] for i in items[1:])
     assert len(search(v1, scope, "Poco 项目的技术方案", min_score=0.0)["items"]) == 5
 
 
@@ -183,7 +197,7 @@ def test_min_score_is_the_vector_channels_floor_only(v1, scope, stored):
 
 
 def test_min_score_one_leaves_only_keyword_and_entity_evidence(v1, scope, stored):
-    assert [i["id"] for i in search(v1, scope, "飞书", min_score=1.0)["items"]] == [
+    assert [i["id"] for i in evidence(search(v1, scope, "飞书", min_score=1.0)["items"])] == [
         stored["feishu"]
     ]
     # A paraphrase sharing no word or name with any memory has no evidence left at all.

