@@ -31,6 +31,8 @@ class MemoryItem:
     updated_at: datetime | None
     metadata: dict[str, Any]
     score: float | None = None
+    # A search's related memory: near in meaning, after the evidence (memories.recall.fusion).
+    related: bool = False
     status: str = MemoryStatus.ACTIVE
     status_label: str = ""
     pinned: bool = False
@@ -74,6 +76,7 @@ def search_item(hit: SearchHit) -> MemoryItem:
         updated_at=None,
         metadata={},
         score=hit.score,
+        related=hit.related,
     )
 
 

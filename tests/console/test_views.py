@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from memories import selectors, services
+from memories.console.forms import SEMANTIC_TOP_K
 from memories.models import AuditEvent, MemoryRow
 from memories.selectors import memory_get, memory_history, memory_switches
 from memories.text import normalize_quotes
@@ -20,6 +21,7 @@ from memories.types import (
     WriteOutcome,
     WriteStatus,
 )
+from tests.memories.recall.test_search import FACTS
 
 pytestmark = pytest.mark.django_db
 
@@ -217,6 +219,24 @@ def test_semantic_search_finds_by_meaning(alice_client, alice_scope, remember):
     page = html(response)
     assert response.status_code == 200
     assert "结论先行" in page and "高度相关" in page  # a word, not a fused score read as cosine
+
+
+def test_semantic_search_marks_the_related_memories(alice_client, alice_scope, remember):
+    """After the evidence, a search may list memories only near in meaning: each says so."""
+    for text in FACTS.values():
+        remember(alice_scope, text)
+    query = "Poco 项目的技术方案"
+    result = selectors.memory_search(scope=alice_scope, query=query, top_k=SEMANTIC_TOP_K)
+    related = [hit for hit in result.items if hit.related]
+    assert related and len(related) < len(result.items)
+    page = html(
+        alice_client.get(
+            reverse("console:memories"), {"q": query, "mode": "semantic"}, **htmx("results")
+        )
+    )
+    assert page.count('data-field="match"') == len(result.items)
+    assert page.count("可能相关") == len(related)
+    assert page.index("技术方案都使用简体中文") < page.index("可能相关")  # evidence first
 
 
 def test_search_outage_is_unavailable_not_zero_results(

@@ -38,6 +38,7 @@ def test_screenshots_of_every_console_page(signed_in, settings, tmp_path):
         "overview": "/",
         "memories": "/memories/",
         "search": "/memories/?q=周报+飞书",
+        "search-meaning": "/memories/?q=每周汇报怎么写&mode=semantic",
         "memory-detail": f"/memories/{memory_id}/",
         "memory-edit": f"/memories/{memory_id}/edit/",
         "memory-add": "/memories/new/",
