@@ -19,6 +19,7 @@ import csv
 import io
 import json
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
@@ -46,7 +47,13 @@ from memories.selectors import (
     scope_rows,
     to_record,
 )
-from memories.services import NewMemory, add_refusal, memory_add_many
+from memories.services import (
+    ImportChunkReady,
+    NewMemory,
+    add_refusal,
+    memory_add_many,
+    prepare_import,
+)
 from memories.types import (
     Actor,
     BackendError,
@@ -319,45 +326,95 @@ def memory_import(
             ImportItemResult(index=i, status="not_attempted") for i in range(start, len(items))
         )
 
-    try:
-        # delete-user leaves its mark before it waits for the lock (memory_delete_user).
-        last_mark = _scope_marks(scope).aggregate(last=Max("id"))["last"] or 0
-        for start in range(0, len(items), IMPORT_CHUNK):
-            # One hold per chunk: PostgreSQL grants a released lock to the writers already
-            # queued for it before this import can take it again.
-            with scope_write_lock(scope):
-                if _scope_marks(scope).filter(id__gt=last_mark).exists():
-                    return ImportReport(items=(*results, *rest(start)), scope_deleted=True)
-                chunk = items[start : start + IMPORT_CHUNK]
-                prepared = [
-                    _import_item(index=start + offset, item=item, now=now)
-                    for offset, item in enumerate(chunk)
-                ]
-                asked = [p for p in prepared if not isinstance(p, ImportItemResult)]
-                outcomes = iter(
-                    memory_add_many(
-                        scope=scope,
-                        items=[new for new, _ in asked],
-                        actor=actor,
-                        source=Source.IMPORT,
-                    )
+    def chunk_at(start: int) -> _Chunk:
+        chunk = items[start : start + IMPORT_CHUNK]
+        parsed = [
+            _import_item(index=start + offset, item=item, now=now)
+            for offset, item in enumerate(chunk)
+        ]
+        asked = [new for new, _ in (p for p in parsed if not isinstance(p, ImportItemResult))]
+        try:
+            ready = prepare_import(asked)
+        except BackendError:  # the write reports it, as it would without the look-ahead
+            ready = None
+        return _Chunk(parsed=parsed, asked=asked, ready=ready)
+
+    starts = range(0, len(items), IMPORT_CHUNK)
+    # The next chunk is admitted and analysed on a thread of its own while this one is written
+    # (no database there): the analysis is Python and TensorFlow, the write mostly PostgreSQL.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="import-ahead") as ahead:
+        upcoming = ahead.submit(chunk_at, 0) if starts else None
+        try:
+            # delete-user leaves its mark before it waits for the lock (memory_delete_user).
+            last_mark = _scope_marks(scope).aggregate(last=Max("id"))["last"] or 0
+            for start in starts:
+                assert upcoming is not None
+                current = upcoming.result()
+                following = start + IMPORT_CHUNK
+                upcoming = ahead.submit(chunk_at, following) if following < len(items) else None
+                stopped = _import_chunk(
+                    scope, actor, start=start, chunk=current, last_mark=last_mark, report=report
                 )
-                for offset, prep in enumerate(prepared):
-                    index = start + offset
-                    if isinstance(prep, ImportItemResult):
-                        report(prep)
-                        continue
-                    outcome = next(outcomes)
-                    if outcome.status == WriteStatus.BACKEND_ERROR:
-                        reason = outcome.reason or "backend error"
-                        report(ImportItemResult(index=index, status="backend_error", reason=reason))
-                        left = rest(index + 1)
-                        return ImportReport(items=(*results, *left), backend_error=reason)
-                    report(_item_result(index, outcome, prep[1]))
-    except (BackendError, DatabaseError) as exc:  # the lock or a mark: this chunk not attempted
-        reason = str(exc) if isinstance(exc, BackendError) else "database unavailable"
-        return ImportReport(items=(*results, *rest(len(results))), backend_error=reason)
+                if stopped is not None:
+                    if upcoming is not None:
+                        upcoming.cancel()
+                    return ImportReport(
+                        items=(*results, *rest(stopped.resume)),
+                        scope_deleted=stopped.scope_deleted,
+                        backend_error=stopped.backend_error,
+                    )
+        except (BackendError, DatabaseError) as exc:  # the lock or a mark: chunk not attempted
+            reason = str(exc) if isinstance(exc, BackendError) else "database unavailable"
+            return ImportReport(items=(*results, *rest(len(results))), backend_error=reason)
     return ImportReport(items=tuple(results))
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    parsed: list[ImportItemResult | tuple[NewMemory, str | None]]
+    asked: list[NewMemory]
+    ready: ImportChunkReady | None
+
+
+@dataclass(frozen=True)
+class _Stop:
+    resume: int  # the first index not attempted
+    scope_deleted: bool = False
+    backend_error: str | None = None
+
+
+def _import_chunk(
+    scope: MemoryScope,
+    actor: Actor,
+    *,
+    start: int,
+    chunk: _Chunk,
+    last_mark: int,
+    report: Callable[[ImportItemResult], None],
+) -> _Stop | None:
+    """Write one chunk under one hold of the scope's write lock (PostgreSQL grants a released
+    lock to the writers already queued for it before the import can take it again); a _Stop
+    when a delete-user started meanwhile or the write failed."""
+    with scope_write_lock(scope):
+        if _scope_marks(scope).filter(id__gt=last_mark).exists():
+            return _Stop(resume=start, scope_deleted=True)
+        outcomes = iter(
+            memory_add_many(
+                scope=scope, items=chunk.asked, actor=actor, source=Source.IMPORT, ready=chunk.ready
+            )
+        )
+        for offset, parsed in enumerate(chunk.parsed):
+            index = start + offset
+            if isinstance(parsed, ImportItemResult):
+                report(parsed)
+                continue
+            outcome = next(outcomes)
+            if outcome.status == WriteStatus.BACKEND_ERROR:
+                reason = outcome.reason or "backend error"
+                report(ImportItemResult(index=index, status="backend_error", reason=reason))
+                return _Stop(resume=index + 1, backend_error=reason)
+            report(_item_result(index, outcome, parsed[1]))
+    return None
 
 
 # --- what an import would do, before it is done ------------------------------------------------

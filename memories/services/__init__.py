@@ -12,11 +12,13 @@ category, switches), ``adoption`` (what auto-ingest extracts), ``staff`` (admin 
 
 from memories.services.add import (
     QUOTA_EXCEEDED,
+    ImportChunkReady,
     NewMemory,
     add_refusal,
     memory_add,
     memory_add_many,
     our_metadata,
+    prepare_import,
     quota_room,
 )
 from memories.services.adoption import (
@@ -47,6 +49,7 @@ __all__ = [
     "PIN_LIMIT",
     "QUOTA_EXCEEDED",
     "ExtractedFact",
+    "ImportChunkReady",
     "NewMemory",
     "add_refusal",
     "deletion_marks_prune",
@@ -55,6 +58,7 @@ __all__ = [
     "memories_set_category",
     "memory_add",
     "memory_add_many",
+    "prepare_import",
     "memory_delete",
     "memory_delete_user",
     "memory_discard",

@@ -178,6 +178,30 @@ class NewMemory:
 Admitted = tuple[int, str, float]
 
 
+@dataclass(frozen=True)
+class ImportChunkReady:
+    """What ``memory_add_many`` does to an import's chunk before it needs the database or the
+    lock: the admission of every item and the analysis of the admitted texts (``prepare_import``).
+    An import computes it for its next chunk while the current one is written."""
+
+    items: list[NewMemory]
+    outcomes: tuple[WriteOutcome | None, ...]  # the refusals, by input index
+    admitted: tuple[Admitted, ...]
+    prepared: tuple[PreparedText, ...]
+
+
+def prepare_import(items: list[NewMemory]) -> ImportChunkReady:
+    """Admit and analyse an import's chunk: no database, no lock, so it may run on another
+    thread. An import stores no second vectors (the backfill fills them), so none are
+    computed. Raises ``BackendError`` when the analysis fails."""
+    outcomes, admitted = _admit_all(items, source=Source.IMPORT)
+    with _PREPARE_SLOTS:
+        prepared = get_engine().prepare([text for _, text, _ in admitted])
+    return ImportChunkReady(
+        items=items, outcomes=tuple(outcomes), admitted=tuple(admitted), prepared=tuple(prepared)
+    )
+
+
 def memory_add_many(
     *,
     scope: MemoryScope,
@@ -185,15 +209,42 @@ def memory_add_many(
     actor: Actor,
     source: str = Source.IMPORT,
     run_id: str = "",
+    ready: ImportChunkReady | None = None,
 ) -> list[WriteOutcome]:
     """``memory_add`` for many facts of one scope: the same outcome, the same stored payload
     and the same audit rows as calling it for each item in order, with one lock hold, one
-    embedding batch, one nearest-neighbour statement and one INSERT.
+    embedding batch, one nearest-neighbour statement and one INSERT. ``ready`` (an import's
+    chunk, from ``prepare_import`` of the same ``items``) skips the work done there.
 
     An item repeats an earlier item of the batch as it would repeat a stored memory, and a
     later item of a key supersedes an earlier one. A backend failure writes nothing of the
     batch: every item that would have been written is ``backend_error``."""
     ctx = WriteContext(scope=scope, actor=actor, source=source, run_id=run_id)
+    if ready is not None and (ready.items is not items or source != Source.IMPORT):
+        raise ValueError("ready is an import's analysis of these very items")
+    if ready is None:
+        outcomes, admitted = _admit_all(items, source=source)
+    else:
+        outcomes, admitted = list(ready.outcomes), list(ready.admitted)
+    try:
+        _prepare_and_store(
+            ctx,
+            items=items,
+            admitted=admitted,
+            outcomes=outcomes,
+            prepared=None if ready is None else list(ready.prepared),
+        )
+    except BackendError as exc:
+        for index, _, _ in admitted:
+            metrics.writes.labels("add", "backend_error").inc()
+            outcomes[index] = WriteOutcome(status=WriteStatus.BACKEND_ERROR, reason=str(exc))
+    return [outcome for outcome in outcomes if outcome is not None]
+
+
+def _admit_all(
+    items: list[NewMemory], *, source: str
+) -> tuple[list[WriteOutcome | None], list[Admitted]]:
+    """Every item's checks that need no lock: its refusal, or its admitted text."""
     outcomes: list[WriteOutcome | None] = [None] * len(items)
     admitted: list[Admitted] = []
     for index, item in enumerate(items):
@@ -208,13 +259,7 @@ def memory_add_many(
             outcomes[index] = checked
         else:
             admitted.append((index, *checked))
-    try:
-        _prepare_and_store(ctx, items=items, admitted=admitted, outcomes=outcomes)
-    except BackendError as exc:
-        for index, _, _ in admitted:
-            metrics.writes.labels("add", "backend_error").inc()
-            outcomes[index] = WriteOutcome(status=WriteStatus.BACKEND_ERROR, reason=str(exc))
-    return [outcome for outcome in outcomes if outcome is not None]
+    return outcomes, admitted
 
 
 def _admit_new(
@@ -250,8 +295,10 @@ def _prepare_and_store(
     items: list[NewMemory],
     admitted: list[Admitted],
     outcomes: list[WriteOutcome | None],
+    prepared: list[PreparedText] | None = None,
 ) -> None:
-    """Analyse the admitted texts outside the lock, then decide and store them under it."""
+    """Analyse the admitted texts outside the lock (unless ``prepared`` already holds that
+    analysis), then decide and store them under it."""
     # The text's own work (embedding, entities, lemmas) needs no lock: concurrent writers of the
     # scope do it in parallel and queue only for the statements. Under the lock the duplicate
     # check reuses those lemmas and reads the nearest memories' stored ones
@@ -263,8 +310,11 @@ def _prepare_and_store(
     # them to the queue's backfill: it keeps its rate, and search uses whatever is filled.
     second = engine.second_passages(texts) if ctx.source != Source.IMPORT else None
     with nlp.lemma_memo():
-        with _PREPARE_SLOTS:
-            prepared = engine.prepare(texts, second=second)
+        if prepared is None:
+            with _PREPARE_SLOTS:
+                prepared = engine.prepare(texts, second=second)
+        else:  # analysed on another thread: its lemmas join this write's memo
+            nlp.remember_lemmas(zip(texts, (ready.lemmatized for ready in prepared), strict=True))
         with scope_write_lock(ctx.scope):
             _add_admitted(ctx, items=items, admitted=admitted, prepared=prepared, outcomes=outcomes)
 

@@ -18,9 +18,17 @@ from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION, MAX
 from memories.models import AuditEvent
 from memories.ops import portability
 from memories.ops.portability import export_csv
-from memories.services import memory_add
+from memories.services import NewMemory, memory_add, memory_add_many, prepare_import
 from memories.text import normalize_quotes
-from memories.types import SCHEMA_VERSION, Category, ListQuery, MemoryScope, Source, WriteStatus
+from memories.types import (
+    SCHEMA_VERSION,
+    BackendError,
+    Category,
+    ListQuery,
+    MemoryScope,
+    Source,
+    WriteStatus,
+)
 from tests.memories.conftest import assert_invalid, body
 from tests.memories.engine.test_outage import (  # noqa: F401 - pytest finds fixtures by name
     failing_embedder_engine,
@@ -255,6 +263,70 @@ def test_import_with_the_embedder_down_is_503_and_writes_nothing(v1, other_scope
     assert data["success"] is False and data["status"] == "backend_error"
     assert [item["status"] for item in data["items"]] == ["backend_error", "not_attempted"]
     assert data["not_attempted"] == 2 and data["added"] == 0
+    assert texts(other_scope) == set()
+
+
+# --- the look-ahead: the next chunk is analysed while this one is written -----------------------
+LOOK_AHEAD_DOCUMENT = [
+    {"content": "用户喜欢先看结论。"},
+    {"content": "用户养了一只叫豆豆的猫。"},
+    {"content": "我的身份证号是 110101199003071234。"},  # refused by admission
+    {"content": "用户喜欢先看结论。"},  # a repeat of the first, one chunk later
+    {"content": "发布窗口定在三月。", "memory_key": "project.release_window"},
+    {"content": "The team deploys on Fridays."},
+    {
+        "content": "发布窗口改到四月。",
+        "memory_key": "project.release_window",
+    },  # supersedes, next chunk
+]
+
+
+def test_a_chunked_import_answers_as_one_chunk_does(scope, other_scope, agent, monkeypatch):
+    """Chunks of three, each analysed on the look-ahead thread while the one before is
+    written, answer item by item what one chunk answers, and store the same memories."""
+    whole = portability.memory_import(scope=scope, items=LOOK_AHEAD_DOCUMENT, actor=agent)
+    monkeypatch.setattr(portability, "IMPORT_CHUNK", 3)
+    chunked = portability.memory_import(scope=other_scope, items=LOOK_AHEAD_DOCUMENT, actor=agent)
+
+    def answers(report):  # a supersede's reason names the memory it replaced: ids differ
+        return [(i.index, i.status, i.status != "superseded" and i.reason) for i in report.items]
+
+    statuses = answers(whole)
+    assert answers(chunked) == statuses
+    assert [status for _, status, _ in statuses] == [
+        "added",
+        "added",
+        "rejected",
+        "no_effect",
+        "added",
+        "added",
+        "superseded",
+    ]
+    assert texts(scope) == texts(other_scope) and "发布窗口定在三月。" not in texts(scope)
+
+
+def test_a_look_ahead_that_fails_leaves_the_chunk_to_its_own_analysis(
+    other_scope, agent, monkeypatch
+):
+    def failing(items):
+        raise BackendError("embedder busy")
+
+    monkeypatch.setattr(portability, "prepare_import", failing)
+    monkeypatch.setattr(portability, "IMPORT_CHUNK", 3)
+    report = portability.memory_import(scope=other_scope, items=LOOK_AHEAD_DOCUMENT, actor=agent)
+    assert report.backend_error is None
+    assert report.count("added") == 4 and report.count("superseded") == 1
+
+
+def test_an_analysis_is_only_taken_for_the_items_it_was_made_of(other_scope, agent):
+    items = [NewMemory(text="用户喜欢先看结论。")]
+    ready = prepare_import(items)
+    with pytest.raises(ValueError):
+        memory_add_many(scope=other_scope, items=list(items), actor=agent, ready=ready)
+    with pytest.raises(ValueError):
+        memory_add_many(
+            scope=other_scope, items=items, actor=agent, source=Source.MANAGE, ready=ready
+        )
     assert texts(other_scope) == set()
 
 
