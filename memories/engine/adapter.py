@@ -534,6 +534,7 @@ class Mem0Adapter:
             "m": sql.Identifier(self._memory.collection_name),
             "e": sql.Identifier(self.entity_collection),
         }
+        self._merge_link_index()
         try:
             with self._memory.vector_store._get_cursor() as cur:
                 cur.execute(
@@ -555,6 +556,18 @@ class Mem0Adapter:
         except Exception as exc:  # noqa: BLE001
             logger.warning("residue check after delete-scope failed: %s", type(exc).__name__)
             return 1
+
+    def _merge_link_index(self) -> None:
+        """Merge GIN's pending list of the link index. New links wait there until a vacuum
+        merges them, and every probe of the index reads the whole list: the residue check's
+        20,000 probes of 316 waiting pages took longer than a statement may (0.16 ms each;
+        0.005 ms merged). Best effort: without it the probes are only slower."""
+        index = sql.Literal(f"{self.entity_collection}_links_idx")
+        try:
+            with self._memory.vector_store._get_cursor(commit=True) as cur:
+                cur.execute(sql.SQL("SELECT gin_clean_pending_list({}::regclass)").format(index))
+        except Exception as exc:  # noqa: BLE001 - e.g. not the index's owner
+            logger.info("link index pending list not merged: %s", type(exc).__name__)
 
     def _row_exists(self, memory_id: str) -> bool:
         with _backend("get"):
