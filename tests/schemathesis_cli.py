@@ -20,8 +20,9 @@ def warm_models() -> None:
 
 
 def st_run(schema_url: str, tmp_path: Path, *options: str) -> str:
-    """Run ``st run`` on ``schema_url`` with ``options`` (seeded, one worker) and return its
-    output, asserting that it found nothing."""
+    """Run ``st run`` on ``schema_url`` with ``options`` (seeded) and return its output,
+    asserting that it found nothing. Two workers: the live server waits on the database half
+    the time, so a second client keeps both cores busy (about 40% less wall time)."""
     run = subprocess.run(
         [
             str(ST),
@@ -31,7 +32,7 @@ def st_run(schema_url: str, tmp_path: Path, *options: str) -> str:
             "--seed",
             "8",
             "--workers",
-            "1",
+            "2",
             "--request-timeout",
             "30",
             "--report-dir",

@@ -261,7 +261,7 @@ def test_a_session_and_a_switch_set_through_one_node_hold_on_the_other(cluster):
         "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, "
         "email, is_staff, is_active, date_joined) "
         "VALUES (%s, false, 'carol', '', '', '', false, true, now()) RETURNING id",
-        make_password(password),
+        make_password(password, hasher="pbkdf2_sha256"),  # the nodes' own hasher
     )
     a, b = cluster.node_url("web-1"), cluster.node_url("web-2")
     jar = http.cookiejar.CookieJar()  # cookies carry no port: one jar for both nodes
