@@ -13,8 +13,9 @@ relevance.  A memory no channel found over its floor is not evidence.
 
 **Related memories.**  Once an answer has evidence (the question is about something this
 memory holds), the places left up to ``top_k`` go to the nearest memories by meaning that no
-channel found over its floor (the meaning channel's ``under_floor`` hits, nearest first), after
-every piece of evidence and scored below it.  Agents ask for advice a stored fact should shape
+channel found over its floor (the meaning channel's ``under_floor`` hits, nearest first, no
+further than ``RELATED_MARGIN`` from the nearest memory), after every piece of evidence and
+scored below it.  Agents ask for advice a stored fact should shape
 ("帮我订个部门聚餐的馆子" → a colleague is vegetarian) and about earlier conversations in words
 the answer does not repeat; the floors that keep an off-topic question unanswered drop such a
 memory, while the second model ranks it near the top (docs/retrieval.md, "Related memories").
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from memories.recall.tuning import RRF_K
+from memories.recall.tuning import RELATED_MARGIN, RRF_K
 from memories.types import Channel, ChannelHit, SearchHit
 
 ALL_CHANNELS = tuple(Channel)
@@ -93,15 +94,22 @@ def _related(
     best: float,
 ) -> list[SearchHit]:
     """The nearest memories by meaning under its floor, for the places ``evidence`` leaves up
-    to ``top_k``; none when there is no evidence.  Each is scored at most half what its rank
-    would earn in the meaning channel over the floor, and below the weakest evidence, so an
-    answer's scores never rise down the list."""
+    to ``top_k``, each within ``RELATED_MARGIN`` of the nearest memory's cosine; none when
+    there is no evidence.  Each is scored at most half what its rank would earn in the meaning
+    channel over the floor, and below the weakest evidence, so an answer's scores never rise
+    down the list."""
     if not evidence or len(evidence) >= top_k or Channel.MEANING not in use:
         return []
     taken = {hit.id for hit in evidence}
     ceiling = evidence[-1].score
     related: list[SearchHit] = []
-    near = [h for h in channels.get(Channel.MEANING, ()) if h.under_floor and h.id not in taken]
+    meaning = channels.get(Channel.MEANING, ())
+    nearest = max((h.strength for h in meaning), default=0.0)
+    near = [
+        h
+        for h in meaning
+        if h.under_floor and h.id not in taken and h.strength >= nearest - RELATED_MARGIN
+    ]
     for rank, hit in enumerate(near[: top_k - len(evidence)], start=1):
         credit = 0.5 / (RRF_K + rank) / best
         ceiling = max(0.0001, min(round(credit, 4), round(ceiling - 0.0001, 4)))

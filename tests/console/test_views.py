@@ -21,6 +21,7 @@ from memories.types import (
     WriteOutcome,
     WriteStatus,
 )
+from tests.memories.recall.test_related import WEEKLY_REPORT
 from tests.memories.recall.test_search import FACTS
 
 pytestmark = pytest.mark.django_db
@@ -225,7 +226,7 @@ def test_semantic_search_marks_the_related_memories(alice_client, alice_scope, r
     """After the evidence, a search may list memories only near in meaning: each says so."""
     for text in FACTS.values():
         remember(alice_scope, text)
-    query = "Poco 项目的技术方案"
+    query = WEEKLY_REPORT
     result = selectors.memory_search(scope=alice_scope, query=query, top_k=SEMANTIC_TOP_K)
     related = [hit for hit in result.items if hit.related]
     assert related and len(related) < len(result.items)
