@@ -57,27 +57,37 @@ def test_signal_stops_the_server(server_data_dir, signum):
     assert wait_gone(server_data_dir) == []
 
 
-def test_standalone_server_outlives_its_command_and_stops_on_request(server_data_dir):
-    command = [sys.executable, "-m", "poco_memory.embedded_db"]
-    started = subprocess.run(
-        [*command, "start", str(server_data_dir)],
+STANDALONE = [sys.executable, "-m", "poco_memory.embedded_db"]
+
+
+def standalone(action: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    """``python -m poco_memory.embedded_db start|stop DIR`` as a command of its own."""
+    return subprocess.run(
+        [*STANDALONE, action, str(data_dir)],
         env=child_env(),
         cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,
     )
+
+
+def start_standalone(data_dir: Path) -> str:
+    started = standalone("start", data_dir)
+    assert started.returncode == 0, started.stderr
+    return started.stdout.strip()
+
+
+def test_standalone_server_outlives_its_command_and_stops_on_request(server_data_dir):
     try:
-        assert started.returncode == 0, started.stderr
+        url = start_standalone(server_data_dir)
         assert postgres_processes(server_data_dir), "the server should outlive the start command"
-        url = started.stdout.strip()
         with psycopg.connect(url) as conn:
             rows = conn.execute("SELECT name FROM pg_available_extensions").fetchall()
         extensions = {row[0] for row in rows}
         assert {"vector", "pg_trgm"} <= extensions
     finally:
-        stop = [*command, "stop", str(server_data_dir)]
-        subprocess.run(stop, env=child_env(), cwd=ROOT, timeout=60)
+        standalone("stop", server_data_dir)
     assert wait_gone(server_data_dir) == []
 
 
@@ -95,37 +105,19 @@ def test_the_server_runs_with_its_settings_from_the_first_start_on(server_data_d
     """initdb's 128 MB of shared buffers and PostgreSQL 18's I/O workers made every search of
     a large scope read its pages again through another process; the first start restarts once
     to apply the settings, later starts keep them without a restart."""
-    command = [sys.executable, "-m", "poco_memory.embedded_db"]
-
-    def start() -> str:
-        started = subprocess.run(
-            [*command, "start", str(server_data_dir)],
-            env=child_env(),
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert started.returncode == 0, started.stderr
-        return started.stdout.strip()
-
-    def stop() -> None:
-        subprocess.run([*command, "stop", str(server_data_dir)], env=child_env(), cwd=ROOT)
-
     wanted = server_settings()
     expected = {
         "shared_buffers": int(wanted["shared_buffers"].removesuffix("MB")) * 2**20,
         "io_method": wanted["io_method"],
     }
     try:
-        first = _settings(start())
+        first = _settings(start_standalone(server_data_dir))
         assert {k: first[k] for k in expected} == expected
-        stop()
-        url = start()
-        again = _settings(url)
+        standalone("stop", server_data_dir)
+        again = _settings(start_standalone(server_data_dir))
         assert {k: again[k] for k in expected} == expected
         # Joining a running server changes nothing and restarts nothing.
-        assert _settings(start())["postmaster"] == again["postmaster"]
+        assert _settings(start_standalone(server_data_dir))["postmaster"] == again["postmaster"]
     finally:
-        stop()
+        standalone("stop", server_data_dir)
     assert wait_gone(server_data_dir) == []
