@@ -8,7 +8,7 @@ cost grew with the memory.  Here the same rows come out of a few statements whos
 not grow with the scope:
 
 * exact match by the normalised text (Mem0's ``_normalize_entity_text``), through the
-  ``poco_memories_entities_name_idx`` expression index;
+  ``poco_memories_entities_key_idx`` expression index;
 * the names with no exact match are embedded in one batch and matched semantically (Mem0's
   top-1 at similarity >= 0.95) in one statement; the rest are inserted;
 * links are appended / removed with ``jsonb`` operators in SQL, never re-embedding.

@@ -41,7 +41,7 @@ INDEXES = (
     "poco_memories_entities_user_id_idx",
     "poco_memories_entities_links_idx",
     "poco_memories_entities_key_idx",
-    "poco_memories_entities_name_idx",
+    "poco_memories_entities_recall_name_idx",
     "poco_memories_entities_words_idx",
     "poco_memories_second_hnsw_idx",
 )

@@ -270,16 +270,16 @@ LIMIT %(pool)s
 # typing slip; ``exact`` marks the first two.
 _ENTITY_CTES = """
 en_direct AS MATERIALIZED (
-    SELECT en.id, n.name, en.payload->'linked_memory_ids' AS links,
-           (n.name = ANY(%(en_grams)s::text[])
-            OR en.payload->'pinyin' ?| %(en_pinyin)s::text[]) AS exact
+    -- ``recall_scope``, ``recall_name`` (NFKC, lower case, one space between words) and
+    -- ``recall_pinyin`` are read without the payload and its links (migration 0017).
+    SELECT en.id, en.recall_name AS name, en.payload->'linked_memory_ids' AS links,
+           (en.recall_name = ANY(%(en_grams)s::text[])
+            OR en.recall_pinyin ?| %(en_pinyin)s::text[]) AS exact
     FROM {entities} en
-    CROSS JOIN LATERAL (
-        SELECT regexp_replace(lower(normalize(en.payload->>'data', NFKC)), '\\s+', ' ', 'g')
-    ) AS n(name)
-    WHERE en.payload->>'user_id' = %(scope)s
-      AND (n.name = ANY(%(en_grams)s::text[]) OR n.name = ANY(%(en_fuzzy)s::text[])
-           OR en.payload->'pinyin' ?| %(en_pinyin)s::text[])
+    WHERE en.recall_scope = %(scope)s
+      AND (en.recall_name = ANY(%(en_grams)s::text[])
+           OR en.recall_name = ANY(%(en_fuzzy)s::text[])
+           OR en.recall_pinyin ?| %(en_pinyin)s::text[])
 ),
 en_named AS (
     -- Each name the query names, with every entity that is it: the entity itself and, for a

@@ -175,10 +175,21 @@ def test_delete_completes_cleanup_when_sdk_fails_after_vector_delete(engine, sco
 
 
 def test_entity_table_shape(engine):
+    """Mem0's three columns; recall's (migration 0017) are generated from the payload, so
+    Mem0's statements, which name their columns, never write or read them."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT column_name, data_type FROM information_schema.columns "
+            "SELECT column_name, is_generated FROM information_schema.columns "
             "WHERE table_name = 'poco_memories_entities' ORDER BY ordinal_position"
         )
         columns = cursor.fetchall()
-    assert [c[0] for c in columns] == ["id", "vector", "payload"]
+    assert [name for name, generated in columns if generated == "NEVER"] == [
+        "id",
+        "vector",
+        "payload",
+    ]
+    assert [name for name, generated in columns if generated == "ALWAYS"] == [
+        "recall_scope",
+        "recall_name",
+        "recall_pinyin",
+    ]

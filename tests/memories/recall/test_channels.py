@@ -9,6 +9,7 @@ a memory before the keyword signal counted.
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime, timedelta
 from importlib import import_module
 
@@ -145,6 +146,28 @@ def test_pinyin_readings_of_entities_stored_before_are_filled_in(scope, remember
     for query, memory in (("Who owns Qingniao?", wanted), ("Taihang", taihang)):
         channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
         assert memory in [h.id for h in channels[Channel.ENTITY]], query
+
+
+def test_the_entity_columns_recall_reads_say_what_the_payload_says(scope, remember):
+    """The entity channel reads scope, name and pinyin from generated columns (migration 0017),
+    so that matching never detoasts a payload and its links; they must follow the payload."""
+    remember(QINGNIAO)
+    remember("The Ｋｅｓｔｒｅｌ   Project ships in May.")
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT payload->>'data', recall_scope, recall_name,"
+            " recall_pinyin IS NOT DISTINCT FROM payload->'pinyin', recall_pinyin ? 'qingniao' "
+            "FROM poco_memories_entities WHERE payload->>'user_id' = %s",
+            [scope.key],
+        )
+        rows = cur.fetchall()
+    assert rows
+    for data, recall_scope, recall_name, same_pinyin, _ in rows:
+        assert recall_scope == scope.key
+        assert recall_name == " ".join(unicodedata.normalize("NFKC", data).lower().split())
+        assert same_pinyin
+    assert "kestrel" in {name for _, _, name, _, _ in rows}  # from full-width letters
+    assert any(qingniao for *_, qingniao in rows)
 
 
 # --- attribute words: the name finds the project, the attribute picks the memory -----------------
