@@ -289,8 +289,7 @@ def stages(scope: Any, rounds: int) -> dict[str, dict[str, float]]:
             floor=settings.SECOND_MODEL_MIN_SCORE,
             related_floor=settings.SECOND_MODEL_RELATED_MIN_SCORE,
         )
-        candidates = sorted({h.id for hits in found.values() for h in hits})
-        statement, params = meaning_statement(query, asked, candidates=candidates, memories=table)
+        statement, params = meaning_statement(query, asked, memories=table)
 
         def meaning(
             statement: Any = statement, params: Any = params, found: Any = found, asked: Any = asked
@@ -335,9 +334,7 @@ def explain(scope: Any, count: int) -> list[str]:
             floor=settings.SECOND_MODEL_MIN_SCORE,
             related_floor=settings.SECOND_MODEL_RELATED_MIN_SCORE,
         )
-        statement, params = meaning_statement(
-            query, asked, candidates=[], memories=engine._memory.collection_name
-        )
+        statement, params = meaning_statement(query, asked, memories=engine._memory.collection_name)
         with engine._memory.vector_store._get_cursor() as cur:
             cur.execute(b"EXPLAIN (ANALYZE, BUFFERS) " + statement.as_bytes(cur), params)
             plans.append(f"-- {q}\n" + "\n".join(row[0] for row in cur.fetchall()))

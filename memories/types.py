@@ -183,8 +183,8 @@ class ChannelHit:
     it orders and gates within a channel and is never added across channels. ``margin`` is how
     far the strength clears the channel's floor, as a share of the way from the floor to the
     channel's best (1.0), so 0 is "only just evidence" on every channel; ``similarity`` is the
-    memory's cosine to the query whatever the channel, ``meaning`` its cosine under the second
-    model (0 when it is off or has no vector for the memory yet). Fusion breaks ties with them.
+    memory's cosine to the query under the first model whatever the channel: fusion breaks
+    ties with it.
     ``names_only`` marks a keyword hit whose matched words are all names the query names: when
     the entity channel found the same memory, that is one piece of evidence, counted there.
     ``under_floor`` marks a meaning hit under its channel's floor: not evidence, but the
@@ -200,7 +200,6 @@ class ChannelHit:
     similarity: float
     margin: float
     names_only: bool
-    meaning: float = 0.0
     under_floor: bool = False
 
 

@@ -606,8 +606,7 @@ class Mem0Adapter:
         embedding, computed meanwhile on another thread: when it is ready by now, the meaning
         channel runs in the one statement with the first embedder's three; otherwise the three
         run first and the meaning channel after them, once the embedding is ready, in a second
-        short statement that also gives every memory the others found its second-model
-        similarity. Either way the same hits with the same scores."""
+        short statement. Either way the same hits with the same scores."""
         if meaning is not None and meaning.done():
             asked = self._meaning(meaning)
             if asked is not None:
@@ -643,10 +642,7 @@ class Mem0Adapter:
         /ready says so), not an outage, and costs only the meaning channel."""
         if asked is None:
             return found
-        candidates = sorted({h.id for hits in found.values() for h in hits})
-        statement, params = meaning_statement(
-            query, asked, candidates=candidates, memories=self._memory.collection_name
-        )
+        statement, params = meaning_statement(query, asked, memories=self._memory.collection_name)
         try:
             with _backend("search"):
                 cur.execute(statement, params)

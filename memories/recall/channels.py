@@ -28,10 +28,9 @@
   (``SECOND_MODEL_RELATED_MIN_SCORE``), marked ``under_floor``: not evidence, they only fill an
   answer that has some (``memories.recall.fusion``).  The query's
   second embedding is computed while the first statement runs, so the channel is usually a
-  second, short statement after it (``meaning_statement``), which also reads the second-model
-  similarity of every memory the other channels found; when the embedding is ready before the
-  first statement, the channel and those similarities join it (``channel_statement`` with
-  ``meaning``, read by ``folded_hits``).
+  second, short statement after it (``meaning_statement``); when the embedding is ready before
+  the first statement, the channel joins it (``channel_statement`` with ``meaning``, read by
+  ``folded_hits``).
 
 Every row carries the memory's cosine similarity to the query: fusion breaks ties with it.
 
@@ -43,7 +42,7 @@ its ``LIMIT``; so does liveness: a superseded or expired memory (or one past its
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -337,9 +336,8 @@ def channel_statement(
     """The statement for every channel that has something to look for, and its parameters.
 
     With ``meaning`` (the query's second embedding, when it is ready before the statement
-    runs) the meaning channel joins the others in the same statement, and every row carries
-    one more column: the memory's second-model similarity (``folded_hits`` reads them); it is
-    what ``meaning_statement`` would have answered, one round trip sooner."""
+    runs) the meaning channel joins the others in the same statement (``folded_hits`` reads
+    it): what ``meaning_statement`` would have answered, one round trip sooner."""
     filters, params = _filters(query.filters)
     params |= {"scope": query.scope_key, "pool": query.pool}
     tables = {"memories": sql.Identifier(memories), "entities": sql.Identifier(entities)}
@@ -376,8 +374,6 @@ def channel_statement(
         parts.append(_MEANING_CHANNEL)
         params |= _meaning_params(meaning)
     union = " UNION ALL ".join(f"({part})" for part in parts)
-    if meaning is not None:
-        union = _WITH_MEANING.format(hits=union)
     body = ("WITH " + ",".join(ctes) if ctes else "") + union
     is_name = _KEYWORD_IS_NAME if names else "false"
     return (
@@ -435,29 +431,6 @@ SELECT 'meaning', v.id, v.content, v.category, v.strength,
 WHERE v.strength >= %(meaning_related_floor)s
 """
 
-# The four channels in one statement: each row with its memory's second-model similarity
-# (NULL when the memory has no second vector of this model), read by primary key.
-_WITH_MEANING = """
-SELECT h.*, CASE WHEN k.second_model = %(meaning_model)s
-                 THEN greatest(0, 1 - (k.second_vector <=> %(meaning)s::vector)) END
-FROM ({hits}) AS h(channel, id, content, category, strength, similarity, names_only)
-LEFT JOIN {{memories}} k ON k.id = h.id AND {{k_in_scope}}
-"""
-
-_MEANING = f"""
-({_MEANING_CHANNEL})
-UNION ALL
-(SELECT 'known', m.id, NULL, NULL, greatest(0, 1 - (m.second_vector <=> %(meaning)s::vector)),
-        0, false
- FROM (
-     -- By primary key only (OFFSET 0 keeps the scope test out of the index scan): with both,
-     -- PostgreSQL ANDed a bitmap of the whole scope (20,000 rows, 3 ms) with the candidates'.
-     SELECT m.id, m.scope_key, m.second_model, m.second_vector FROM {{memories}} m
-     WHERE m.id = ANY(%(candidates)s::uuid[]) OFFSET 0
- ) m
- WHERE {{m_in_scope}} AND m.second_model = %(meaning_model)s)
-"""
-
 
 def _meaning_params(meaning: MeaningQuery) -> dict[str, Any]:
     return {
@@ -468,19 +441,17 @@ def _meaning_params(meaning: MeaningQuery) -> dict[str, Any]:
 
 
 def meaning_statement(
-    query: ChannelQuery, meaning: MeaningQuery, *, candidates: list[str], memories: str
+    query: ChannelQuery, meaning: MeaningQuery, *, memories: str
 ) -> tuple[sql.Composed, dict[str, Any]]:
-    """The meaning channel, and the second-model similarity of ``candidates`` (the memories
-    the other channels found), in one statement."""
+    """The meaning channel alone."""
     filters, params = _filters(query.filters)
     params |= _meaning_params(meaning) | {
         "scope": query.scope_key,
         "pool": query.pool,
         "vector": str(query.vector),
-        "candidates": candidates,
     }
     return (
-        sql.SQL(_MEANING).format(
+        sql.SQL(_MEANING_CHANNEL).format(
             filters=sql.SQL(filters), memories=sql.Identifier(memories), **_IN_SCOPE
         ),
         params,
@@ -492,44 +463,29 @@ def meaning_hits(
     found: dict[Channel, list[ChannelHit]],
     meaning: MeaningQuery,
 ) -> dict[Channel, list[ChannelHit]]:
-    """``found`` with the meaning channel added and every hit's ``meaning`` similarity set."""
-    similarity: dict[str, float] = {}
-    channel: list[ChannelHit] = []
-    for kind, memory_id, content, category, strength, first_similarity, _ in rows:
-        similarity[str(memory_id)] = float(strength)
-        if kind == "meaning":
-            channel.append(
-                ChannelHit(
-                    channel=Channel.MEANING,
-                    id=str(memory_id),
-                    content=str(content or ""),
-                    category=str(category or "fact"),
-                    strength=float(strength),
-                    similarity=float(first_similarity),
-                    margin=_margin(float(strength), meaning.floor),
-                    names_only=False,
-                    meaning=float(strength),
-                    under_floor=float(strength) < meaning.floor,
-                )
-            )
+    """``found`` with the meaning channel's rows added as its hits."""
+    channel = [
+        ChannelHit(
+            channel=Channel.MEANING,
+            id=str(memory_id),
+            content=str(content or ""),
+            category=str(category or "fact"),
+            strength=float(strength),
+            similarity=float(first_similarity),
+            margin=_margin(float(strength), meaning.floor),
+            names_only=False,
+            under_floor=float(strength) < meaning.floor,
+        )
+        for _, memory_id, content, category, strength, first_similarity, _ in rows
+    ]
     channel.sort(key=lambda h: (-h.strength, h.id))
-    merged = {
-        name: [replace(h, meaning=similarity.get(h.id, 0.0)) for h in hits]
-        for name, hits in found.items()
-    }
-    merged[Channel.MEANING] = channel
-    return merged
+    return {**found, Channel.MEANING: channel}
 
 
 def folded_hits(
     rows: list[tuple[Any, ...]], query: ChannelQuery, meaning: MeaningQuery
 ) -> dict[Channel, list[ChannelHit]]:
-    """Rows of ``channel_statement`` run with ``meaning``: the same hits, and the same
-    second-model similarities, as ``channel_hits`` followed by ``meaning_hits``."""
-    found = channel_hits([row[:7] for row in rows if row[0] != "meaning"], query)
-    second = [
-        ("known", row[1], None, None, row[7], 0, False)
-        for row in rows
-        if row[0] != "meaning" and row[7] is not None
-    ]
-    return meaning_hits(second + [row[:7] for row in rows if row[0] == "meaning"], found, meaning)
+    """Rows of ``channel_statement`` run with ``meaning``: the same hits as ``channel_hits``
+    followed by ``meaning_hits``."""
+    found = channel_hits([row for row in rows if row[0] != "meaning"], query)
+    return meaning_hits([row for row in rows if row[0] == "meaning"], found, meaning)

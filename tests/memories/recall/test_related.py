@@ -37,7 +37,6 @@ def hit(channel: Channel, memory_id: str, strength: float, *, under: bool = Fals
         similarity=0.1,
         margin=0.0 if under else 0.5,
         names_only=False,
-        meaning=strength if channel == Channel.MEANING else 0.0,
         under_floor=under,
     )
 
