@@ -107,7 +107,6 @@ _TIME_FILTERS: tuple[tuple[str, str, str], ...] = (
 _IN_SCOPE = {
     "m_in_scope": sql.SQL(scope_condition("m", "%(scope)s")),
     "q_in_scope": sql.SQL(scope_condition("q", "%(scope)s")),
-    "k_in_scope": sql.SQL(scope_condition("k", "%(scope)s")),
 }
 
 
