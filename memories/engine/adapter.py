@@ -21,8 +21,8 @@ import logging
 import os
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -89,6 +89,15 @@ class PendingSecond:
         self._texts = list(texts)
         self._future = future
         self._vectors: dict[str, list[float]] | None = None
+
+    def ready(self) -> bool:
+        """Whether the vectors are computed (or the model failed): ``vector`` would not wait."""
+        return self._future.done()
+
+    def when_ready(self, then: Callable[[], None]) -> None:
+        """Call ``then`` once the vectors are computed: at once, on this thread, when they
+        already are, otherwise on the second model's thread as soon as they are."""
+        self._future.add_done_callback(lambda _: then())
 
     def vector(self, text: str) -> list[float] | None:
         """The vector of ``text`` (waiting for it), or None when the model failed: the write
@@ -158,6 +167,9 @@ class Mem0Adapter:
         self._memory = memory
         self.embedding_model = embedding_model
         self.entity_collection = f"{memory.collection_name}_entities"
+        # Second vectors that writes left to be stored once computed (store_second_vectors).
+        self._storing: set[Future[int]] = set()
+        self._storing_lock = threading.Lock()
         # Touch the lazily created entity store now: Mem0 skips entity clean-up on delete
         # while it has never been used in this process.
         _ = memory.entity_store
@@ -238,17 +250,43 @@ class Mem0Adapter:
 
     def store_second_vectors(
         self, pending: PendingSecond | None, *, written: Sequence[tuple[str, str]]
-    ) -> int:
-        """Store what ``pending`` computed for the memories ``written`` (id, text) that Mem0
-        wrote itself; nothing when the model is off or failed (the backfill fills them in)."""
-        if pending is None:
-            return 0
-        rows = [(i, text, v) for i, text in written if (v := pending.vector(text)) is not None]
-        try:
-            return self.write_second_vectors(rows, model=pending.model)
-        except BackendError as exc:  # the memory is stored; its second vector comes later
-            logger.warning("second vectors not stored, left to the backfill: %s", exc)
-            return 0
+    ) -> Future[int]:
+        """Store what ``pending`` computes for the memories ``written`` (id, text), which are
+        committed already, as soon as it is computed: the write that started it answers without
+        waiting for the second model (its first model and keyword terms are searchable at once;
+        the meaning channel finds it a few tens of milliseconds later). The answer is how many
+        were stored: none when the model is off or failed, or the store is down (the backfill
+        fills them in), or a memory's text changed or it was deleted meanwhile."""
+        stored: Future[int] = Future()
+        if pending is None or not written:
+            stored.set_result(0)
+            return stored
+        with self._storing_lock:
+            self._storing.add(stored)
+
+        def store() -> None:
+            count = 0
+            try:
+                rows = [(i, t, v) for i, t in written if (v := pending.vector(t)) is not None]
+                count = self.write_second_vectors(rows, model=pending.model)
+            except Exception as exc:  # noqa: BLE001 - the memory is stored; the backfill follows
+                logger.warning("second vectors not stored, left to the backfill: %s", exc)
+            finally:
+                with self._storing_lock:
+                    self._storing.discard(stored)
+                stored.set_result(count)
+
+        pending.when_ready(store)
+        return stored
+
+    def second_vectors_stored(self, timeout: float | None = None) -> bool:
+        """Wait until every second vector this process is still storing is stored (or given
+        up); False when ``timeout`` seconds pass first. For tests and for a process that
+        stops."""
+        with self._storing_lock:
+            storing = list(self._storing)
+        _, late = wait(storing, timeout=timeout)
+        return not late
 
     def write_second_vectors(
         self, rows: Sequence[tuple[str, str, list[float]]], *, model: str
@@ -287,7 +325,9 @@ class Mem0Adapter:
                 (list(memory_ids),),
             )
             found = [(str(i), str(text or "")) for i, text in cur.fetchall()]
-        return self.store_second_vectors(self.second_passages([t for _, t in found]), written=found)
+        return self.store_second_vectors(
+            self.second_passages([t for _, t in found]), written=found
+        ).result()
 
     def second_backfill_batch(self, *, batch: int) -> int:
         """Embed up to ``batch`` memories that have no second vector of the configured model
@@ -373,10 +413,13 @@ class Mem0Adapter:
                 json.dumps(self._payload(scope_key, item, ready, now), ensure_ascii=False)
                 for item, ready in zip(items, prepared, strict=True)
             ]
-            # The second vectors were computed meanwhile (the analysis, the lock, the duplicate
-            # check): they go into the same INSERT, so a row is written once.
+            # The second vectors computed meanwhile (beside the analysis, the lock, the
+            # duplicate check) go into the same INSERT; the others are stored once computed,
+            # after the INSERT commits, so that the add never waits for the second model.
             seconds = [
-                (ready.second.vector(item.text), ready.second.model) if ready.second else (None, "")
+                (ready.second.vector(item.text), ready.second.model)
+                if ready.second and ready.second.ready()
+                else (None, "")
                 for item, ready in zip(items, prepared, strict=True)
             ]
             with self._memory.vector_store._get_cursor(commit=True) as cur:
@@ -398,7 +441,13 @@ class Mem0Adapter:
                 # In the insert's transaction: a fact is stored with its links or not at all.
                 links = [(i, ready.entities) for i, ready in zip(ids, prepared, strict=True)]
                 self._link_with(cur, scope_key, links, new_memories=True)
-            return ids
+        later: dict[PendingSecond, list[tuple[str, str]]] = {}
+        for i, item, ready, (vector, _) in zip(ids, items, prepared, seconds, strict=True):
+            if ready.second is not None and vector is None:
+                later.setdefault(ready.second, []).append((i, item.text))
+        for pending, written in later.items():
+            self.store_second_vectors(pending, written=written)
+        return ids
 
     @staticmethod
     def _payload(scope_key: str, item: NewFact, prepared: PreparedText, now: str) -> dict[str, Any]:

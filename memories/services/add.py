@@ -306,8 +306,9 @@ def _prepare_and_store(
     engine = get_engine()
     texts = [text for _, text, _ in admitted]
     # The second model embeds the texts on another thread through the first embedding, the
-    # analysis, the lock and the duplicate check; the INSERT takes its vectors. An import leaves
-    # them to the queue's backfill: it keeps its rate, and search uses whatever is filled.
+    # analysis, the lock and the duplicate check; the INSERT takes the vectors ready by then and
+    # the others are stored as soon as they are (the add never waits for them). An import
+    # leaves them to the queue's backfill: it keeps its rate, and search uses whatever is filled.
     second = engine.second_passages(texts) if ctx.source != Source.IMPORT else None
     with nlp.lemma_memo():
         if prepared is None:

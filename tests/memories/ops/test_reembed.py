@@ -37,6 +37,15 @@ def fake_vector(text: str) -> list[float]:
     return [b / 255 + 0.01 for b in digest[:FAKE_DIMS]]
 
 
+def send_json(handler: BaseHTTPRequestHandler, body: dict) -> None:
+    raw = json.dumps(body).encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(raw)))
+    handler.end_headers()
+    handler.wfile.write(raw)
+
+
 class FakeEmbeddings(BaseHTTPRequestHandler):
     """POST /v1/embeddings, the OpenAI shape, FAKE_DIMS numbers per input."""
 
@@ -52,12 +61,7 @@ class FakeEmbeddings(BaseHTTPRequestHandler):
             ],
             "usage": {"prompt_tokens": 1, "total_tokens": 1},
         }
-        raw = json.dumps(body).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(raw)))
-        self.end_headers()
-        self.wfile.write(raw)
+        send_json(self, body)
 
     def log_message(self, *args) -> None:
         return None

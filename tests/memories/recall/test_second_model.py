@@ -9,9 +9,13 @@ server on 127.0.0.1, run as a process of its own."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Future
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from io import StringIO
 
 import pytest
@@ -34,6 +38,7 @@ from memories.recall.query import analyse
 from memories.types import Channel, SearchFilters, WriteStatus
 from tests.memories.conftest import body
 from tests.memories.ops.conftest import mem0_sql
+from tests.memories.ops.test_reembed import send_json
 from tests.processes import e5_embeddings_server, free_port
 
 # The paraphrase only the second model finds: no shared word, and USE v3 puts the pair under
@@ -68,10 +73,17 @@ def passage(text: str) -> list[float]:
     return model.passages([text])[0]
 
 
+def settled() -> None:
+    """Wait for the second vectors this process's writes left to be stored once computed."""
+    assert get_engine().second_vectors_stored(timeout=60)
+
+
 def add(scope, agent, text: str) -> str:
+    """An add, and its second vector stored (it follows the add's answer)."""
     outcome = services.memory_add(scope=scope, text=text, actor=agent)
     assert outcome.status == WriteStatus.ADDED, outcome
     assert outcome.memory_id is not None
+    settled()
     return outcome.memory_id
 
 
@@ -94,6 +106,7 @@ def test_a_correction_re_embeds_the_second_vector_and_keeps_the_id(db, scope, ag
     corrected = "用户是前端工程师，负责会员系统。"
     outcome = services.memory_update(scope=scope, memory_id=memory_id, text=corrected, actor=agent)
     assert outcome.status == WriteStatus.UPDATED, outcome
+    settled()
     vector, model = second_row(memory_id)
     assert model == "e5-small" and vector is not None
     assert cosine(vector, passage(corrected)) > 0.995
@@ -139,6 +152,85 @@ def test_an_ingest_stores_second_vectors_for_what_it_adopts(settings, transactio
     )
     assert rows, "the ingest stored nothing"
     assert all(model == "e5-small" and filled for _, model, filled in rows), rows
+
+
+def held_vector(text: str) -> list[float]:
+    """384 numbers of the text's own, not e5's: what the held model below answers."""
+    digest = hashlib.sha256(text.encode()).digest() * 12
+    return [b / 255 + 0.01 for b in digest[:384]]
+
+
+@pytest.fixture
+def held_second(settings) -> Iterator[threading.Event]:
+    """A remote second model (an OpenAI-compatible server on 127.0.0.1) that holds every
+    passage's answer until the test sets the event it yields; queries are answered at once."""
+    release = threading.Event()
+
+    class Held(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server API
+            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            if request.get("input_type") == "passage":
+                release.wait(5)  # under the client's 10 s timeout, should the test fail first
+            data = [
+                {"object": "embedding", "index": i, "embedding": held_vector(text)}
+                for i, text in enumerate(request["input"])
+            ]
+            send_json(self, {"object": "list", "model": request["model"], "data": data})
+
+        def log_message(self, *args) -> None:
+            return None
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Held)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    settings.SECOND_MODEL = "held"
+    settings.SECOND_MODEL_BASE_URL = f"http://127.0.0.1:{server.server_port}/v1"
+    settings.SECOND_MODEL_DIMS = 384
+    yield release
+    release.set()
+    settled()
+    server.shutdown()
+
+
+def test_an_add_answers_before_its_second_vector_which_follows(db, scope, agent, held_second):
+    """The add waits for nothing of the second model: the memory is stored and found by the
+    first model at once, and its second vector is stored as soon as the model answers."""
+    outcome = services.memory_add(scope=scope, text=JOB, actor=agent)
+    assert outcome.status == WriteStatus.ADDED and outcome.memory_id, outcome
+    assert second_row(outcome.memory_id) == (None, None)
+    assert outcome.memory_id in ids(selectors.memory_search(scope=scope, query="后端工程师 支付"))
+    assert not get_engine().second_vectors_stored(timeout=0.2)  # still held
+
+    held_second.set()
+    settled()
+    vector, model = second_row(outcome.memory_id)
+    assert model == "held" and vector is not None
+    assert cosine(vector, held_vector(JOB)) > 0.9999
+
+
+def test_a_second_vector_that_arrives_after_a_correction_is_not_stored(
+    db, scope, agent, held_second
+):
+    """The add's vector, answered late, is of a text the memory no longer holds: the
+    correction's own vector is stored, never the stale one."""
+    memory_id = services.memory_add(scope=scope, text=JOB, actor=agent).memory_id
+    assert memory_id
+    corrected = "用户是前端工程师，负责会员系统。"
+    outcome = services.memory_update(scope=scope, memory_id=memory_id, text=corrected, actor=agent)
+    assert outcome.status == WriteStatus.UPDATED, outcome
+    held_second.set()
+    settled()
+    vector, model = second_row(memory_id)
+    assert model == "held" and vector is not None
+    assert cosine(vector, held_vector(corrected)) > 0.9999
+
+
+def test_a_second_vector_that_arrives_after_a_delete_writes_nothing(db, scope, agent, held_second):
+    memory_id = services.memory_add(scope=scope, text=JOB, actor=agent).memory_id
+    assert memory_id
+    services.memory_delete(scope=scope, memory_id=memory_id, actor=agent)
+    held_second.set()
+    settled()
+    assert mem0_sql("SELECT count(*) FROM poco_memories WHERE id = %s", (memory_id,)) == [(0,)]
 
 
 # --- an import leaves them to the backfill -------------------------------------------------------
