@@ -114,6 +114,10 @@ class PendingSecond:
         return self._vectors.get(text)
 
 
+# How many writes of a process may have answered before their second vectors are stored.
+SECOND_VECTORS_BEHIND = 8
+
+
 @dataclass(frozen=True)
 class ScopeDeletion:
     """What ``Mem0Adapter.delete_scope`` removed, and what it could not prove gone."""
@@ -246,7 +250,8 @@ class Mem0Adapter:
         model = self.second_model()
         if model is None or not texts:
             return None
-        return PendingSecond(model.name, texts, _second_threads().submit(model.passages, texts))
+        pool = _second_threads("passage")
+        return PendingSecond(model.name, texts, pool.submit(model.passages, texts))
 
     def store_second_vectors(
         self, pending: PendingSecond | None, *, written: Sequence[tuple[str, str]]
@@ -256,13 +261,16 @@ class Mem0Adapter:
         waiting for the second model (its first model and keyword terms are searchable at once;
         the meaning channel finds it a few tens of milliseconds later). The answer is how many
         were stored: none when the model is off or failed, or the store is down (the backfill
-        fills them in), or a memory's text changed or it was deleted meanwhile."""
+        fills them in), or a memory's text changed or it was deleted meanwhile. With more than
+        ``SECOND_VECTORS_BEHIND`` writes' vectors still to store in this process, it waits for
+        its own: the backlog never grows without bound."""
         stored: Future[int] = Future()
         if pending is None or not written:
             stored.set_result(0)
             return stored
         with self._storing_lock:
             self._storing.add(stored)
+            behind = len(self._storing) > SECOND_VECTORS_BEHIND
 
         def store() -> None:
             count = 0
@@ -277,6 +285,8 @@ class Mem0Adapter:
                 stored.set_result(count)
 
         pending.when_ready(store)
+        if behind:  # a writer faster than the second model keeps its pace
+            stored.result()
         return stored
 
     def second_vectors_stored(self, timeout: float | None = None) -> bool:
@@ -752,7 +762,7 @@ class Mem0Adapter:
                 related_floor=related_floor,
             )
 
-        return _second_threads().submit(embed)
+        return _second_threads("query").submit(embed)
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -761,18 +771,21 @@ class Mem0Adapter:
 
 _engine: Mem0Adapter | None = None
 _engine_lock = threading.Lock()
-_second_pool: tuple[int, ThreadPoolExecutor] | None = None
+_second_pools: dict[str, tuple[int, ThreadPoolExecutor]] = {}
 
 
-def _second_threads() -> ThreadPoolExecutor:
-    """Where the second model's embeddings run, beside the caller's own work (a search's
-    statement, an add's first embedding); the C engine holds no lock, so they embed in
-    parallel. One per process (made after a fork, never inherited from the parent)."""
-    global _second_pool
+def _second_threads(kind: str) -> ThreadPoolExecutor:
+    """Where the second model's embeddings of one ``kind`` run, beside the caller's own work
+    (a search's statement, an add's first embedding); the C engine holds no lock, so they embed
+    in parallel. Queries and passages have a pool each, so that a search's question never waits
+    behind memories still being embedded for earlier adds. One per process (made after a fork,
+    never inherited from the parent)."""
     with _engine_lock:
-        if _second_pool is None or _second_pool[0] != os.getpid():
-            _second_pool = (os.getpid(), ThreadPoolExecutor(8, thread_name_prefix="second-model"))
-        return _second_pool[1]
+        made = _second_pools.get(kind)
+        if made is None or made[0] != os.getpid():
+            pool = ThreadPoolExecutor(8, thread_name_prefix=f"second-model-{kind}")
+            made = _second_pools[kind] = (os.getpid(), pool)
+        return made[1]
 
 
 def build_engine(*, connection_string: str) -> Mem0Adapter:

@@ -24,7 +24,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from memories import selectors, services
-from memories.engine import get_engine, second
+from memories.engine import adapter, get_engine, second
 from memories.ops import portability
 from memories.ops.calibration import (
     SECOND_FLOORS,
@@ -205,6 +205,45 @@ def test_an_add_answers_before_its_second_vector_which_follows(db, scope, agent,
     vector, model = second_row(outcome.memory_id)
     assert model == "held" and vector is not None
     assert cosine(vector, held_vector(JOB)) > 0.9999
+
+
+def test_a_writer_faster_than_the_second_model_is_held_to_its_pace(
+    db, scope, agent, held_second, monkeypatch
+):
+    """Past ``SECOND_VECTORS_BEHIND`` writes whose vectors are still to store, the next write
+    waits for its own."""
+    monkeypatch.setattr(adapter, "SECOND_VECTORS_BEHIND", 1)
+    first = services.memory_add(scope=scope, text=JOB, actor=agent)
+    assert first.status == WriteStatus.ADDED and second_row(first.memory_id) == (None, None)
+
+    second_add: Future = Future()
+    thread = threading.Thread(
+        target=lambda: second_add.set_result(
+            services.memory_add(scope=scope, text=OTHERS[0], actor=agent)
+        )
+    )
+    thread.start()
+    thread.join(0.5)
+    assert not second_add.done()  # held: one write's vector is already behind
+    held_second.set()
+    thread.join(10)
+    added = second_add.result(timeout=0)
+    assert added.status == WriteStatus.ADDED
+    assert second_row(added.memory_id)[1] == "held"  # stored before the add answered
+    settled()
+    assert second_row(first.memory_id)[1] == "held"
+
+
+def test_a_search_never_waits_behind_memories_still_being_embedded(db, scope, agent, held_second):
+    """Every passage thread busy with a held memory, a search's question is still embedded and
+    answered at once: queries have threads of their own."""
+    job = services.memory_add(scope=scope, text="用户在杭州做后端开发。", actor=agent).memory_id
+    engine = get_engine()
+    busy = [engine.second_passages([f"记忆 {n}"]) for n in range(16)]
+    assert all(pending is not None and not pending.ready() for pending in busy)
+    found = selectors.recall_channels(scope=scope, query="后端开发", pool=10)
+    assert job in {hit.id for hit in found[Channel.KEYWORD]}
+    assert all(pending is not None and not pending.ready() for pending in busy)  # still held
 
 
 def test_a_second_vector_that_arrives_after_a_correction_is_not_stored(
