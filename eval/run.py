@@ -125,7 +125,17 @@ def _store(scopes: dict[str, dict[str, str]], run: str) -> tuple[dict, dict[str,
             if outcome.memory_id is None:
                 raise SystemExit(f"could not store {key!r}: {outcome}")
             ids[name][key] = outcome.memory_id
+    _second_vectors_stored()
     return made, ids
+
+
+def _second_vectors_stored() -> None:
+    """An add answers before its second vector is stored: the evaluation asks once they are,
+    as a user asking later would."""
+    from memories.engine import get_engine
+
+    if not get_engine().second_vectors_stored(timeout=300):
+        raise SystemExit("second vectors were still being stored after 300 s")
 
 
 def _score(ranked: Sequence[str], relevant: set[str]) -> tuple[float, float, float]:
@@ -247,6 +257,7 @@ def evaluate_conversations(pool: int, misses: bool = False) -> str:
                 ids[turn.key] = outcome.memory_id
                 texts[outcome.memory_id] = turn.key
             stored += len(set(ids.values()))
+            _second_vectors_stored()
             for question in conv.questions:
                 relevant = {ids[key] for key in conv.evidence(question)}
                 for name, rank in systems.items():

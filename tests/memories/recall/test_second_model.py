@@ -22,6 +22,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 
 from memories import selectors, services
 from memories.engine import adapter, get_engine, second
@@ -208,20 +209,24 @@ def test_an_add_answers_before_its_second_vector_which_follows(db, scope, agent,
 
 
 def test_a_writer_faster_than_the_second_model_is_held_to_its_pace(
-    db, scope, agent, held_second, monkeypatch
+    transactional_db, scope, agent, held_second, monkeypatch
 ):
     """Past ``SECOND_VECTORS_BEHIND`` writes whose vectors are still to store, the next write
-    waits for its own."""
+    waits for its own. (The second add runs on a thread of its own, with a connection of its
+    own that commits: hence ``transactional_db``, which empties the tables afterwards.)"""
     monkeypatch.setattr(adapter, "SECOND_VECTORS_BEHIND", 1)
     first = services.memory_add(scope=scope, text=JOB, actor=agent)
     assert first.status == WriteStatus.ADDED and second_row(first.memory_id) == (None, None)
 
     second_add: Future = Future()
-    thread = threading.Thread(
-        target=lambda: second_add.set_result(
-            services.memory_add(scope=scope, text=OTHERS[0], actor=agent)
-        )
-    )
+
+    def add_on_a_thread() -> None:
+        try:
+            second_add.set_result(services.memory_add(scope=scope, text=OTHERS[0], actor=agent))
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=add_on_a_thread)
     thread.start()
     thread.join(0.5)
     assert not second_add.done()  # held: one write's vector is already behind
