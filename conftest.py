@@ -61,6 +61,17 @@ def _empty_mem0_tables() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _second_vectors_with_their_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every write stores its second vector before it answers, so that a test searching right
+    after an add sees what it would see a moment later in production, and no vector is still
+    being stored when the next test begins. The tests of the write that answers first
+    (tests/memories/recall/test_second_model.py) set the production bound again."""
+    from memories.engine import adapter
+
+    monkeypatch.setattr(adapter, "SECOND_VECTORS_BEHIND", 0)
+
+
+@pytest.fixture(autouse=True)
 def _clean_mem0(request: pytest.FixtureRequest):
     """Mem0 writes through its own connections, outside the test transaction: wipe its tables
     after each test that used the database."""

@@ -289,6 +289,12 @@ class Mem0Adapter:
             stored.result()
         return stored
 
+    def _storing_behind(self) -> bool:
+        """Whether ``SECOND_VECTORS_BEHIND`` writes already wait for their vectors: the next
+        write waits for its own (an add's INSERT then takes it)."""
+        with self._storing_lock:
+            return len(self._storing) >= SECOND_VECTORS_BEHIND
+
     def second_vectors_stored(self, timeout: float | None = None) -> bool:
         """Wait until every second vector this process is still storing is stored (or given
         up); False when ``timeout`` seconds pass first. For tests and for a process that
@@ -428,7 +434,7 @@ class Mem0Adapter:
             # after the INSERT commits, so that the add never waits for the second model.
             seconds = [
                 (ready.second.vector(item.text), ready.second.model)
-                if ready.second and ready.second.ready()
+                if ready.second and (ready.second.ready() or self._storing_behind())
                 else (None, "")
                 for item, ready in zip(items, prepared, strict=True)
             ]

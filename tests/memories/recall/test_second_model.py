@@ -162,9 +162,11 @@ def held_vector(text: str) -> list[float]:
 
 
 @pytest.fixture
-def held_second(settings) -> Iterator[threading.Event]:
+def held_second(settings, monkeypatch) -> Iterator[threading.Event]:
     """A remote second model (an OpenAI-compatible server on 127.0.0.1) that holds every
-    passage's answer until the test sets the event it yields; queries are answered at once."""
+    passage's answer until the test sets the event it yields; queries are answered at once.
+    Writes answer before their vectors, as in production (the suite's conftest has them wait)."""
+    monkeypatch.setattr(adapter, "SECOND_VECTORS_BEHIND", 8)
     release = threading.Event()
 
     class Held(BaseHTTPRequestHandler):
