@@ -268,9 +268,9 @@ class Mem0Adapter:
         if pending is None or not written:
             stored.set_result(0)
             return stored
+        behind = self._storing_behind()
         with self._storing_lock:
             self._storing.add(stored)
-            behind = len(self._storing) > SECOND_VECTORS_BEHIND
 
         def store() -> None:
             count = 0
@@ -291,14 +291,15 @@ class Mem0Adapter:
 
     def _storing_behind(self) -> bool:
         """Whether ``SECOND_VECTORS_BEHIND`` writes already wait for their vectors: the next
-        write waits for its own (an add's INSERT then takes it)."""
+        write waits for its own (an add's INSERT then takes it; a correction stores it before
+        it answers)."""
         with self._storing_lock:
             return len(self._storing) >= SECOND_VECTORS_BEHIND
 
     def second_vectors_stored(self, timeout: float | None = None) -> bool:
         """Wait until every second vector this process is still storing is stored (or given
-        up); False when ``timeout`` seconds pass first. For tests and for a process that
-        stops."""
+        up); False when ``timeout`` seconds pass first. For the tests and the evaluation,
+        which ask once what they stored is searchable by meaning."""
         with self._storing_lock:
             storing = list(self._storing)
         _, late = wait(storing, timeout=timeout)
