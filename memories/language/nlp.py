@@ -9,6 +9,7 @@ quoted names); everything else goes through the pinned English spaCy pipeline th
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import re
 import threading
@@ -157,6 +158,10 @@ def _lemmatize(text: str) -> str:
     if not has_han(text):
         assert _english_lemmatize is not None, "memories.language.nlp.configure() not called"
         return _english_lemmatize(text)
+    return " ".join(_jieba_tokens(text))
+
+
+def _jieba_tokens(text: str) -> list[str]:
     tokens: list[str] = []
     for token in jieba.cut_for_search(normalize_quotes(text).lower()):
         token = token.strip()
@@ -165,7 +170,7 @@ def _lemmatize(text: str) -> str:
         if len(token) == 1 and has_han(token):
             continue  # single characters are mostly function words and only add noise
         tokens.append(token)
-    return " ".join(tokens)
+    return tokens
 
 
 def _quoted_entities(text: str) -> list[Entity]:
@@ -291,14 +296,111 @@ def normalize_name(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", normalize_quotes(text)).lower().split())
 
 
+def query_tokens(text: str) -> list[str]:
+    """The query tokenised exactly as stored memories are (``text_lemmatized``), in order."""
+    return lemmatize_for_bm25(unicodedata.normalize("NFKC", text)).split()
+
+
 def query_terms(text: str) -> list[str]:
-    """The query's keyword terms, tokenised exactly as stored memories are (``text_lemmatized``),
-    without generic words; unique, in query order."""
+    """The query's keyword terms: its tokens (``query_tokens``) without generic words; unique,
+    in query order."""
+    return terms_among(query_tokens(text))
+
+
+def terms_among(tokens: Iterable[str]) -> list[str]:
     seen: dict[str, None] = {}
-    for token in lemmatize_for_bm25(unicodedata.normalize("NFKC", text)).split():
+    for token in tokens:
         if token not in GENERIC_TERMS and len(token) >= 2:
             seen.setdefault(token, None)
     return list(seen)
+
+
+# Work acronyms: a team writes "PR" or "OKR" where a question spells the words out, often in the
+# other language's sentence ("How big may a pull request be?" asks what "单个 PR 不超过 400 行"
+# says).  Each acronym with the spellings people use.  A query that holds a spelling, word after
+# word in its stored token forms, matches the acronym too (``acronyms_spelt``).  A known list,
+# not initials: "chat tool" is no "CT".  Only spellings whose stored forms keep two words or
+# more that say what the acronym is: "paid time off" is "pay time", "software as a service"
+# "software service" to spaCy, so PTO and SaaS are not here.
+ACRONYMS: dict[str, tuple[str, ...]] = {
+    "pr": ("pull request",),
+    "mr": ("merge request",),
+    "ci": ("continuous integration",),
+    "cd": ("continuous delivery", "continuous deployment"),
+    "qa": ("quality assurance",),
+    "sla": ("service level agreement",),
+    "slo": ("service level objective",),
+    "kpi": ("key performance indicator",),
+    "okr": ("objectives and key results",),
+    "roi": ("return on investment",),
+    "hr": ("human resources",),
+    "pm": ("product manager", "project manager"),
+    "po": ("product owner",),
+    "ui": ("user interface",),
+    "ux": ("user experience",),
+    "poc": ("proof of concept",),
+    "mvp": ("minimum viable product",),
+    "sre": ("site reliability engineering", "site reliability engineer"),
+    "api": ("application programming interface",),
+    "sdk": ("software development kit",),
+    "faq": ("frequently asked questions",),
+    "eta": ("estimated time of arrival",),
+    "ceo": ("chief executive officer",),
+    "cto": ("chief technology officer",),
+    "cfo": ("chief financial officer",),
+    "vp": ("vice president",),
+    "adr": ("architecture decision record",),
+    "nda": ("non-disclosure agreement",),
+    "etl": ("extract transform load",),
+    "llm": ("large language model",),
+    "ml": ("machine learning",),
+    "ai": ("artificial intelligence",),
+    "qps": ("queries per second",),
+    "dau": ("daily active users",),
+    "mau": ("monthly active users",),
+    "gmv": ("gross merchandise volume",),
+    "crm": ("customer relationship management",),
+    "erp": ("enterprise resource planning",),
+    "sso": ("single sign-on",),
+    "mfa": ("multi-factor authentication",),
+    "vpn": ("virtual private network",),
+    "cdn": ("content delivery network",),
+    "os": ("operating system",),
+    "jd": ("job description",),
+}
+MAX_SPELLING_TOKENS = 4
+
+
+@functools.cache
+def acronym_spellings() -> dict[tuple[str, ...], str]:
+    """Every spelling of ``ACRONYMS`` as the token runs a query holds — spaCy's lemmas (an
+    English query: "objective key result") and jieba's words (a query with Han: "objectives",
+    "and", …) — with its acronym.  Built on first use: it needs the English pipeline."""
+    assert _english_lemmatize is not None, "memories.language.nlp.configure() not called"
+    found: dict[tuple[str, ...], str] = {}
+    for acronym, spellings in ACRONYMS.items():
+        for spelling in spellings:
+            for tokens in (_english_lemmatize(spelling).split(), _jieba_tokens(spelling)):
+                if 2 <= len(tokens) <= MAX_SPELLING_TOKENS:
+                    found[tuple(tokens)] = acronym
+    return found
+
+
+def acronyms_spelt(tokens: list[str]) -> dict[str, list[str]]:
+    """For each of a query's tokens (``query_tokens``) that is a word of a spelt-out acronym
+    ("pull" and "request" of "pull request"), the acronyms it helps spell."""
+    spellings = acronym_spellings()
+    spelt: dict[str, list[str]] = {}
+    for size in range(2, MAX_SPELLING_TOKENS + 1):
+        for start in range(len(tokens) - size + 1):
+            run = tuple(tokens[start : start + size])
+            acronym = spellings.get(run)
+            if acronym is None:
+                continue
+            for word in run:
+                if acronym not in spelt.setdefault(word, []):
+                    spelt[word].append(acronym)
+    return spelt
 
 
 # A query that names a thing AND asks for one of its attributes ("Nimbus 的负责人", "When does

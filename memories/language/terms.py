@@ -17,9 +17,12 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
     ``MAX_TRANSLATED_FORMS`` of those per query.  A word already among an earlier term's forms
     is not a term again: one attribute counts once however many of its words the query holds,
     and so does a word written beside its translation ("部署 deploy").  jieba's search-mode
-    pieces of an attribute word ("责人" of "负责人") are that word, not terms of their own."""
+    pieces of an attribute word ("责人" of "负责人") are that word, not terms of their own.  The
+    words of a spelt-out work acronym ("pull request") match the acronym ("pr": ``nlp.ACRONYMS``)
+    too."""
     translations = lexicon.get()
-    terms = nlp.query_terms(text)
+    tokens = nlp.query_tokens(text)
+    terms = nlp.terms_among(tokens)
     attribute_words = [t for t in terms if t in nlp.ATTRIBUTE_OF]
     found: list[tuple[str, ...]] = []
     covered: set[str] = set()
@@ -38,7 +41,20 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
             forms = (term, *extra)
         covered.update(forms)
         found.append(forms)
-    return found
+    return _with_acronyms(found, nlp.acronyms_spelt(tokens))
+
+
+def _with_acronyms(
+    terms: list[tuple[str, ...]], spelt: dict[str, list[str]]
+) -> list[tuple[str, ...]]:
+    """Each word of a spelt-out acronym ("pull", "request") matches the acronym ("pr") too, so a
+    memory that holds the acronym matches every word the query spells it with.  Not when the
+    query names the acronym itself: it is a term of its own then."""
+    named = {forms[0] for forms in terms}
+    return [
+        (*forms, *(a for a in spelt.get(forms[0], ()) if a not in forms and a not in named))
+        for forms in terms
+    ]
 
 
 def misspellings(text: str) -> list[str]:

@@ -40,6 +40,18 @@ def body(scope, **fields: Any) -> dict[str, Any]:
     return {"tenant_id": scope.tenant_id, "user_id": scope.user_id, **fields}
 
 
+def added(scope, agent, *texts: str) -> dict[str, str]:
+    """Each text stored by the explicit add (``services.memory_add``), with its memory's id."""
+    from memories import services
+
+    ids: dict[str, str] = {}
+    for text in texts:
+        outcome = services.memory_add(scope=scope, text=text, actor=agent)
+        assert outcome.memory_id is not None, outcome
+        ids[text] = outcome.memory_id
+    return ids
+
+
 def assert_error(response, http_status: int, code: str, *fields: str) -> dict[str, Any]:
     """The one error shape: ``{success: false, status, error: {code, message, fields}}``."""
     assert response.status_code == http_status, response.content

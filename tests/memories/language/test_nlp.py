@@ -74,6 +74,30 @@ def test_an_attribute_counts_once_with_every_word_of_its_group():
     assert not any(t[0] == "责人" for t in terms)  # jieba's piece of 负责人 is not a term
 
 
+@pytest.mark.parametrize(
+    ("query", "words", "acronym"),
+    [
+        ("How big may a pull request be?", ("pull", "request"), "pr"),
+        ("这个 merge request 谁来审", ("merge", "request"), "mr"),
+        ("What are the objectives and key results for Q3?", ("objective", "key", "result"), "okr"),
+        ("Who owns the user interface?", ("interface",), "ui"),
+    ],
+    ids=["en", "in-chinese", "stop-word-inside", "generic-word-inside"],
+)
+def test_a_spelt_out_acronym_is_matched_by_the_acronym_too(query, words, acronym):
+    terms = {forms[0]: forms for forms in keyword_terms(query)}
+    for word in words:
+        assert acronym in terms[word], (word, terms[word])
+    assert not any(acronym == forms[0] for forms in terms.values())  # no term of its own
+
+
+def test_initials_of_neighbouring_words_are_no_acronym_unless_it_is_a_known_one():
+    # "chat tool" spells "ct", which a memory may hold (a CT scan): only known acronyms count.
+    assert all(len(forms) == 1 or "ct" not in forms for forms in keyword_terms("chat tool"))
+    # the words of a spelling, but not one after the other
+    assert all("pr" not in forms for forms in keyword_terms("I pull data on request"))
+
+
 # --- quotes and quoted names -------------------------------------------------------------------
 def test_curly_and_corner_quotes_become_ascii_double_quotes():
     assert nlp.normalize_quotes("项目叫“Poco”，对接人「林清」") == '项目叫"Poco"，对接人"林清"'

@@ -16,6 +16,7 @@ from memories import selectors, services
 from memories.ops.calibration import OFF_TOPIC_QUESTIONS, POSITIVE_PAIRS, UNRELATED_FACTS
 from memories.services import NewMemory
 from memories.types import Channel
+from tests.memories.conftest import added
 from tests.memories.recall.test_search import evidence, semantic
 
 pytestmark = pytest.mark.django_db
@@ -28,12 +29,7 @@ TEA = "User likes green tea in the afternoon."
 
 @pytest.fixture
 def facts(scope, agent) -> dict[str, str]:
-    ids: dict[str, str] = {}
-    for text in (PASSPORT, INVOICES, HIKING, TEA):
-        outcome = services.memory_add(scope=scope, text=text, actor=agent)
-        assert outcome.memory_id is not None, outcome
-        ids[text] = outcome.memory_id
-    return ids
+    return added(scope, agent, PASSPORT, INVOICES, HIKING, TEA)
 
 
 @pytest.mark.parametrize(
