@@ -257,7 +257,7 @@ def stages(scope: Any, rounds: int) -> dict[str, dict[str, float]]:
             span.append((time.perf_counter() - start) * 1000)
             return vector
 
-        future = _second_threads().submit(embed)
+        future = _second_threads("query").submit(embed)
         t, vector = ms(lambda q=q: engine.embed_query(q))
         add("first_embedding", t)
         t, query = ms(
