@@ -71,4 +71,19 @@ def test_selective_filter_still_returns_every_match(scope):
     for text in facts:
         engine.add_fact(scope_key=scope.key, text=text, metadata={"category": "fact"})
     result = selectors.memory_search(scope=scope, query="技术方案", top_k=5, min_score=0.0)
-    assert sorted(h.content for h in result.items) == sorted(facts)
+    assert sorted(h.content for h in result.items) == sorted(facts), _what_recall_saw(scope)
+
+
+def _what_recall_saw(scope) -> str:
+    """For a failure: the scope's rows as stored and each channel's hits (this test failed once
+    in CI with three of the five facts, the one holding every word asked among the missing)."""
+    channels = selectors.recall_channels(scope=scope, query="技术方案", pool=40, min_score=0.0)
+    with get_engine()._memory.vector_store._get_cursor() as cur:
+        cur.execute(
+            "SELECT payload->>'data', payload->>'status', payload->>'valid_until', "
+            "second_model FROM poco_memories WHERE scope_key = %s",
+            [scope.key],
+        )
+        rows = cur.fetchall()
+    seen = {str(c): [h.content for h in hits] for c, hits in channels.items()}
+    return f"rows {rows}; channels {seen}"
