@@ -433,9 +433,10 @@ class Mem0Adapter:
             # The second vectors computed meanwhile (beside the analysis, the lock, the
             # duplicate check) go into the same INSERT; the others are stored once computed,
             # after the INSERT commits, so that the add never waits for the second model.
+            behind = self._storing_behind()
             seconds = [
                 (ready.second.vector(item.text), ready.second.model)
-                if ready.second and (ready.second.ready() or self._storing_behind())
+                if ready.second and (ready.second.ready() or behind)
                 else (None, "")
                 for item, ready in zip(items, prepared, strict=True)
             ]

@@ -375,7 +375,8 @@ MAX_SPELLING_TOKENS = 4
 def acronym_spellings() -> dict[tuple[str, ...], str]:
     """Every spelling of ``ACRONYMS`` as the token runs a query holds — spaCy's lemmas (an
     English query: "objective key result") and jieba's words (a query with Han: "objectives",
-    "and", …) — with its acronym.  Built on first use: it needs the English pipeline."""
+    "and", …) — with its acronym.  Built once, when the engine is prepared (it needs the
+    English pipeline)."""
     assert _english_lemmatize is not None, "memories.language.nlp.configure() not called"
     found: dict[tuple[str, ...], str] = {}
     for acronym, spellings in ACRONYMS.items():

@@ -52,6 +52,8 @@ OTHERS = [
     "用户养了一只叫豆豆的猫。",
 ]
 OFF_TOPIC = "明天北京会下雨吗"
+# The service's bound, read before the suite's conftest sets it to 0 for every test.
+PRODUCTION_BEHIND = adapter.SECOND_VECTORS_BEHIND
 
 
 def second_row(memory_id: str) -> tuple[list[float] | None, str | None]:
@@ -166,7 +168,7 @@ def held_second(settings, monkeypatch) -> Iterator[threading.Event]:
     """A remote second model (an OpenAI-compatible server on 127.0.0.1) that holds every
     passage's answer until the test sets the event it yields; queries are answered at once.
     Writes answer before their vectors, as in production (the suite's conftest has them wait)."""
-    monkeypatch.setattr(adapter, "SECOND_VECTORS_BEHIND", 8)
+    monkeypatch.setattr(adapter, "SECOND_VECTORS_BEHIND", PRODUCTION_BEHIND)
     release = threading.Event()
 
     class Held(BaseHTTPRequestHandler):
