@@ -116,6 +116,8 @@ class PendingSecond:
 
 # How many writes of a process may have answered before their second vectors are stored.
 SECOND_VECTORS_BEHIND = 8
+# How long closing the engine waits for them: past a remote model's two tries of 10 s.
+CLOSE_WAITS_FOR_SECOND = 25.0
 
 
 @dataclass(frozen=True)
@@ -773,6 +775,12 @@ class Mem0Adapter:
         return _second_threads("query").submit(embed)
 
     def close(self) -> None:
+        """Close the engine's connections once the second vectors its writes left are stored
+        (a process that writes and then closes, like `make run`'s demo memory before it serves,
+        would otherwise lose them to a closed pool); after ``CLOSE_WAITS_FOR_SECOND`` seconds
+        what is left is the backfill's."""
+        if not self.second_vectors_stored(timeout=CLOSE_WAITS_FOR_SECOND):
+            logger.warning("closing with second vectors still to store: left to the backfill")
         with contextlib.suppress(Exception):
             self._memory.vector_store.connection_pool.close()  # the entity store's too
 

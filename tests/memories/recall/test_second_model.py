@@ -25,7 +25,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from memories import selectors, services
-from memories.engine import adapter, get_engine, second
+from memories.engine import adapter, get_engine, reset_engine, second
 from memories.ops import portability
 from memories.ops.calibration import (
     SECOND_FLOORS,
@@ -208,6 +208,21 @@ def test_an_add_answers_before_its_second_vector_which_follows(db, scope, agent,
     held_second.set()
     settled()
     vector, model = second_row(outcome.memory_id)
+    assert model == "held" and vector is not None
+    assert cosine(vector, held_vector(JOB)) > 0.9999
+
+
+def test_closing_the_engine_first_stores_the_vectors_its_writes_left(db, scope, agent, held_second):
+    """`make run` seeds the demo memory and then closes the engine before it serves: the last
+    adds' vectors, still being computed, were lost to a closed pool (PoolClosed, left to the
+    backfill). Closing waits for them."""
+    memory_id = services.memory_add(scope=scope, text=JOB, actor=agent).memory_id
+    assert memory_id and second_row(memory_id) == (None, None)
+    threading.Timer(0.3, held_second.set).start()
+
+    reset_engine()
+
+    vector, model = second_row(memory_id)
     assert model == "held" and vector is not None
     assert cosine(vector, held_vector(JOB)) > 0.9999
 
