@@ -18,6 +18,7 @@ database: nothing is left running.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import secrets
@@ -173,7 +174,10 @@ def serve_web(fd: int) -> int:
     import uvicorn
 
     logging.getLogger("uvicorn.access").addFilter(_not_a_health_check)
-    uvicorn.Server(web_config()).run(sockets=[socket.socket(fileno=fd)])
+    # Ctrl-C reaches every process of the group. uvicorn shuts down gracefully, then raises
+    # the SIGINT again, and that is a stop someone asked for, not a failure.
+    with contextlib.suppress(KeyboardInterrupt):
+        uvicorn.Server(web_config()).run(sockets=[socket.socket(fileno=fd)])
     return 0
 
 

@@ -93,5 +93,23 @@ def test_ctrl_c_stops_every_process(launcher):
     assert len(children) >= 3
     os.killpg(launcher.process.pid, signal.SIGINT)  # what a terminal sends the group on Ctrl-C
     launcher.process.wait(timeout=90)
-    assert launcher.process.returncode == 0, launcher.log.read_text()[-3000:]
+    output = launcher.log.read_text()
+    assert launcher.process.returncode == 0, output[-3000:]
+    assert "Traceback" not in output, output[-3000:]
     assert not [child for child in children if child.is_running()]
+
+
+@pytest.mark.reliability
+def test_a_web_process_stopped_by_ctrl_c_alone_exits_cleanly(launcher):
+    """Ctrl-C reaches every process of the group; a web process whose SIGINT is the last signal
+    it saw (the supervisor's SIGTERM came later, or never) printed uvicorn's re-raised
+    KeyboardInterrupt as two tracebacks on every such stop."""
+    marker = "poco_memory.launcher web"
+    victim, *_ = launcher.children(marker)
+    victim.send_signal(signal.SIGINT)
+    deadline = time.monotonic() + 60
+    while not re.search(r"web-\d exited with code", output := launcher.log.read_text()):
+        assert time.monotonic() < deadline, output[-3000:]
+        time.sleep(0.2)
+    assert re.search(r"web-\d exited with code 0;", output), output[-3000:]
+    assert "Traceback" not in output, output[-3000:]
