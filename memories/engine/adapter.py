@@ -300,8 +300,8 @@ class Mem0Adapter:
 
     def second_vectors_stored(self, timeout: float | None = None) -> bool:
         """Wait until every second vector this process is still storing is stored (or given
-        up); False when ``timeout`` seconds pass first. For the tests and the evaluation,
-        which ask once what they stored is searchable by meaning."""
+        up); False when ``timeout`` seconds pass first. For ``close``, and for the tests and
+        the evaluation, which ask once what they stored is searchable by meaning."""
         with self._storing_lock:
             storing = list(self._storing)
         _, late = wait(storing, timeout=timeout)
