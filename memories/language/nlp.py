@@ -517,6 +517,10 @@ MIN_MISSPELT_LENGTH = 5
 # In a word of four letters only two neighbours swapped ("Mria" for "Mira") is read as a slip:
 # a replaced, dropped or added letter makes another word or name too often ("Mica", "Mars").
 MIN_SWAPPED_LENGTH = 4
+# A word's one-edit variants grow with the square of its length (~54 n strings of n letters):
+# past this a string is no word anyone mistyped ("internationalization" has 20 letters), and
+# reading a 1,500-letter one as a slip took the statement past its time.
+MAX_SLIPPED_LENGTH = 24
 
 
 def _swaps(word: str) -> Iterator[str]:
@@ -541,7 +545,10 @@ def _one_slip(word: str) -> Iterator[str]:
 
 def slips_of(word: str) -> list[str]:
     """What ``word`` may have been meant as, read as one typing slip: any single edit of a word
-    of 5+ letters, a swap of neighbours in a word of 4, nothing for shorter words."""
+    of 5 to 24 letters, a swap of neighbours in a word of 4, nothing for shorter or longer
+    words."""
+    if len(word) > MAX_SLIPPED_LENGTH:
+        return []
     if len(word) >= MIN_MISSPELT_LENGTH:
         variants = _one_slip(word)
     elif len(word) >= MIN_SWAPPED_LENGTH:

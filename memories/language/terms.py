@@ -8,6 +8,9 @@ from memories.language import lexicon, nlp
 # A query's translations widen its tsquery: a bound keeps a long query (the context endpoint
 # passes the user's whole input) from becoming a long OR.
 MAX_TRANSLATED_FORMS = 24
+# Each unknown word read as a possible slip adds up to ~1,300 strings to the statement: a query
+# rarely mistypes more than a few words, and eighty made the statement take seconds.
+MAX_SLIPPED_WORDS = 8
 
 
 def keyword_terms(text: str) -> list[tuple[str, ...]]:
@@ -62,16 +65,23 @@ def misspellings(text: str) -> list[str]:
     word of 5+ letters, a swap of neighbours in a word of 4 that no dictionary knows — "mail" is
     a word, not a slip of "Mali"): a stored name equal to one of them is the name the user
     mistyped.
-    Shorter words have too many real neighbours."""
+    Shorter words have too many real neighbours; only the first ``MAX_SLIPPED_WORDS`` words
+    that may be slips are read."""
     known = lexicon.get()
     variants: dict[str, None] = {}
     words = [w for w in nlp.NAME_UNIT.findall(nlp.normalize_name(text)) if not nlp.has_han(w)]
+    read = 0
     for word in words:
         if not word.isalpha():
             continue
         if len(word) < nlp.MIN_MISSPELT_LENGTH and known.translations(word):
             continue
-        variants.update(dict.fromkeys(nlp.slips_of(word)))
+        slips = nlp.slips_of(word)
+        if slips:
+            variants.update(dict.fromkeys(slips))
+            read += 1
+            if read == MAX_SLIPPED_WORDS:
+                break
     for word in words:
         variants.pop(word, None)
     return list(variants)
@@ -81,15 +91,21 @@ def keyword_slips(terms: list[tuple[str, ...]]) -> list[tuple[int, str]]:
     """For each keyword term (``keyword_terms``, numbered from 1) that may be a typing slip — a
     Latin word of 4 or more letters that no dictionary knows ("kestral", "afternon", "iibs";
     never "bread") — the words it may be a slip of (``nlp.slips_of``), as ``(term number,
-    word)``.  The keyword channel uses those a memory of the scope holds when no memory holds
-    the term itself."""
+    word)``, for the first ``MAX_SLIPPED_WORDS`` such terms.  The keyword channel uses those a
+    memory of the scope holds when no memory holds the term itself."""
     known = lexicon.get()
     slips: list[tuple[int, str]] = []
+    read = 0
     for number, forms in enumerate(terms, start=1):
         word = forms[0]
         if len(forms) > 1 or not word.isascii() or not word.isalpha():
             continue
         if len(word) < nlp.MIN_SWAPPED_LENGTH or known.translations(word):
             continue
-        slips.extend((number, variant) for variant in nlp.slips_of(word))
+        variants = nlp.slips_of(word)
+        if variants:
+            slips.extend((number, variant) for variant in variants)
+            read += 1
+            if read == MAX_SLIPPED_WORDS:
+                break
     return slips

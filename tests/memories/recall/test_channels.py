@@ -19,6 +19,7 @@ from django.db import connection
 
 from memories import selectors, services
 from memories.types import Category, Channel, SearchFilters, Source
+from poco_memory.db import BoundedConnection
 from tests.memories.conftest import body
 from tests.memories.recall.test_search import evidence, search, semantic
 
@@ -258,6 +259,29 @@ def test_an_ordinary_misspelt_word_is_read_as_the_word_it_slipped_from(scope, fa
         scope=scope, query="green tea in the afternon", pool=10, min_score=1.0
     )[Channel.KEYWORD]
     assert [h.id for h in keyword] == [facts[TEA]]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "x" * 1500,  # one word as long as the query limit allows
+        # many long words no dictionary knows, each with its own letters
+        " ".join("".join(chr(97 + (w * 7 + i * 3) % 26) for i in range(24)) for w in range(80)),
+    ],
+    ids=["one long word", "eighty long words"],
+)
+def test_a_query_of_long_unknown_words_is_answered(v1, scope, facts, query, monkeypatch):
+    """Every one-edit variant of a 1,500-letter word is ~80,000 strings of 1,500 letters: the
+    statement ran past a serving process's bound on PostgreSQL's answer and a valid query was
+    reported as an outage (available false). A word longer than any word is not read as a
+    typing slip."""
+    monkeypatch.setattr(BoundedConnection, "statement_timeout", 5.0)  # as web processes have
+    assert len(query) <= 2000
+    search(v1, scope, query)  # asserts available true, no error_reason
+    keyword = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)[
+        Channel.KEYWORD
+    ]
+    assert keyword == []
 
 
 def test_a_dictionary_word_is_never_read_as_another_word(scope, remember):
