@@ -122,6 +122,16 @@ _VENDOR_PATTERNS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
         re.compile(r"eyJ[A-Za-z0-9_\-]{8,}={0,2}\.eyJ[A-Za-z0-9_\-]{8,}={0,2}\.[A-Za-z0-9_\-]{8,}"),
         "jwt",
     ),
+    (re.compile(r"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}"), "huggingface_token"),
+    (re.compile(r"(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), "npm_token"),
+    # detect-secrets' Telegram detector wants the token alone on its line.
+    (
+        re.compile(
+            r"(?<![0-9])[0-9]{8,10}:(?=[0-9A-Za-z_\-]*[a-z])(?=[0-9A-Za-z_\-]*[A-Z])"
+            r"[0-9A-Za-z_\-]{33,35}(?![0-9A-Za-z_\-])"
+        ),
+        "telegram_bot_token",
+    ),
 )
 
 # "Authorization: Bearer <token>" and bare "Bearer <token>".
@@ -161,19 +171,53 @@ _PASSWORD_ASSIGNMENT_RE: Final = re.compile(
 _SECRET_ASSIGNMENT_RE: Final = re.compile(
     rf"{_SECRET_KEY}s?(?![A-Za-z0-9]){_ASSIGN}{_VALUE}", re.IGNORECASE
 )
-# "my password is hunter2", "pw is …" — only values with a digit or symbol, so "is required"
-# passes.
+# "my password is hunter2", "the admin pw for staging is …": a value with a digit or symbol,
+# or a word of letters that ends the clause ("is bluebird.", not "is required for login") and
+# says nothing about the password (``_looks_like_word_value``).
+_PASSWORD_NOUN: Final = (
+    r"\b(?:password|passphrase|passcode|passwd|pwd|pw)"
+    r"(?:\s+(?:for|of|on|to|at)\s+(?:(?:the|my|our|this|that|a|an|your)\s+)?[\w\-]+"
+    r"(?:\s+[\w\-]+)?)?\s+(?:is|was)\s*:?\s*[\"']?"
+)
 _PASSWORD_IS_RE: Final = re.compile(
-    r"\b(?:password|passphrase|passcode|passwd|pwd|pw)\s+(?:is|was)\s*:?\s*[\"']?"
-    r"(?P<bare>(?=[A-Za-z]*[0-9!#$%&*+\-./:<=>?@^_~])[!#-&(-~]{4,})",
+    rf"{_PASSWORD_NOUN}(?P<bare>(?=[A-Za-z]*[0-9!#$%&*+\-./:<=>?@^_~])[!#-&(-~]{{4,}})",
     re.IGNORECASE,
 )
+_PASSWORD_IS_WORD_RE: Final = re.compile(
+    rf"{_PASSWORD_NOUN}(?P<bare>[A-Za-z]{{4,}})[\"']?(?=\s*(?:[,.;!?)]|$))",
+    re.IGNORECASE | re.MULTILINE,
+)
+# Words that say what a password is like, not what it is ("the password is expired.").
+_PASSWORD_PREDICATES: Final = frozenset(
+    {
+        "blank", "correct", "incorrect", "wrong", "right", "invalid", "valid", "weak", "strong",
+        "secure", "insecure", "safe", "unsafe", "mandatory", "optional", "needed", "necessary",
+        "missing", "empty", "unknown", "unset", "secret", "private", "personal", "mine", "yours",
+        "ours", "theirs", "same", "different", "new", "old", "long", "short", "simple", "complex",
+        "fine", "okay", "good", "bad", "temporary", "permanent", "default", "visible",
+        "invisible", "there", "here", "gone", "lost", "common", "unique", "random", "obvious",
+        "easy", "hard", "sensitive", "insensitive", "shared", "public", "known", "forgotten",
+        "fixed", "none", "null", "nothing", "something",
+    }
+)  # fmt: skip
+
+
+def _looks_like_word_value(value: str, _quoted: bool) -> bool:
+    word = value.lower()
+    if word in _PASSWORD_PREDICATES or word in _NOT_SECRET_VALUES:
+        return False
+    return not word.endswith(("ed", "ing", "ly", "able", "ible", "ive", "ful", "less", "ous"))
+
 
 # Chinese statements: 密码是xxx / 密码：xxx / 口令为xxx / 密钥是xxx (NFKC turns ： into :).
 _CN_VERB: Final = r"\s*(?:就是|改成了?|改为|设为|设成|设置为|设置成|换成了?|是|为|:|=)\s*"
 _CN_VALUE: Final = r"(?:\"(?P<dq>[^\"\n]{2,64})\"|(?P<bare>[!#-&(-~]{4,}+))"
+# 密码 / 密碼 / 口令 / 验证码, spaced out too ("密 码"); one-time codes and PINs.
+_CN_PASSWORD_WORD: Final = r"(?:密\s*[码碼]|口\s*令|[验驗]\s*[证證]\s*[码碼])"
 _CN_PASSWORD_RE: Final = re.compile(
-    rf"(?:密码|口令|验证码|password|passwd|pwd|pw){_CN_VERB}{_CN_VALUE}", re.IGNORECASE
+    rf"(?:{_CN_PASSWORD_WORD}|password|passwd|pwd|pw|(?<![A-Za-z])(?:otp|pin)(?:\s*(?:码|code))?)"
+    rf"{_CN_VERB}{_CN_VALUE}",
+    re.IGNORECASE,
 )
 _CN_SECRET_RE: Final = re.compile(
     rf"(?:密钥|秘钥|私钥|令牌|授权码|api\s*key|apikey|token|secret){_CN_VERB}{_CN_VALUE}",
@@ -184,7 +228,7 @@ _CN_SECRET_RE: Final = re.compile(
 # passwords ("密码是否需要定期更换") is judged by ``_looks_like_word_password`` below.
 _NON_ASCII_WORD: Final = r"[^\x00-\x7f\s。、，！？；：…—（）【】《》「」]"
 _WORD_PASSWORD_RE: Final = re.compile(
-    r"(?:密码|口令|暗号|password|passwd|passphrase|pwd|pw)(?![A-Za-z0-9])\s*"
+    rf"(?:{_CN_PASSWORD_WORD}|暗号|password|passwd|passphrase|pwd|pw)(?![A-Za-z0-9])\s*"
     r"(?:就是|改成了?|改为|设为|设成|设置为|设置成|换成了?|是|为|:|=|(?:is|was)(?![A-Za-z]))\s*"
     rf"(?P<bare>{_NON_ASCII_WORD}{{2,16}})(?!{_NON_ASCII_WORD})",
     re.IGNORECASE,
@@ -211,9 +255,21 @@ def _looks_like_word_password(value: str, _quoted: bool) -> bool:
     return not any(word in value for word in _PREDICATE_WORDS)
 
 
-# "账号 admin 密码 admin123": no verb, so only a value holding a digit counts.
+# "账号 admin 密码 admin123", "密码hunter22", "passwd letmein2024": no verb, so only a value
+# holding a digit counts.
 _CN_PASSWORD_BARE_RE: Final = re.compile(
-    r"(?:密码|口令)\s+(?P<bare>(?=[!#-&(-~]*\d)[!#-&(-~]{4,}+)"
+    rf"(?:{_CN_PASSWORD_WORD}\s*|(?<![A-Za-z])(?:password|passwd|pwd|pw)\s+)"
+    r"(?P<bare>(?=[!#-&(-~]*\d)[!#-&(-~]{4,}+)",
+    re.IGNORECASE,
+)
+# The word for password in other languages, a separator or verb, a value holding a digit or
+# symbol: "пароль: hunter22", "Passwort ist hunter22", "パスワードは hunter22 です".
+_OTHER_PASSWORD_RE: Final = re.compile(
+    r"(?:пароль|passwort|kennwort|パスワード|暗証番号|비밀번호|mot\s+de\s+passe|contrase[nñ]a"
+    r"|senha|wachtwoord|hasło|haslo|parola)"
+    r"\s*(?:[:=]|ist|は|est|es|é|is|是|:)?\s*"
+    r"(?P<bare>(?=[!#-&(-~]*[0-9!#$%&*+\-./:<=>?@^_~])[!#-&(-~]{4,}+)",
+    re.IGNORECASE,
 )
 
 # Values that follow a keyword but are not secrets: type annotations, schema words, hashing
@@ -378,9 +434,11 @@ _VALUE_CHECKS: Final[tuple[tuple[re.Pattern[str], str, Callable[[str, bool], boo
     (_CONNECTION_STRING_RE, "connection_string_password", _looks_like_password),
     (_PASSWORD_ASSIGNMENT_RE, "password_assignment", _looks_like_password),
     (_PASSWORD_IS_RE, "password_assignment", _looks_like_password),
+    (_PASSWORD_IS_WORD_RE, "password_assignment", _looks_like_word_value),
     (_SECRET_ASSIGNMENT_RE, "secret_assignment", _looks_like_secret),
     (_CN_PASSWORD_RE, "password_statement", _looks_like_password),
     (_CN_PASSWORD_BARE_RE, "password_statement", _looks_like_password),
+    (_OTHER_PASSWORD_RE, "password_statement", _looks_like_password),
     (_WORD_PASSWORD_RE, "password_statement", _looks_like_word_password),
     (_CN_SECRET_RE, "secret_statement", _looks_like_secret),
 )
