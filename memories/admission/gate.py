@@ -2,7 +2,8 @@
 
 * snapshot sources (``pre_compact``, ``session_end``) and ``session_state`` are refused;
 * a batch holding a credential or a personal identifier is refused whole, judged on the raw
-  text (so a key hidden inside a code block still refuses the batch), message by message and
+  text (so a key hidden inside a code block still refuses the batch) and again on the cleaned
+  text that would be stored (cleaning must not join a secret's halves), message by message and
   across the joined messages (an ID number split over two messages);
 * technical noise is dropped and paths/URLs are cut out (``noise``);
 * ``task_completed`` must keep a meaningful user *and* assistant message;
@@ -120,31 +121,10 @@ def admit(
         what = "a credential" if reason == "credential" else "a personal identifier"
         return _refuse(reason, f"field {_field_label(name)} contains {what} ({found})")
 
-    # Judge the raw text, before cleaning can hide anything.
-    for index, message in enumerate(messages):
-        kind = find_credential(message.content)
-        if kind is not None:
-            return _refuse(
-                "credential",
-                f"message {index} ({_role_label(message.role)}) contains a credential ({kind})",
-            )
-    for index, message in enumerate(messages):
-        kind = find_sensitive_identifier(message.content)
-        if kind is not None:
-            return _refuse(
-                "sensitive_identifier",
-                f"message {index} ({_role_label(message.role)}) contains a personal "
-                f"identifier ({kind})",
-            )
-    if len(messages) > 1:
-        # One line per message: a number split over two messages is read as one number.
-        kind = find_sensitive_identifier("\n".join(message.content for message in messages))
-        if kind is not None:
-            return _refuse(
-                "sensitive_identifier",
-                f"the messages together contain a personal identifier ({kind})",
-            )
-
+    # Judge the raw text, before cleaning can hide anything…
+    refused = _secret_in(messages)
+    if refused is not None:
+        return refused
     cleaned = tuple(
         Message(role=message.role, content=content)
         for message in messages
@@ -152,6 +132,11 @@ def admit(
     )
     if not cleaned:
         return _refuse("empty_after_cleaning", "nothing meaningful is left after removing noise")
+    # …and the text as it will be stored: what cleaning takes out (a path, a NUL, which is
+    # also its own gap mark) may join the halves of a secret the raw text kept apart.
+    refused = _secret_in(cleaned)
+    if refused is not None:
+        return refused
 
     if source_key == _TASK_COMPLETED_SOURCE:
         roles = {_normalize_role(message.role) for message in cleaned}
@@ -185,6 +170,34 @@ def admit_extracted(*, text: str) -> AdmissionResult:
     if " ".join(admission.text.split()) != " ".join(normalized.split()):
         return _refuse("technical_noise", "the fact holds a path, URL, trace, log or command")
     return admission
+
+
+def _secret_in(messages: Sequence[Message]) -> AdmissionResult | None:
+    """The refusal for the first credential or personal identifier in ``messages``, if any."""
+    for index, message in enumerate(messages):
+        kind = find_credential(message.content)
+        if kind is not None:
+            return _refuse(
+                "credential",
+                f"message {index} ({_role_label(message.role)}) contains a credential ({kind})",
+            )
+    for index, message in enumerate(messages):
+        kind = find_sensitive_identifier(message.content)
+        if kind is not None:
+            return _refuse(
+                "sensitive_identifier",
+                f"message {index} ({_role_label(message.role)}) contains a personal "
+                f"identifier ({kind})",
+            )
+    if len(messages) > 1:
+        # One line per message: a number split over two messages is read as one number.
+        kind = find_sensitive_identifier("\n".join(message.content for message in messages))
+        if kind is not None:
+            return _refuse(
+                "sensitive_identifier",
+                f"the messages together contain a personal identifier ({kind})",
+            )
+    return None
 
 
 def _refuse(reason: str, detail: str) -> AdmissionResult:

@@ -20,13 +20,14 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, Field, Strict, StringConstraints
 
 from lifecycle import policy
 from lifecycle.manage import manage_memory
 from memories import metrics, selectors
 from memories.context import one_line, untrusted_frame
 from memories.contract import shapes
+from memories.contract.fields import NO_NUL_PATTERN
 from memories.contract.serializers import MAX_MEMORY_KEY, MAX_QUERY, MAX_TEXT
 from memories.mcp.connection import Connection
 from memories.ratelimits import RateKind, RateLimited, rate_check
@@ -258,12 +259,16 @@ async def count_tool_calls(
 
 # --- the server --------------------------------------------------------------------------------
 # Whitespace is trimmed before the length checks, as /v1 does.
+# PostgreSQL cannot hold NUL, and admission must read what is stored: refused as /v1 does.
 Query = Annotated[
     str,
-    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUERY),
+    StringConstraints(
+        strip_whitespace=True, min_length=1, max_length=MAX_QUERY, pattern=NO_NUL_PATTERN
+    ),
     Field(description="What to look for."),
 ]
-TopK = Annotated[int, Field(ge=1, le=MAX_TOP_K, description="How many memories at most.")]
+# A JSON integer, as /v1 takes it: not "3", true or 2.0.
+TopK = Annotated[int, Strict(), Field(ge=1, le=MAX_TOP_K, description="How many memories at most.")]
 Action = Annotated[
     Literal["add", "update", "delete", "none"],
     Field(description="add a new fact, update or delete one by id, or none."),
@@ -272,7 +277,11 @@ MemoryId = Annotated[
     uuid.UUID | None, Field(description="For update and delete: an id search_user_memory returned.")
 ]
 Text = Annotated[
-    Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT)] | None,
+    Annotated[
+        str,
+        StringConstraints(strip_whitespace=True, max_length=MAX_TEXT, pattern=NO_NUL_PATTERN),
+    ]
+    | None,
     Field(description="For add and update: the fact, one sentence."),
 ]
 MemoryKey = Annotated[
@@ -288,7 +297,8 @@ MemoryKey = Annotated[
     ),
 ]
 Reason = Annotated[
-    str | None, Field(max_length=500, description="Why, in a few words (not stored).")
+    str | None,
+    Field(max_length=500, pattern=NO_NUL_PATTERN, description="Why, in a few words (not stored)."),
 ]
 
 

@@ -201,6 +201,10 @@ def test_search_rejects_bad_arguments_before_running(mcp_agent):
         {"query": "偏" * 2001},
         {"query": "偏好", "top_k": 0},
         {"query": "偏好", "top_k": 51},
+        {"query": "偏\u0000好"},  # PostgreSQL cannot hold NUL: /v1 refuses it too
+        {"query": "偏好", "top_k": "3"},  # a JSON string, a boolean, a float: /v1 refuses them
+        {"query": "偏好", "top_k": True},
+        {"query": "偏好", "top_k": 2.0},
     ):
         result = mcp_agent.call(SEARCH, **arguments)
         assert result.is_error is True, arguments
@@ -282,6 +286,11 @@ def test_an_incomplete_call_is_an_error_that_changes_nothing(agent_for, scope, k
         {"action": "add"},
         {"action": "add", "text": "  \n "},
         {"action": "add", "text": "偏" * 2001},
+        # NUL hid a password and a phone number from admission, then cleaning took it out
+        {"action": "add", "text": "我的密\u0000码是芝麻开门"},
+        {"action": "add", "text": "客户电话 139\u00001234\u00005678 要记住"},
+        {"action": "update", "memory_id": kept, "text": "我的密\u0000码是芝麻开门"},
+        {"action": "none", "reason": "no\u0000thing"},
         {"action": "update", "memory_id": kept},
         {"action": "update", "text": "用户偏好详细的回答。"},
         {"action": "delete"},

@@ -183,6 +183,11 @@ def test_admit_text_applies_the_same_cleaning():
         (f"用户的 key 是 {OPENAI_PROJECT_KEY}", "credential"),
         ("用户手机号 13812345678", "sensitive_identifier"),
         ("$ rm -rf /tmp/x", "empty_after_cleaning"),
+        # What cleaning takes out (its own gap mark, a path) must not join a secret that the
+        # raw text split: the text as stored is judged too.
+        ("我的密\x00码是芝麻开门", "credential"),
+        ("客户电话 139\x001234\x005678 要记住", "sensitive_identifier"),
+        ("我的密 /tmp/x 码是芝麻开门", "credential"),
     ],
 )
 def test_admit_text_refuses_like_admit(text, reason):
