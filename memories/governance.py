@@ -84,6 +84,12 @@ RESTATING_WORDS = word_set(
     "still always usually again yes yeah indeed really also please remember default "
     "by from now on going forward keep continue same as before"
 )
+# One-character words that frame a fact without being what it is about: particles, pronouns,
+# measure words, prepositions and the commonest verbs of framing.
+FUNCTION_CHARACTERS = frozenset(
+    "的地得了着过是在和与及或也都还又就才很太更最把被让给用对向从到为以于而且呢吧啊吗嘛呀哦嗯么"
+    "个只些这那要会能可请先再将已正其该每各某一我你他她它们您咱说有做"
+)
 # A negation on one side only turns a fact into its opposite ("喜欢" / "不喜欢").
 NEGATION = re.compile(
     r"不|没|别|无|非|勿|\bnot\b|\bno\b|\bnever\b|n't\b|\bwithout\b", re.IGNORECASE
@@ -101,10 +107,17 @@ NUMBER = re.compile(
 
 def new_content_terms(*, existing: str, candidate: str) -> set[str]:
     """Content words of ``candidate`` that ``existing`` lacks (jieba/spaCy terms as recall
-    tokenises them, generic and restating words left out)."""
+    tokenises them, generic and restating words left out), and the Han characters it holds as
+    words of their own that appear nowhere in ``existing`` ("猫" of "用户养了一只猫" against
+    "…一只狗"; recall's terms leave one-character words out)."""
     known = set(nlp.query_terms(existing)) | _numbers(existing)
     found = set(nlp.query_terms(candidate)) | _numbers(candidate)
-    return {t for t in found if t not in known and t not in RESTATING_WORDS}
+    new = {t for t in found if t not in known and t not in RESTATING_WORDS}
+    return new | {
+        word
+        for word in nlp.single_han_words(candidate)
+        if word not in FUNCTION_CHARACTERS and word not in existing
+    }
 
 
 def _numbers(text: str) -> set[str]:

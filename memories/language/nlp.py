@@ -173,6 +173,16 @@ def _jieba_tokens(text: str) -> list[str]:
     return tokens
 
 
+def single_han_words(text: str) -> list[str]:
+    """The Han characters jieba cuts from ``text`` as words of their own ("猫" of
+    "用户养了一只猫"): recall's tokens leave them out, a fact's meaning often rests on them."""
+    return [
+        token
+        for token in jieba.cut(normalize_quotes(text))
+        if len(token) == 1 and has_han(token) and token not in ZH_STOPWORDS
+    ]
+
+
 def _quoted_entities(text: str) -> list[Entity]:
     found: list[Entity] = []
     for match in QUOTED.finditer(text):

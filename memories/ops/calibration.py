@@ -295,6 +295,11 @@ DEDUP_PAIRS: tuple[tuple[str, str, bool], ...] = (
     ("用户养了一只叫豆豆的猫", "用户周末喜欢爬山", False),
     ("用户对花生过敏", "用户对海鲜过敏", False),
     ("User plays the piano every evening", "User plays the guitar every evening", False),
+    # one Han character is the whole difference
+    ("用户养了一只狗", "用户养了一只猫", False),
+    ("用户喜欢吃鱼", "用户喜欢吃肉", False),
+    ("用户喜欢喝龙井茶", "用户喜欢猫", False),
+    ("用户住在上海", "用户住在京", False),
 )
 DEDUP_FLOORS = tuple(round(0.30 + step / 100, 2) for step in range(66))  # 0.30 … 0.95
 
