@@ -15,9 +15,15 @@ from memories.types import MemoryScope
 SCHEDULED_RUN_KINDS = frozenset({"scheduled", "scheduled_backfill", "nightly"})
 
 
+def is_scheduled(run_kind: str) -> bool:
+    """Whether a run of this kind is scheduled, in any case and with a hyphen or an underscore
+    ("Nightly", "scheduled-backfill"), read as an ingest's source is."""
+    return run_kind.strip().lower().replace("-", "_") in SCHEDULED_RUN_KINDS
+
+
 def write_refusal(*, scope: MemoryScope, run_kind: str) -> str | None:
     """The reason this scope/run may not change memory now, or None."""
-    if run_kind in SCHEDULED_RUN_KINDS:
+    if is_scheduled(run_kind):
         return "scheduled_run"
     if not memory_switches(scope=scope).memory_save_enabled:
         return "memory_save_disabled"

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from lifecycle.ingest import ingest_submit
 from lifecycle.manage import manage_memory
-from lifecycle.policy import SCHEDULED_RUN_KINDS
+from lifecycle.policy import is_scheduled
 from lifecycle.selectors import ingest_job_get
 from memories import selectors, services
 from memories.admission import Message
@@ -119,7 +119,7 @@ class ContextView(ServiceAPIView):
         context = memory_context(
             scope=form.scope(),
             user_input=data["input"],
-            interactive=data["run_kind"] not in SCHEDULED_RUN_KINDS,
+            interactive=not is_scheduled(data["run_kind"]),
         )
         count_use(scope=form.scope(), memory_ids=context.memory_ids, use=Use.INJECTED)
         return Response(shapes.ContextOutput(context).data)

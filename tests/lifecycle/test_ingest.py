@@ -77,6 +77,8 @@ def test_legacy_text_shape_is_accepted(v1_live, scope):
         ({"source": "session_state"}, "session_state"),
         ({"run_kind": "nightly"}, "scheduled_run"),
         ({"run_kind": "scheduled"}, "scheduled_run"),
+        ({"run_kind": "Nightly"}, "scheduled_run"),
+        ({"run_kind": "scheduled-backfill"}, "scheduled_run"),
     ],
 )
 def test_refused_candidates_are_never_queued(v1_live, scope, extra, reason):

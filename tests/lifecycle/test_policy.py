@@ -50,8 +50,15 @@ def ingest(v1, scope, run_id: str, **extra):
     )
 
 
+# How callers spell the scheduled kinds: any case, hyphen or underscore, as ingest sources are
+# read. "Scheduled" and "NIGHTLY" slipped past an exact comparison.
+SCHEDULED_SPELLINGS = [
+    "scheduled", "scheduled_backfill", "nightly", "Scheduled", "NIGHTLY", "scheduled-backfill",
+]  # fmt: skip
+
+
 # --- scheduled runs and the save switch --------------------------------------------------------
-@pytest.mark.parametrize("run_kind", ["scheduled", "scheduled_backfill", "nightly"])
+@pytest.mark.parametrize("run_kind", SCHEDULED_SPELLINGS)
 def test_scheduled_runs_never_write_whatever_the_switch_says(v1, scope, existing, run_kind):
     services.memory_switches_update(scope=scope, memory_save_enabled=True)
     before = snapshot(scope)

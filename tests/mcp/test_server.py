@@ -18,6 +18,7 @@ from memories.admission import Message
 from memories.context import FRAMES
 from memories.models import AuditEvent, MemoryRow
 from tests.lifecycle.conftest import run_queue
+from tests.lifecycle.test_policy import SCHEDULED_SPELLINGS
 from tests.memories.conftest import WRITE_ANSWER_KEYS
 from tests.memories.engine.test_outage import django_database_unreachable
 
@@ -106,7 +107,7 @@ def test_save_switch_off_withholds_manage_and_refuses_a_call_anyway(mcp_agent, s
     assert set(mcp_agent.tool_names()) == {SEARCH, MANAGE}
 
 
-@pytest.mark.parametrize("run_kind", ["scheduled", "scheduled_backfill", "nightly"])
+@pytest.mark.parametrize("run_kind", SCHEDULED_SPELLINGS)
 def test_scheduled_runs_get_search_only(agent_for, scope, kept, run_kind):
     scheduled = agent_for(scope, run_id=f"{run_kind}-1", run_kind=run_kind)
     assert scheduled.tool_names() == [SEARCH]

@@ -11,6 +11,7 @@ import pytest
 from memories import services
 from memories.context import BUDGET_CHARS, FRAMES, MAX_FACTS, MIN_INPUT_CHARS, memory_context
 from memories.models import MemorySettings
+from tests.lifecycle.test_policy import SCHEDULED_SPELLINGS
 from tests.memories.conftest import body
 from tests.memories.engine.test_outage import swap_engine, unreachable_db_engine  # noqa: F401
 
@@ -86,7 +87,7 @@ def test_duplicates_are_injected_once(v1, scope, remember):
     assert len(facts_of(data["text"], FRAMES["zh"])) == 1
 
 
-@pytest.mark.parametrize("run_kind", ["scheduled", "scheduled_backfill", "nightly"])
+@pytest.mark.parametrize("run_kind", SCHEDULED_SPELLINGS)
 def test_scheduled_runs_get_no_context(v1, scope, remember, run_kind):
     remember('项目"Atlas"的发布窗口定在三月底。')
     assert context(v1, scope, QUESTION, run_kind=run_kind) == NOTHING
