@@ -15,6 +15,7 @@ from memories.admission.gate import (
     admit_extracted,
     admit_text,
     find_field_secret,
+    find_key_secret,
     find_secret,
 )
 from memories.admission.identifiers import find_sensitive_identifier
@@ -28,6 +29,7 @@ __all__ = [
     "admit_extracted",
     "admit_text",
     "clean_text",
+    "find_key_secret",
     "find_credential",
     "find_field_secret",
     "find_secret",

@@ -38,6 +38,7 @@ __all__ = [
     "admit_extracted",
     "admit_text",
     "find_field_secret",
+    "find_key_secret",
     "find_secret",
 ]
 
@@ -88,6 +89,24 @@ def find_secret(text: str) -> tuple[str, str] | None:
     kind = find_sensitive_identifier(text)
     if kind is not None:
         return "sensitive_identifier", kind
+    return None
+
+
+# A key's word long enough to be a token and mixing letters and digits is one: real attribute
+# names are words ("answer_language"), a hex API key is not.
+_RANDOM_WORD: Final = re.compile(r"(?=[a-z0-9]*[0-9])(?=[a-z0-9]*[a-z])[a-z0-9]{16,}")
+
+
+def find_key_secret(memory_key: str) -> tuple[str, str] | None:
+    """``(reason, kind)`` when a memory key (``namespace.attribute``) holds a credential or a
+    personal identifier: it is stored, listed and exported beside the text. Read with its dots
+    and underscores as spaces ("password.hunter2xyz" says "password hunter2xyz")."""
+    words = re.sub(r"[._]+", " ", memory_key)
+    found = find_secret(words)
+    if found is not None:
+        return found
+    if any(_RANDOM_WORD.fullmatch(word) for word in words.split()):
+        return "credential", "random_token"
     return None
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.utils import timezone
 
 from memories import metrics
-from memories.admission import AdmissionResult
+from memories.admission import AdmissionResult, find_key_secret
 from memories.governance import Unset
 from memories.models import AuditEvent, MemoryRow
 from memories.selectors import memory_owned_row
@@ -124,6 +124,10 @@ def fact_refusal(
         return "invalid_text"
     if memory_key is not None and not valid_key(memory_key):
         return "invalid_memory_key"
+    if memory_key:
+        secret = find_key_secret(memory_key)
+        if secret is not None:
+            return secret[0]
     if past(valid_until):
         return "valid_until_past"
     return None

@@ -105,6 +105,28 @@ def test_a_memory_key_must_be_namespace_dot_attribute(v1, scope):
     assert not MemoryRow.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("memory_key", "reason"),
+    [
+        ("password.hunter2xyz", "credential"),
+        ("api.key_4f3a9c2b1d8e7f6a5b4c3d2e1f0a9b8c", "credential"),
+        ("contact.mobile_13912345678", "sensitive_identifier"),
+    ],
+)
+def test_a_key_holding_a_secret_is_rejected_like_a_text_holding_it(
+    v1, scope, agent, memory_key, reason
+):
+    """A key is stored, listed and exported beside the text: it is read like the text."""
+    answer = v1.post("manage", body(scope, action="add", text=EN, memory_key=memory_key)).json()
+    assert (answer["status"], answer.get("reason")) == ("rejected", reason), answer
+    kept = services.memory_add(scope=scope, text=ZH, actor=agent)
+    update = services.memory_update(
+        scope=scope, memory_id=kept.memory_id, text=ZH, actor=agent, memory_key=memory_key
+    )
+    assert (update.status, update.reason) == (WriteStatus.REJECTED, reason)
+    assert [row.payload.get("memory_key") or "" for row in MemoryRow.objects.all()] == [""]
+
+
 def test_rows_written_before_governance_read_as_active_and_never_expiring(scope, agent):
     legacy = get_engine().add_fact(
         scope_key=scope.key, text=EN, metadata={"category": "preference", "source": "manage"}
