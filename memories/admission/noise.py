@@ -50,6 +50,11 @@ _PY_CHAINED_RE: Final = re.compile(
 )
 _PY_EXCEPTION_LINE_RE: Final = re.compile(r"^[A-Za-z_][\w.]*(?::|$)")
 _GO_DUMP_START_RE: Final = re.compile(r"^(?:goroutine \d+ \[[^\]]*\]:|panic: )")
+# The head of a function or class: its body follows indented (and a brace closes it).
+_CODE_HEAD_RE: Final = re.compile(
+    r"^\s*(?:(?:async\s+)?def\s+\w+\s*\(.*\)(?:\s*->.*)?|class\s+\w+\s*(?:\(.*\))?)\s*:\s*$"
+    r"|^\s*(?:export\s+)?(?:async\s+)?(?:function|func|fn)\s+\w+\s*\(.*\).*\{\s*$"
+)
 _TRACE_LINE_RES: Final = (
     re.compile(r'^\s*File "[^"]+", line \d+'),
     re.compile(r"^\s*at\s+[\w$.<>/\[\]]+\((?:[\w$.\-]+:\d+|Native Method|Unknown Source)\)\s*$"),
@@ -74,6 +79,7 @@ _LOG_LINE_RES: Final = (
     re.compile(r"^\s*\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}"),  # seconds precision alone
     re.compile(rf"^\s*\[{_LEVEL}\]"),
     re.compile(rf"^\s*{_LEVEL}(?:\s*[:|\]]|\s+-\s)"),
+    re.compile(rf"^\s*{_LEVEL}\s+{_TIMESTAMP}"),  # the level first, then the time
     re.compile(rf"^\s*\d{{2}}:\d{{2}}:\d{{2}}(?:[.,]\d+)?\s+\[?{_LEVEL}\b"),
     re.compile(r"^\s*[A-Z][a-z]{2}\s+\d{1,2} \d{2}:\d{2}:\d{2} \S+ \S+?(?:\[\d+\])?:"),  # syslog
     re.compile(r"^\s*[IWEF]\d{4} \d{2}:\d{2}:\d{2}"),  # glog
@@ -260,6 +266,8 @@ class _LineFilter:
             self.block = self._in_traceback
         elif _GO_DUMP_START_RE.match(line):
             self.block = self._in_go_dump
+        elif _CODE_HEAD_RE.match(line):
+            self.block = self._in_code_body
         else:
             return False
         return True
@@ -291,6 +299,13 @@ class _LineFilter:
             return True
         self.block = None
         return bool(_PY_EXCEPTION_LINE_RE.match(line))
+
+    def _in_code_body(self, line: str) -> bool:
+        """A function's or class's body: indented lines, and the braces that close it."""
+        if line.strip() and (line[0].isspace() or not line.strip().strip("});")):
+            return True
+        self.block = None
+        return False
 
     def _in_go_dump(self, line: str) -> bool:
         """A goroutine dump is Han-free; it ends at a blank line or at prose."""

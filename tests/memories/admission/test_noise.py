@@ -60,6 +60,10 @@ NOISE_BLOCKS = [
     pytest.param("[ERROR] upstream timed out", id="log-bracket-level"),
     pytest.param("WARN: disk almost full", id="log-level-colon"),
     pytest.param("INFO:root:job finished", id="log-python-default"),
+    pytest.param(
+        "ERROR 2026-12-03T08:00:00Z [api] request failed: 500 Internal Server Error at /v1/users",
+        id="log-level-then-timestamp",
+    ),
     pytest.param("$ docker compose up -d", id="dollar-prompt"),
     pytest.param("root@web-01:~# systemctl restart nginx", id="root-prompt"),
     pytest.param("dev@laptop:~/poco$ make test", id="user-prompt"),
@@ -77,6 +81,9 @@ NOISE_BLOCKS = [
     pytest.param("~~~\nSELECT 1;\n~~~", id="tilde-fence"),
     pytest.param("    def render(self):\n        return self.template", id="indented-code"),
     pytest.param("\tif (x == null) { return; }", id="tab-indented-code"),
+    pytest.param("def foo():\n    return 42", id="python-function"),
+    pytest.param("class Report(Base):\n    pass", id="python-class"),
+    pytest.param("function render(items) {\n  return items.map(show);\n}", id="js-function"),
     pytest.param(
         "Running 30s test @ http://localhost:8080\n  4 threads and 100 connections\n"
         "  Thread Stats   Avg      Stdev     Max   +/- Stdev\n"
