@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from django.core.validators import RegexValidator
+from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
@@ -53,6 +53,11 @@ class StrictCharField(serializers.CharField):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         blank_ok = self.allow_blank or not self.trim_whitespace
+        # In place of DRF's own NUL validator, whose message Django's Chinese catalogue
+        # renders as "不允许是用空字符串" (blank not allowed): ours names the NUL.
+        self.validators = [
+            v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)
+        ]
         self.validators.append(NO_NUL if blank_ok else NOT_BLANK)
 
     def to_internal_value(self, data: Any) -> str:
