@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import json
 import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.utils.dateparse import parse_date
 from rest_framework import serializers
+from rest_framework.exceptions import ParseError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -37,6 +37,7 @@ from memories.contract.fields import (
     StrictUUIDField,
 )
 from memories.contract.outcomes import Edge, http_status
+from memories.contract.parsers import ambiguous_json, loads
 from memories.governance import UNSET
 from memories.mem0_api import schema as doc
 from memories.mem0_api import shapes
@@ -342,8 +343,8 @@ def _current_filters(data: dict[str, Any], *, created: dict[str, Any] | None = N
     return translate({"AND": conditions})
 
 
-def _page_param(request: Request, name: str, default: int) -> int:
-    raw = request.query_params.get(name)
+def _page_param(view: Mem0View, name: str, default: int) -> int:
+    raw = view.params.get(name)
     if raw is None:
         return default
     if not raw.isdigit():
@@ -373,8 +374,8 @@ class ListView(Mem0View):
             {
                 "user_id": narrowed.user_id,
                 "category": narrowed.category,
-                "page": _page_param(request, "page", 1),
-                "page_size": _page_param(request, "page_size", 100),
+                "page": _page_param(self, "page", 1),
+                "page_size": _page_param(self, "page_size", 100),
             },
             rate=None,
         )
@@ -530,7 +531,7 @@ class MemoryView(Mem0View):
         operation_id="mem0_delete", summary="delete one memory everywhere", ok=doc.MessageOut
     )
     def delete(self, request: Request, memory_id: str) -> Response:
-        if request.query_params.get("delete_linked") not in (None, "false", "False"):
+        if self.params.get("delete_linked") not in (None, "false", "False"):
             raise Refused("delete_linked is not supported: superseded memories stay in history")
         scope = self._scope(memory_id)
         outcome = services.memory_delete(
@@ -571,14 +572,14 @@ class DeleteAllView(Mem0View):
         ok=doc.MessageOut,
     )
     def delete(self, request: Request) -> Response:
-        params = request.query_params
+        params = self.params
         unknown = sorted(set(params) - {"user_id", "filters"})
         if unknown:
             raise Refused(f"delete_all takes user_id only; not supported: {', '.join(unknown)}")
         filters = _query_filters(params.get("filters"))
         if set(filters) - {"user_id"}:
             raise Refused("delete_all takes user_id only: it deletes every memory of one user")
-        user_id = _entity(dict(params.items()), filters, "user_id")
+        user_id = _entity(params, filters, "user_id")
         if not user_id:
             raise Refused("name the user: delete_all(filters={'user_id': '...'})", "user_id")
         return _delete_user(self, user_id, done="Memories deleted successfully!")
@@ -595,22 +596,41 @@ def _delete_user(view: Mem0View, user_id: str, *, done: str) -> Response:
 
 
 def _query_filters(raw: str | None) -> dict[str, Any]:
-    """``filters`` in a query string: JSON, or the Python dict text ``mem0ai``'s client puts
-    there (``str(dict)``), read as a literal only, never evaluated."""
+    """``filters`` in a query string: JSON (read by ``loads``, as every body is), or the Python
+    dict text ``mem0ai``'s client puts there (``str(dict)``), read as a literal only, never
+    evaluated. Either way a key twice in one object is refused, never read as its last value."""
     if raw is None:
         return {}
     if len(raw) > 2000:
         raise Refused("filters too long", "filters")
+    problem = ambiguous_json(raw.encode())
+    if problem is not None:
+        raise Refused(f"filters: {problem}", "filters")
     try:
-        value = json.loads(raw)
-    except ValueError:
-        try:
-            value = ast.literal_eval(raw)
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            raise Refused("filters must be an object", "filters") from None
+        value = loads(raw.encode())
+    except ParseError:
+        value = _python_literal(raw)
     if not isinstance(value, dict):
         raise Refused("filters must be an object", "filters")
     return value
+
+
+def _python_literal(raw: str) -> Any:
+    try:
+        tree = ast.parse(raw, mode="eval")
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Dict):
+                continue
+            seen: list[Any] = []
+            for key in (ast.literal_eval(k) for k in node.keys if k is not None):
+                if key in seen:
+                    raise Refused(
+                        f"filters: the key {key!r} appears twice in one object", "filters"
+                    )
+                seen.append(key)
+        return ast.literal_eval(tree)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        raise Refused("filters must be an object", "filters") from None
 
 
 # --- batch ------------------------------------------------------------------------------------
