@@ -13,6 +13,8 @@ import pytest
 from memories.models import AuditEvent, MemoryRow
 from tests.mem0_api.conftest import TOKEN
 
+IMPOSSIBLE_DAYS = ["2026-02-30", "2026-04-31", "2026-13-01", "2026-00-10", "9999-12-31"]
+
 
 def state() -> list[tuple[Any, ...]]:
     """Every stored memory as it is, and the size of the audit trail."""
@@ -36,6 +38,120 @@ def refused(response, field: str) -> dict[str, Any]:
 @pytest.fixture
 def alice(client) -> str:
     return client.add("I drink green tea.", user_id="alice", infer=False)["results"][0]["id"]
+
+
+# --- dates ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("expiration_date", IMPOSSIBLE_DAYS)
+def test_an_expiration_date_that_is_no_storable_day_is_refused(client, alice, expiration_date):
+    from mem0.exceptions import ValidationError
+
+    before = state()
+    with pytest.raises(ValidationError, match="expiration_date"):
+        client.add("I run.", user_id="alice", infer=False, expiration_date=expiration_date)
+    with pytest.raises(ValidationError, match="expiration_date"):
+        client.update(alice, text="I drink oolong tea.", expiration_date=expiration_date)
+    body = {"messages": "I run.", "user_id": "alice", "infer": False}
+    added = client.client.post(
+        "/v3/memories/add/", json={**body, "expiration_date": expiration_date}
+    )
+    refused(added, "expiration_date")
+    updated = client.client.put(
+        f"/v1/memories/{alice}/", json={"text": "I swim.", "expiration_date": expiration_date}
+    )
+    refused(updated, "expiration_date")
+    batch = [{"memory_id": alice, "text": "I swim.", "expiration_date": expiration_date}]
+    assert client.client.put("/v1/batch/", json={"memories": batch}).status_code == 400
+    assert state() == before
+
+
+def test_the_latest_storable_expiration_date_is_kept(client, alice):
+    added = client.add("I run.", user_id="alice", infer=False, expiration_date="9999-12-30")
+    assert client.get(added["results"][0]["id"])["expiration_date"] == "9999-12-30"
+    client.update(alice, text="I drink oolong tea.", expiration_date="9999-12-30")
+    assert client.get(alice)["expiration_date"] == "9999-12-30"
+    listed = client.get_all(filters={"user_id": "alice"})["results"]
+    assert {m["expiration_date"] for m in listed} == {"9999-12-30"}
+    found = client.search("oolong tea", filters={"user_id": "alice"})["results"]
+    assert [m["id"] for m in found][:1] == [alice]
+
+
+@pytest.mark.parametrize(
+    "condition",
+    [
+        {"created_at": {"gte": "2026-02-30"}},
+        {"updated_at": {"gte": "2026-04-31"}},
+        {"created_at": {"lte": "2026-12-03T25:00:00"}},
+        {"created_at": {"gt": "2026-12-03T10:61:00Z"}},
+        {"created_at": {"lte": "9999-12-31"}},
+        {"updated_at": {"gt": "9999-12-31T23:59:59.999999"}},
+        {"created_at": {"gte": "0001-01-01T00:00:00+05:00"}},
+        {"created_at": {"lt": "0001-01-01"}},
+    ],
+)
+def test_a_filter_date_that_is_no_instant_here_is_refused(client, alice, condition):
+    from mem0.exceptions import ValidationError
+
+    before = state()
+    filters = {"AND": [{"user_id": "alice"}, condition]}
+    with pytest.raises(ValidationError, match=next(iter(condition))):
+        client.search("tea", filters=filters)
+    refused(
+        client.client.post("/v3/memories/search/", json={"query": "tea", "filters": filters}),
+        "filters",
+    )
+    if "created_at" in condition:  # get_all filters creation only
+        with pytest.raises(ValidationError, match="created_at"):
+            client.get_all(filters=filters)
+        refused(client.client.post("/v3/memories/", json={"filters": filters}), "filters")
+    assert state() == before
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("start_date", "2026-13-01"),
+        ("end_date", "2026-02-30"),
+        ("end_date", "2026-12-03T25:00:00"),
+        ("end_date", "9999-12-31"),
+        ("start_date", 20260101),
+    ],
+)
+def test_get_alls_start_and_end_date_are_checked_and_named(client, alice, field, value):
+    from mem0.exceptions import ValidationError
+
+    with pytest.raises(ValidationError, match=field):
+        client.get_all(filters={"user_id": "alice"}, **{field: value})
+    answer = client.client.post(
+        "/v3/memories/", json={"filters": {"user_id": "alice"}, field: value}
+    )
+    refused(answer, field)
+
+
+def test_the_edges_of_the_date_window_are_answered(client, alice):
+    """The earliest and latest bounds a caller can send still answer (nothing matches)."""
+    far = {"AND": [{"user_id": "alice"}, {"created_at": {"gte": "9999-12-30"}}]}
+    assert client.get_all(filters=far)["count"] == 0
+    assert client.search("tea", filters=far)["results"] == []
+    ever = {
+        "AND": [{"user_id": "alice"}, {"created_at": {"gte": "0001-01-02", "lte": "9999-12-30"}}]
+    }
+    assert client.get_all(filters=ever)["count"] == 1
+    assert (
+        client.get_all(
+            filters={"user_id": "alice"}, start_date="0001-01-02", end_date="9999-12-30"
+        )["count"]
+        == 1
+    )
+
+
+# --- page numbers ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", ["²", "１", "٣", "-1", "0", "1.0", "", "9" * 5000])
+@pytest.mark.parametrize("name", ["page", "page_size"])
+def test_a_page_parameter_that_is_no_positive_integer_is_refused(client, alice, name, value):
+    answer = client.client.post(
+        "/v3/memories/", params={name: value}, json={"filters": {"user_id": "alice"}}
+    )
+    refused(answer, name)
 
 
 # --- a query parameter, or a key of a filters string, sent twice ----------------------------------
