@@ -28,6 +28,7 @@ from memories.contract import serializers as io
 from memories.contract import shapes
 from memories.contract.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
 from memories.contract.outcomes import Edge, http_status
+from memories.contract.parsers import query_params
 from memories.governance import UNSET
 from memories.ops import portability
 from memories.ratelimits import RateKind, rate_check
@@ -352,7 +353,7 @@ class IngestStatusView(ServiceAPIView):
         },
     )
     def get(self, request: Request, job_id: Any) -> Response:
-        form = io.ScopeInput(data=request.query_params, context={"caller": request.user})
+        form = io.ScopeInput(data=query_params(request), context={"caller": request.user})
         form.is_valid(raise_exception=True)
         job = ingest_job_get(scope=form.scope(), job_id=str(job_id))
         return Response(shapes.IngestStatusOutput(job).data)

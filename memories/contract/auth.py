@@ -99,7 +99,7 @@ class ServiceTokenAuthentication(BaseAuthentication):
             return None
         keyword, _, token = header.partition(" ")
         if keyword != self.keyword or not token.strip():
-            raise AuthenticationFailed("Authorization must be 'Bearer <token>'")
+            raise AuthenticationFailed(f"Authorization must be '{self.keyword} <token>'")
         token = token.strip()
         found = service_token(token, edge=self.edge)
         if found is None:

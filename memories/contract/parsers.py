@@ -1,6 +1,7 @@
 """The only JSON reading of both APIs (and the check /mcp makes before its SDK reads a body):
 UTF-8, no NaN, no key twice in one object, and a bounded nesting depth. It is part of the edge
-contract, so every edge reads JSON alike without importing another edge.
+contract, so every edge reads JSON alike without importing another edge. The same rule for a
+query string: ``query_params`` refuses a parameter sent twice.
 
 Python's decoder recurses once per level: a body of a thousand ``[`` raised RecursionError
 (a 500 with a traceback). Depth is counted before decoding, so no such body reaches it. A key
@@ -15,8 +16,9 @@ import re
 from collections.abc import Mapping
 from typing import IO, Any
 
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
 
 MAX_JSON_DEPTH = 32
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
@@ -60,6 +62,20 @@ def ambiguous_json(raw: bytes) -> str | None:
         if exc.__cause__ is None or isinstance(exc.__cause__, DuplicateKey):
             return str(exc.detail)
     return None
+
+
+def query_params(request: Request) -> dict[str, str]:
+    """The query string, one value per name. A name sent twice (``?user_id=a&user_id=b``) is
+    a 400 naming it: Django keeps the last value, while a proxy, a log or a reviewer may read
+    the first (the rule ``loads`` applies to a key twice in one JSON object)."""
+    repeated = {
+        name: [f"{name} sent more than once: a parameter takes one value"]
+        for name, values in request.query_params.lists()
+        if len(values) > 1
+    }
+    if repeated:
+        raise ValidationError(repeated)
+    return request.query_params.dict()
 
 
 class BoundedJSONParser(JSONParser):

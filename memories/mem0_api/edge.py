@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import exceptions
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -15,6 +16,7 @@ from memories.contract import errors
 from memories.contract import serializers as io
 from memories.contract.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
 from memories.contract.fields import StrictUUIDField
+from memories.contract.parsers import query_params
 from memories.ratelimits import RateKind, rate_check
 from memories.types import SCOPE_PART, MemoryNotFound, MemoryScope
 
@@ -72,9 +74,17 @@ def _flat(fields: Any, prefix: str = "") -> str:
 class Mem0View(APIView):
     authentication_classes = [Mem0TokenAuthentication]
     permission_classes = [IsServiceCaller]
+    # The query string, one value per name (``initial`` refuses a name sent twice).
+    params: dict[str, str] = {}
 
     def get_exception_handler(self) -> Any:
         return exception_handler
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """Every route, once the caller is known: a query parameter sent twice is a 400 naming
+        it, never read as its last value (``?user_id=other&user_id=victim``)."""
+        super().initial(request, *args, **kwargs)
+        self.params = query_params(request)
 
     def caller(self) -> ServiceCaller:
         caller = self.request.user
@@ -130,7 +140,7 @@ class Mem0View(APIView):
 
     def named_user(self) -> str:
         """The optional ``user_id`` query parameter of a by-id call ("" when absent)."""
-        return str(self.request.query_params.get("user_id", ""))
+        return self.params.get("user_id", "")
 
     def memory_input(
         self,

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
+from rest_framework import ISO_8601, serializers
 
 from memories.mem0_api.edge import Refused
 from memories.types import Category
@@ -24,6 +23,24 @@ ENTITY_FILTERS = ("agent_id", "run_id", "app_id")
 RANGE_OPERATORS = ("gte", "gt", "lte", "lt")
 CATEGORIES = [c.value for c in Category]
 _TINY = timedelta(microseconds=1)
+_DAY = timedelta(days=1)
+# The days a caller may name: every instant the door derives from them (a bound, an expiry at a
+# day's end) lies in EARLIEST..LATEST, which /v1 and the answers can still show in the service's
+# time zone (at most 14 hours from UTC) before Python's datetime ends (years 1 to 9999).
+FIRST_DAY, LAST_DAY = date(1, 1, 2), date(9999, 12, 30)
+EARLIEST = datetime.combine(FIRST_DAY, time.min, tzinfo=UTC)
+LATEST = datetime.combine(LAST_DAY, time.min, tzinfo=UTC) + _DAY
+OUT_OF_RANGE = f"out of range: the days this server can store run from {FIRST_DAY} to {LAST_DAY}"
+# /v1's readers of ISO 8601 (a date-time without an offset is UTC here, as in Mem0).
+_DATE_TIME = serializers.DateTimeField(input_formats=[ISO_8601], default_timezone=UTC)
+
+
+def date_field(**kwargs: Any) -> serializers.DateField:
+    """A day as YYYY-MM-DD, read as /v1 reads dates: a day no calendar has is refused."""
+    return serializers.DateField(input_formats=[ISO_8601], **kwargs)
+
+
+_DATE = date_field()
 
 
 @dataclass
@@ -134,34 +151,54 @@ def _set_category(result: Translated, value: Any) -> None:
 def _apply_range(key: str, value: Any, result: Translated) -> None:
     if not isinstance(value, dict) or not value or set(value) - set(RANGE_OPERATORS):
         raise Refused(f"{key} takes gte, gt, lte and/or lt with ISO 8601 dates", "filters")
-    prefix = key.removesuffix("_at")
     for operator, raw in value.items():
-        instant, whole_day = _instant(key, raw)
-        if operator == "gte":
-            bound, name = instant, "after"
-        elif operator == "gt":
-            bound, name = instant + (timedelta(days=1) if whole_day else _TINY), "after"
-        elif operator == "lt":
-            bound, name = instant, "before"
-        else:  # lte: the whole day of a date, the instant itself of a date-time
-            bound, name = instant + (timedelta(days=1) if whole_day else _TINY), "before"
-        field = f"{prefix}_{name}"
-        current = getattr(result, field)
-        if current is not None:  # two bounds of one side: the narrower holds
-            bound = max(current, bound) if name == "after" else min(current, bound)
-        setattr(result, field, bound)
+        narrow(result, key, operator, raw, field="filters")
 
 
-def _instant(key: str, raw: Any) -> tuple[datetime, bool]:
-    """An ISO 8601 date (the start of that day, UTC) or date-time; True for a date."""
-    if isinstance(raw, str):
-        # A bare date first: parse_datetime would read "2026-12-01" as that day's midnight.
-        day: date | None = parse_date(raw) if len(raw) == len("2026-12-01") else None
-        if day is not None:
-            return datetime.combine(day, time.min, tzinfo=UTC), True
-        moment = parse_datetime(raw)
-        if moment is not None:
-            if timezone.is_naive(moment):
-                moment = timezone.make_aware(moment, UTC)
-            return moment, False
-    raise Refused(f"{key} bounds must be ISO 8601 dates or date-times", "filters")
+def narrow(result: Translated, key: str, operator: str, raw: Any, *, field: str) -> None:
+    """``result`` with one bound of ``key`` (``created_at``/``updated_at``) applied: ``raw`` is
+    an ISO 8601 date or date-time, a bad one is refused naming ``field`` (where it was sent)."""
+    what = f"{key} bound {raw!r}" if field == "filters" else f"{field} {raw!r}"
+    instant, whole_day = _instant(raw, field=field, what=what)
+    step = _DAY if whole_day else _TINY
+    if operator == "gte":
+        bound, name = instant, "after"
+    elif operator == "gt":
+        bound, name = reachable(instant, step, field=field, what=what), "after"
+    elif operator == "lt":
+        bound, name = instant, "before"
+    else:  # lte: the whole day of a date, the instant itself of a date-time
+        bound, name = reachable(instant, step, field=field, what=what), "before"
+    attribute = f"{key.removesuffix('_at')}_{name}"
+    current = getattr(result, attribute)
+    if current is not None:  # two bounds of one side: the narrower holds
+        bound = max(current, bound) if name == "after" else min(current, bound)
+    setattr(result, attribute, bound)
+
+
+def reachable(start: datetime, step: timedelta, *, field: str, what: str) -> datetime:
+    """``start + step`` if it lies in ``EARLIEST``..``LATEST``; refused naming ``field``."""
+    try:
+        instant = start + step
+    except OverflowError:
+        instant = LATEST + _TINY
+    if not EARLIEST <= instant <= LATEST:
+        raise Refused(f"{what} is {OUT_OF_RANGE}", field)
+    return instant
+
+
+def _instant(raw: Any, *, field: str, what: str) -> tuple[datetime, bool]:
+    """An ISO 8601 date (the start of that day, UTC) or date-time (UTC without an offset),
+    read by /v1's readers; True for a date. ``what`` names ``raw`` in a refusal."""
+    if not isinstance(raw, str):
+        raise Refused(f"{what} is not an ISO 8601 date or date-time", field)
+    # A bare date by the date reader: the date-time one takes "2026-12-01" as its midnight.
+    whole_day = len(raw) == len("2026-12-01")
+    try:
+        value = (_DATE if whole_day else _DATE_TIME).run_validation(raw)
+    except serializers.ValidationError as exc:
+        if any(getattr(detail, "code", "") == "overflow" for detail in exc.detail):
+            raise Refused(f"{what} is {OUT_OF_RANGE}", field) from None
+        raise Refused(f"{what} is not an ISO 8601 date or date-time", field) from None
+    instant = datetime.combine(value, time.min, tzinfo=UTC) if whole_day else value
+    return reachable(instant, timedelta(0), field=field, what=what), whole_day

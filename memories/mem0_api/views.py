@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import json
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from django.utils.dateparse import parse_date
 from rest_framework import serializers
+from rest_framework.exceptions import ParseError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -37,11 +36,12 @@ from memories.contract.fields import (
     StrictUUIDField,
 )
 from memories.contract.outcomes import Edge, http_status
+from memories.contract.parsers import ambiguous_json, loads
 from memories.governance import UNSET
 from memories.mem0_api import schema as doc
 from memories.mem0_api import shapes
 from memories.mem0_api.edge import Mem0View, NotSupported, Refused
-from memories.mem0_api.filters import Translated, translate
+from memories.mem0_api.filters import Translated, date_field, narrow, reachable, translate
 from memories.ratelimits import RateKind
 from memories.types import BackendError, MemoryNotFound, MemoryScope, WriteOutcome, WriteStatus
 from memories.usage import Use, count_use
@@ -52,6 +52,7 @@ ORG_ID = "poco-memory"  # one organisation: this server
 SOURCE = "mem0"  # what an ingest through this door records as its source
 MAX_BATCH = 100
 MAX_EXPLICIT_MESSAGES = 20
+MAX_PAGE_DIGITS = 9  # past /v1's largest page; int() of thousands of digits is an error
 
 
 class Mem0Input(StrictSerializer):
@@ -80,15 +81,13 @@ def _failure(status: str, reason: str | None) -> Response:
     return Response({"detail": message, "error": errors.error_body(status, message)["error"]}, code)
 
 
-def _valid_until(raw: Any) -> str | None:
-    """Mem0's ``expiration_date`` (YYYY-MM-DD; null: never) as /v1's ``valid_until``: the
-    memory lives through that whole day (UTC)."""
-    if raw is None:
-        return None
-    day = parse_date(raw) if isinstance(raw, str) else None
+def _valid_until(day: date | None) -> str | None:
+    """A read ``expiration_date`` (null: never) as /v1's ``valid_until``: the memory lives
+    through that whole day (UTC), which must end by ``filters.LATEST``."""
     if day is None:
-        raise Refused("expiration_date must be YYYY-MM-DD or null", "expiration_date")
-    end = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1)
+        return None
+    start = datetime.combine(day, time.min, tzinfo=UTC)
+    end = reachable(start, timedelta(days=1), field="expiration_date", what="expiration_date")
     return end.isoformat()
 
 
@@ -145,7 +144,7 @@ class AddInput(Mem0Input):
     async_mode = StrictBooleanField(required=False)
     version = StrictCharField(max_length=8, required=False)
     output_format = StrictCharField(max_length=8, required=False)
-    expiration_date = _json()
+    expiration_date = date_field(required=False, allow_null=True)  # null: never expires
 
 
 def _messages(raw: Any) -> list[Any]:
@@ -325,11 +324,12 @@ class ListInput(Mem0Input):
     accepted = ("fields",)
 
 
-def _current_filters(data: dict[str, Any], *, created: dict[str, Any] | None = None) -> Translated:
+def _current_filters(data: dict[str, Any], *, dates: bool = False) -> Translated:
     """What a ``get_all`` or a ``search`` asks for: its Mem0 ``filters`` with the top-level
-    ``categories`` (and ``get_all``'s ``start_date``/``end_date``, as ``created``) folded in as
-    the conditions they stand for, translated. Both read current memories only, so
-    ``latest_only=False`` is refused rather than ignored."""
+    ``categories`` (and, with ``dates``, ``get_all``'s ``start_date``/``end_date``: the creation
+    range they stand for, a bad one refused by its own name) folded in as the conditions they
+    stand for, translated. Both read current memories only, so ``latest_only=False`` is refused
+    rather than ignored."""
     if data.get("latest_only") is False:
         raise Refused(
             "latest_only=False is not supported: only current memories are listed or recalled"
@@ -337,16 +337,20 @@ def _current_filters(data: dict[str, Any], *, created: dict[str, Any] | None = N
     conditions = [data.get("filters") or {}]
     if data.get("categories") is not None:
         conditions.append({"categories": data["categories"]})
-    if created:
-        conditions.append({"created_at": created})
-    return translate({"AND": conditions})
+    found = translate({"AND": conditions})
+    for field, operator in (("start_date", "gte"), ("end_date", "lte")):
+        if dates and data.get(field):
+            narrow(found, "created_at", operator, data[field], field=field)
+    return found
 
 
-def _page_param(request: Request, name: str, default: int) -> int:
-    raw = request.query_params.get(name)
+def _page_param(view: Mem0View, name: str, default: int) -> int:
+    """A page parameter of the query string as the number /v1's ``ListInput`` bounds: ASCII
+    digits only (``str.isdigit`` also takes "²", which ``int`` refuses)."""
+    raw = view.params.get(name)
     if raw is None:
         return default
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_PAGE_DIGITS):
         raise Refused(f"{name} must be a positive integer", name)
     return int(raw)
 
@@ -364,8 +368,7 @@ class ListView(Mem0View):
         data = ListInput().read(request.data)
         if data.get("show_expired"):
             raise Refused("show_expired is not supported: expired memories are not listed")
-        ranges = {"gte": data.get("start_date"), "lte": data.get("end_date")}
-        narrowed = _current_filters(data, created={k: v for k, v in ranges.items() if v})
+        narrowed = _current_filters(data, dates=True)
         if narrowed.updated_after or narrowed.updated_before:
             raise Refused("get_all filters created_at only; search also takes updated_at")
         scope, _, form = self.v1_input(
@@ -373,8 +376,8 @@ class ListView(Mem0View):
             {
                 "user_id": narrowed.user_id,
                 "category": narrowed.category,
-                "page": _page_param(request, "page", 1),
-                "page_size": _page_param(request, "page_size", 100),
+                "page": _page_param(self, "page", 1),
+                "page_size": _page_param(self, "page_size", 100),
             },
             rate=None,
         )
@@ -454,7 +457,7 @@ class UpdateInput(Mem0Input):
     text = _json()
     metadata = _json()
     timestamp = _json()
-    expiration_date = _json()
+    expiration_date = date_field(required=False, allow_null=True)  # null: never expires
 
 
 def _update_input(
@@ -530,7 +533,7 @@ class MemoryView(Mem0View):
         operation_id="mem0_delete", summary="delete one memory everywhere", ok=doc.MessageOut
     )
     def delete(self, request: Request, memory_id: str) -> Response:
-        if request.query_params.get("delete_linked") not in (None, "false", "False"):
+        if self.params.get("delete_linked") not in (None, "false", "False"):
             raise Refused("delete_linked is not supported: superseded memories stay in history")
         scope = self._scope(memory_id)
         outcome = services.memory_delete(
@@ -571,14 +574,14 @@ class DeleteAllView(Mem0View):
         ok=doc.MessageOut,
     )
     def delete(self, request: Request) -> Response:
-        params = request.query_params
+        params = self.params
         unknown = sorted(set(params) - {"user_id", "filters"})
         if unknown:
             raise Refused(f"delete_all takes user_id only; not supported: {', '.join(unknown)}")
         filters = _query_filters(params.get("filters"))
         if set(filters) - {"user_id"}:
             raise Refused("delete_all takes user_id only: it deletes every memory of one user")
-        user_id = _entity(dict(params.items()), filters, "user_id")
+        user_id = _entity(params, filters, "user_id")
         if not user_id:
             raise Refused("name the user: delete_all(filters={'user_id': '...'})", "user_id")
         return _delete_user(self, user_id, done="Memories deleted successfully!")
@@ -595,22 +598,41 @@ def _delete_user(view: Mem0View, user_id: str, *, done: str) -> Response:
 
 
 def _query_filters(raw: str | None) -> dict[str, Any]:
-    """``filters`` in a query string: JSON, or the Python dict text ``mem0ai``'s client puts
-    there (``str(dict)``), read as a literal only, never evaluated."""
+    """``filters`` in a query string: JSON (read by ``loads``, as every body is), or the Python
+    dict text ``mem0ai``'s client puts there (``str(dict)``), read as a literal only, never
+    evaluated. Either way a key twice in one object is refused, never read as its last value."""
     if raw is None:
         return {}
     if len(raw) > 2000:
         raise Refused("filters too long", "filters")
+    problem = ambiguous_json(raw.encode())
+    if problem is not None:
+        raise Refused(f"filters: {problem}", "filters")
     try:
-        value = json.loads(raw)
-    except ValueError:
-        try:
-            value = ast.literal_eval(raw)
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            raise Refused("filters must be an object", "filters") from None
+        value = loads(raw.encode())
+    except ParseError:
+        value = _python_literal(raw)
     if not isinstance(value, dict):
         raise Refused("filters must be an object", "filters")
     return value
+
+
+def _python_literal(raw: str) -> Any:
+    try:
+        tree = ast.parse(raw, mode="eval")
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Dict):
+                continue
+            seen: list[Any] = []
+            for key in (ast.literal_eval(k) for k in node.keys if k is not None):
+                if key in seen:
+                    raise Refused(
+                        f"filters: the key {key!r} appears twice in one object", "filters"
+                    )
+                seen.append(key)
+        return ast.literal_eval(tree)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        raise Refused("filters must be an object", "filters") from None
 
 
 # --- batch ------------------------------------------------------------------------------------

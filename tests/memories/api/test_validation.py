@@ -498,6 +498,27 @@ def test_a_key_twice_in_a_nested_object_is_400_too(v1, stored):
     )
 
 
+def test_a_query_parameter_sent_twice_is_400_naming_it(v1):
+    """?user_id=alice&user_id=bob read bob's job: a query string keeps the last value, while a
+    proxy, a log or a reviewer may read the first."""
+    messages = [
+        {"role": "user", "content": "以后都用简体中文回答。"},
+        {"role": "assistant", "content": "好的。"},
+    ]
+    accepted = v1.post("ingest", {"tenant_id": "acme", "user_id": "bob", "messages": messages})
+    assert accepted.status_code == 202, accepted.content
+    job = accepted.json()["job_id"]
+    for query in (
+        "user_id=alice&user_id=bob",
+        "user_id=bob&user_id=bob",
+        "tenant_id=acme&user_id=bob",
+    ):
+        answer = v1.client.get(f"/v1/memories/ingest/{job}?tenant_id=acme&{query}")
+        data = assert_error(answer, 400, "invalid_request")
+        assert "more than once" in str(data["error"]["fields"]), data
+    assert v1.client.get(f"/v1/memories/ingest/{job}?tenant_id=acme&user_id=bob").status_code == 200
+
+
 @pytest.mark.parametrize(
     "op, fields, bad",
     [
