@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from memories import selectors, services
-from memories.contract import shapes
+from memories.contract import parsers, shapes
 from memories.contract.fields import (
     RefField,
     StrictBooleanField,
@@ -91,7 +91,7 @@ class UserApi(APIView):
 
 
 def query_params(serializer_class: type[serializers.Serializer], request: Request) -> Any:
-    params = serializer_class(data=request.query_params)
+    params = serializer_class(data=parsers.query_params(request))
     params.is_valid(raise_exception=True)
     return params.validated_data
 
@@ -141,7 +141,7 @@ class MemoryListApi(UserApi):
 
     @extend_schema(parameters=[InputSerializer], responses=shapes.UserListOutput)
     def get(self, request: Request) -> Response:
-        params = self.InputSerializer(data=request.query_params)
+        params = self.InputSerializer(data=parsers.query_params(request))
         params.is_valid(raise_exception=True)
         page = selectors.memory_list(scope=self.scope(), query=params.list_query())
         uses = selectors.memory_uses(scope=self.scope(), memory_ids=[r.id for r in page.items])

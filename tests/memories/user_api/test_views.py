@@ -124,6 +124,12 @@ def test_search_needs_a_query(alice_client):
     assert_invalid(response, "q")
 
 
+@pytest.mark.parametrize(("path", "query"), [("/vector", "q=a&q=b"), ("/search", "q=a&q=b")])
+def test_a_query_parameter_sent_twice_is_400_naming_it(alice_client, path, query):
+    """As /v1 and /mem0 read them: Django kept the last value, a proxy or a log the first."""
+    assert_invalid(alice_client.get(f"{BASE}{path}?{query}"), "q")
+
+
 def test_overview_and_topics(alice_client, alice_scope, remember):
     remember(alice_scope, WEEKLY, source="ingest")
     remember(alice_scope, LIN)
