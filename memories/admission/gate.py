@@ -151,11 +151,13 @@ def admit(
     )
     if not cleaned:
         return _refuse("empty_after_cleaning", "nothing meaningful is left after removing noise")
-    # …and the text as it will be stored: what cleaning takes out (a path, a NUL, which is
-    # also its own gap mark) may join the halves of a secret the raw text kept apart.
-    refused = _secret_in(cleaned)
-    if refused is not None:
-        return refused
+    # …and the text as it will be stored, where cleaning changed it: what it takes out (a path,
+    # a NUL, which is also its own gap mark) may join the halves of a secret the raw text kept
+    # apart.
+    if tuple(m.content for m in cleaned) != tuple(m.content for m in messages):
+        refused = _secret_in(cleaned)
+        if refused is not None:
+            return refused
 
     if source_key == _TASK_COMPLETED_SOURCE:
         roles = {_normalize_role(message.role) for message in cleaned}
