@@ -16,12 +16,12 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import LogEntry
 from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, DateTimeField, QuerySet
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -525,7 +525,10 @@ class MemoryRowAdmin(ReadingLeavesATrace):
     def correct_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         if not self.can_correct(request):
             raise PermissionDenied
-        row = get_object_or_404(MemoryRow.objects.defer("vector"), pk=object_id)
+        # As the change page looks it up: an id that is not a UUID is no memory (not a 500).
+        row = self.get_object(request, unquote(object_id))
+        if row is None:
+            raise Http404
         change_url = reverse("admin:memories_memoryrow_change", args=[row.pk])
         if request.method == "POST":
             form = CorrectionForm(request.POST)

@@ -93,6 +93,16 @@ def test_admin_correction_goes_through_the_service(staff_client, alice_scope, re
     )
 
 
+@pytest.mark.parametrize("method", ["get", "post"])
+@pytest.mark.parametrize("object_id", ["notauuid", "00000000-0000-0000-0000-000000000000"])
+def test_admin_correction_of_no_memory_is_a_404(staff_client, method, object_id):
+    """An id that is not a UUID names no memory either: 404, as for a missing one (it was a
+    500, a ValidationError from the lookup)."""
+    url = reverse("admin:memories_memoryrow_correct", args=[object_id])
+    response = getattr(staff_client, method)(url, {"text": "x", "category": "fact"})
+    assert response.status_code == 404
+
+
 def test_admin_delete_goes_through_the_service(staff_client, alice_scope, remember):
     memory_id = remember(alice_scope, LIN)
     url = reverse("admin:memories_memoryrow_delete", args=[memory_id])
