@@ -7,8 +7,10 @@ any user: counts, versions, the shipped recall set and its ranks and scores.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -223,6 +225,27 @@ def record_sample(count: int, *, write: Callable[[str], None]) -> dict[str, Any]
             )
     write(f"recall sample: {len(keys)} real scopes, {len(entries)} searches")
     return {"top_k": TOP_K, "queries": list(SAMPLE_QUERIES), "entries": entries}
+
+
+def read_baseline(path: Path) -> dict[str, Any]:
+    """A file ``record_baseline`` wrote, read back for ``verify``. Raises ``BaselineError``
+    saying what is wrong with it (never its content)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise BaselineError("no such file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BaselineError(f"cannot be read ({type(exc).__name__})") from exc
+    try:
+        baseline = json.loads(text)
+    except ValueError as exc:
+        raise BaselineError(f"not JSON ({exc})") from exc
+    if not isinstance(baseline, dict) or baseline.get("format") != FORMAT:
+        raise BaselineError(
+            f"not a baseline (a JSON object of format {FORMAT!r}, as "
+            "`memory_gate baseline --out FILE` writes)"
+        )
+    return baseline
 
 
 def record_baseline(

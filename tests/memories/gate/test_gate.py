@@ -22,7 +22,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db.models.fields.json import KT
 
 from memories.gate.recall_set import shipped_recall_set, spearman
@@ -413,3 +413,29 @@ def test_a_foreign_scope_read_refuses_the_release(live, tmp_path):
     failures = [f for f in verdict.report["findings"] if f["condition"] == "isolation.list"]
     assert [f["ok"] for f in failures] == [False, True]
     assert gate_rows(live) == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (None, "no such file"),
+        ("[1, 2]", "not a baseline"),
+        ('{"format": "something-else"}', "not a baseline"),
+        ("{", "not JSON"),
+    ],
+)
+def test_verify_names_a_baseline_it_cannot_use(tmp_path, content, problem):
+    path = tmp_path / "baseline.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(CommandError, match=problem) as refused:
+        call_command(
+            "memory_gate",
+            "verify",
+            *("--baseline", str(path), "--report", str(tmp_path / "report")),
+            *("--url", "http://127.0.0.1:9", "--token", OPERATOR),
+            stdout=StringIO(),
+            stderr=StringIO(),
+        )
+    assert str(path) in str(refused.value)
+    assert not (tmp_path / "report").exists()
