@@ -51,7 +51,7 @@ def reembed_build(
     ops.shadow_prepare(engine, dims=target.dims)
     todo, total = ops.shadow_counts(engine)
     progress = Progress(total=total, label="re-embedding", write=write)
-    progress.advance(total - todo)  # done by an earlier, interrupted run
+    progress.resume(total - todo)  # done by an earlier, interrupted run
     embedded = 0
     while done := ops.shadow_fill_batch(engine, embedder=embedder, batch=batch):
         embedded += done

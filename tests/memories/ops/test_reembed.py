@@ -227,3 +227,17 @@ def test_abort_drops_the_shadow_and_changes_nothing_live(scope, agent, fake_embe
 def test_bundled_target_must_match_the_bundled_model():
     with pytest.raises(CommandError, match="bundled"):
         reembed("--dims", "768")
+
+
+def test_an_unreachable_endpoint_is_not_reported_done(scope, agent):
+    """The progress line before the failure must not say "done"."""
+    store(scope, agent, texts=FACTS[:1])
+    err = StringIO()
+    with pytest.raises(CommandError, match="nothing was swapped"):
+        call_command(
+            "memory_reembed",
+            *("--model", "fake-8", "--dims", str(FAKE_DIMS), "--base-url", "http://127.0.0.1:9/v1"),
+            stdout=StringIO(),
+            stderr=err,
+        )
+    assert "done" not in err.getvalue()
