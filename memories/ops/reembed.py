@@ -22,6 +22,9 @@ from memories.engine import internals as ops
 from memories.ops.progress import Progress
 
 BATCH = 100
+# pgvector's HNSW index, which the new vectors get before the swap, takes vector(1) to
+# vector(2000) (the column type itself would take up to 16,000).
+MAX_DIMS = 2000
 
 
 @dataclass(frozen=True)

@@ -229,6 +229,16 @@ def test_bundled_target_must_match_the_bundled_model():
         reembed("--dims", "768")
 
 
+@pytest.mark.parametrize("dims", ["0", "-5", "2001", "20000"])
+def test_a_width_pgvector_cannot_index_is_refused_before_anything(dims, fake_embedder_url):
+    """pgvector's HNSW index takes 1 to 2,000 dimensions: a width outside is refused up front,
+    not after a shadow column failed with "run again to resume" (which could never help)."""
+    with pytest.raises(CommandError, match=r"--dims .*1 to 2000") as refused:
+        reembed("--model", "fake", "--dims", dims, "--base-url", fake_embedder_url)
+    assert "run again" not in str(refused.value)
+    assert width(column=SHADOW_COLUMN) is None
+
+
 def test_an_unreachable_endpoint_is_not_reported_done(scope, agent):
     """The progress line before the failure must not say "done"."""
     store(scope, agent, texts=FACTS[:1])
