@@ -333,6 +333,12 @@ def test_an_import_leaves_second_vectors_to_the_resumable_backfill(db, scope, ag
     assert "embedded 0 memories" in out.getvalue()
 
 
+@pytest.mark.parametrize("limit", ["-3", "0"])
+def test_second_vectors_refuses_a_limit_below_one(limit):
+    with pytest.raises(CommandError, match="--limit"):
+        call_command("memory_second_vectors", "--limit", limit, stdout=StringIO())
+
+
 def test_the_queue_task_fills_what_an_import_left(db, scope, agent, settings):
     from lifecycle.tasks import fill_second_vectors
 
