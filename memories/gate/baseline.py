@@ -14,13 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import Count, Q
 from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from memories.gate.recall_set import SAMPLE_QUERIES, TOP_K, RecallSet, shipped_recall_set
-from memories.gate.versions import service_summary
+from memories.gate.versions import deployment_versions, service_summary
 from memories.models import AuditEvent, EntityRow, MemoryRow
 from memories.ops.portability import memory_import
 from memories.ops.preflight import vector_widths
@@ -30,27 +29,15 @@ from memories.services import memory_delete_user
 from memories.types import Actor, ActorKind, MemoryScope, StatusFilter
 
 FORMAT = "poco-memory-gate-baseline"
-VERSION = 1
+# 2: versions name the database's apart from the packages ("vector extension" beside the
+# "pgvector" package); a version 1 file kept the extension's version as "pgvector".
+VERSION = 2
 GATE_TENANT = "poco-gate"
 ACTOR = Actor(kind=ActorKind.SYSTEM, id="memory_gate")
 
 
 class BaselineError(RuntimeError):
     """The baseline could not be recorded (or its throwaway scope not cleaned up)."""
-
-
-def _one(query: str, params: list[Any] | None = None) -> Any:
-    with connection.cursor() as cursor:
-        cursor.execute(query, params or [])
-        row = cursor.fetchone()
-    return row[0] if row else None
-
-
-def database_versions() -> dict[str, str]:
-    return {
-        "postgresql": str(_one("SHOW server_version")),
-        "pgvector": str(_one("SELECT extversion FROM pg_extension WHERE extname = 'vector'")),
-    }
 
 
 def embedders_in_use() -> list[dict[str, Any]]:
@@ -256,7 +243,7 @@ def record_baseline(
         "format": FORMAT,
         "version": VERSION,
         "recorded_at": timezone.now().isoformat(),
-        "versions": {**summary["packages"], **database_versions()},
+        "versions": deployment_versions(summary),
         "configuration": summary["configuration"],
         "data": data_shape(),
         "recall": record_recall(shipped_recall_set(), write=write),
