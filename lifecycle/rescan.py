@@ -9,6 +9,7 @@ ingest of that run through).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
@@ -16,7 +17,15 @@ from memories.admission import find_field_secret
 from memories.admission.refs import ref_problem
 
 
-def pipeline_refs_rescan(*, apply: bool = False) -> Counter[str]:
+@dataclass
+class PipelineRefs:
+    """By where: what the scan found, and what ``apply`` blanked (or dropped) of it."""
+
+    found: Counter[str] = field(default_factory=Counter)
+    blanked: Counter[str] = field(default_factory=Counter)
+
+
+def pipeline_refs_rescan(*, apply: bool = False) -> PipelineRefs:
     jobs_run_id = _bad_run_ids(IngestJob.objects.exclude(run_id=""))
     rejections = _bad_run_ids(IngestRejection.objects.exclude(run_id=""))
     ledger = _bad_run_ids(RunLedger.objects.all())
@@ -33,12 +42,22 @@ def pipeline_refs_rescan(*, apply: bool = False) -> Counter[str]:
             "run ledger run_id": len(ledger),
         }
     )
+    result = PipelineRefs(found=+counts)  # only the places that hold something
     if apply:
-        IngestJob.objects.filter(id__in=jobs_run_id).update(run_id="")
-        IngestJob.objects.filter(id__in=jobs_metadata).update(metadata={})
-        IngestRejection.objects.filter(id__in=rejections).update(run_id="")
-        RunLedger.objects.filter(id__in=ledger).delete()
-    return +counts  # only the places that hold something
+        blanked = Counter(
+            {
+                "ingest job run_id": IngestJob.objects.filter(id__in=jobs_run_id).update(run_id=""),
+                "ingest job metadata": IngestJob.objects.filter(id__in=jobs_metadata).update(
+                    metadata={}
+                ),
+                "ingest refusal run_id": IngestRejection.objects.filter(id__in=rejections).update(
+                    run_id=""
+                ),
+                "run ledger run_id": RunLedger.objects.filter(id__in=ledger).delete()[0],
+            }
+        )
+        result.blanked = +blanked
+    return result
 
 
 def _bad_run_ids(rows: Any) -> list[Any]:

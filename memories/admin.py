@@ -15,12 +15,13 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.models import LogEntry
+from django.contrib.admin.options import IncorrectLookupParameters
+from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, DateTimeField, QuerySet
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -117,11 +118,19 @@ class ReadingLeavesATrace(admin.ModelAdmin):
         return response
 
 
+def text_filter_value(value: str | None) -> str | None:
+    """A filter's value that PostgreSQL can compare with text: a NUL byte is refused as Django
+    refuses a bad lookup (the list without filters, "e=1"), never sent to SQL (a DataError)."""
+    if value and "\x00" in value:
+        raise IncorrectLookupParameters("a filter value holds a NUL byte")
+    return value
+
+
 class PayloadKeyFilter(admin.SimpleListFilter):
     payload_key = ""
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        value = self.value()
+        value = text_filter_value(self.value())
         if not value:
             return queryset
         return queryset.alias(_key=KT(f"payload__{self.payload_key}")).filter(_key=value)
@@ -161,7 +170,7 @@ class MemoryUserFilter(admin.SimpleListFilter):
         return [(owner, owner) for owner, _n in users if owner]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        value = self.value()
+        value = text_filter_value(self.value())
         if not value:
             return queryset
         return queryset.alias(_owner=KT("payload__user_id")).filter(_owner=value)
@@ -193,7 +202,7 @@ class WordsFilter(admin.SimpleListFilter):
         return [(code, label) for code, label in self.labels.items()]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        value = self.value()
+        value = text_filter_value(self.value())
         return queryset.filter(**{str(self.parameter_name): value}) if value else queryset
 
 
@@ -516,7 +525,10 @@ class MemoryRowAdmin(ReadingLeavesATrace):
     def correct_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         if not self.can_correct(request):
             raise PermissionDenied
-        row = get_object_or_404(MemoryRow.objects.defer("vector"), pk=object_id)
+        # As the change page looks it up: an id that is not a UUID is no memory (not a 500).
+        row = self.get_object(request, unquote(object_id))
+        if row is None:
+            raise Http404
         change_url = reverse("admin:memories_memoryrow_change", args=[row.pk])
         if request.method == "POST":
             form = CorrectionForm(request.POST)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
+
+logger = logging.getLogger(__name__)
 
 
 def chinese_unless_chosen(
@@ -96,7 +99,12 @@ def with_security_headers(app: Callable[..., Any]) -> Callable[..., Any]:
 
 class DatabaseOutage:
     """Pages answer an unreachable database with a 503 "memory service unavailable" page —
-    an outage, never an empty memory. (The APIs answer it in their own exception handler.)"""
+    an outage, never an empty memory. (The APIs answer it in their own exception handler.)
+
+    A value PostgreSQL refuses (a ``DataError``: a number past bigint, a NUL byte, a word that is
+    not one of an enum's) is the request's fault, not an outage: 400, the console's "bad request"
+    page. Either way the log names the exception's class (Django's own line says only "Service
+    Unavailable" or "Bad Request")."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -108,8 +116,38 @@ class DatabaseOutage:
         from django.db import DatabaseError
 
         from memories.types import BackendError
-        from poco_memory.errors import service_unavailable
+        from poco_memory.errors import bad_request, service_unavailable
 
         if not isinstance(exception, DatabaseError | BackendError):
             return None
+        if _bad_input(exception):
+            logger.warning(
+                "bad input reaching the database on %s: %s",
+                request.path,
+                _classes(exception),
+            )
+            return bad_request(request, exception)
+        logger.error("database unavailable on %s: %s", request.path, _classes(exception))
         return service_unavailable(request)
+
+
+def _causes(exception: BaseException) -> list[BaseException]:
+    """The exception and what it was raised from (the engine wraps the driver's error)."""
+    chain: list[BaseException] = []
+    current: BaseException | None = exception
+    while current is not None and current not in chain:
+        chain.append(current)
+        current = current.__cause__
+    return chain
+
+
+def _bad_input(exception: BaseException) -> bool:
+    import psycopg
+    from django.db import DataError
+
+    return any(isinstance(each, DataError | psycopg.DataError) for each in _causes(exception))
+
+
+def _classes(exception: BaseException) -> str:
+    """E.g. ``BackendError ← OperationalError``: never the message, which may hold a value."""
+    return " ← ".join(type(each).__name__ for each in _causes(exception))

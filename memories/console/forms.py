@@ -18,6 +18,7 @@ from memories.contract.labels import (
     delete_all_phrase,
     source_choices,
 )
+from memories.contract.serializers import MAX_PAGE
 from memories.governance import UNSET, Unset
 from memories.services import MAX_FACT_LENGTH
 from memories.types import ListOrder, ListQuery, StatusFilter
@@ -178,6 +179,12 @@ class MemoryFilterForm(forms.Form):
     # The agent run whose memories to show (the detail page's "此任务记下的记忆").
     run = forms.CharField(required=False, max_length=128, widget=forms.HiddenInput)
     page = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def clean_page(self) -> int | None:
+        """A typed number past the last page, however large, is clamped (the list then shows
+        and redirects to the last page): one past PostgreSQL's bigint OFFSET was a 503."""
+        page: int | None = self.cleaned_data.get("page")
+        return None if page is None else min(page, MAX_PAGE)
 
     def filters(self) -> ListFilters:
         """The valid values; an invalid one falls back to its default (its error is shown)."""

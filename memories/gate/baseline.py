@@ -7,18 +7,19 @@ any user: counts, versions, the shipped recall set and its ranks and scores.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import Count, Q
 from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from memories.gate.recall_set import SAMPLE_QUERIES, TOP_K, RecallSet, shipped_recall_set
-from memories.gate.versions import service_summary
+from memories.gate.versions import deployment_versions, service_summary
 from memories.models import AuditEvent, EntityRow, MemoryRow
 from memories.ops.portability import memory_import
 from memories.ops.preflight import vector_widths
@@ -28,27 +29,15 @@ from memories.services import memory_delete_user
 from memories.types import Actor, ActorKind, MemoryScope, StatusFilter
 
 FORMAT = "poco-memory-gate-baseline"
-VERSION = 1
+# 2: versions name the database's apart from the packages ("vector extension" beside the
+# "pgvector" package); a version 1 file kept the extension's version as "pgvector".
+VERSION = 2
 GATE_TENANT = "poco-gate"
 ACTOR = Actor(kind=ActorKind.SYSTEM, id="memory_gate")
 
 
 class BaselineError(RuntimeError):
     """The baseline could not be recorded (or its throwaway scope not cleaned up)."""
-
-
-def _one(query: str, params: list[Any] | None = None) -> Any:
-    with connection.cursor() as cursor:
-        cursor.execute(query, params or [])
-        row = cursor.fetchone()
-    return row[0] if row else None
-
-
-def database_versions() -> dict[str, str]:
-    return {
-        "postgresql": str(_one("SHOW server_version")),
-        "pgvector": str(_one("SELECT extversion FROM pg_extension WHERE extname = 'vector'")),
-    }
 
 
 def embedders_in_use() -> list[dict[str, Any]]:
@@ -225,6 +214,27 @@ def record_sample(count: int, *, write: Callable[[str], None]) -> dict[str, Any]
     return {"top_k": TOP_K, "queries": list(SAMPLE_QUERIES), "entries": entries}
 
 
+def read_baseline(path: Path) -> dict[str, Any]:
+    """A file ``record_baseline`` wrote, read back for ``verify``. Raises ``BaselineError``
+    saying what is wrong with it (never its content)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise BaselineError("no such file") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BaselineError(f"cannot be read ({type(exc).__name__})") from exc
+    try:
+        baseline = json.loads(text)
+    except ValueError as exc:
+        raise BaselineError(f"not JSON ({exc})") from exc
+    if not isinstance(baseline, dict) or baseline.get("format") != FORMAT:
+        raise BaselineError(
+            f"not a baseline (a JSON object of format {FORMAT!r}, as "
+            "`memory_gate baseline --out FILE` writes)"
+        )
+    return baseline
+
+
 def record_baseline(
     *, sample_scopes: int = 0, write: Callable[[str], None] = lambda _: None
 ) -> dict[str, Any]:
@@ -233,7 +243,7 @@ def record_baseline(
         "format": FORMAT,
         "version": VERSION,
         "recorded_at": timezone.now().isoformat(),
-        "versions": {**summary["packages"], **database_versions()},
+        "versions": deployment_versions(summary),
         "configuration": summary["configuration"],
         "data": data_shape(),
         "recall": record_recall(shipped_recall_set(), write=write),

@@ -38,6 +38,7 @@ from memories.gate.service import (
     Scope,
     Service,
 )
+from memories.gate.versions import deployment_versions
 
 Write = Callable[[str], None]
 
@@ -627,11 +628,7 @@ def verify(
         url=url,
         started_at=datetime.now(UTC).isoformat(),
         baseline_recorded_at=str(baseline.get("recorded_at", "")),
-        baseline_versions={
-            "versions": baseline.get("versions", {}),
-            "configuration": baseline.get("configuration", {}),
-            "data": baseline.get("data", {}),
-        },
+        baseline_versions=recorded_versions(baseline),
     )
     from memories.gate import steps
 
@@ -687,6 +684,23 @@ def verify(
     result.seconds = time.monotonic() - started
     write_report(result, report_dir)
     return result
+
+
+def recorded_versions(baseline: dict[str, Any]) -> dict[str, Any]:
+    """What the report shows of the baseline beside the target, under the names
+    ``deployment_versions`` gives now: a baseline of the first format kept the vector
+    extension's version as "pgvector" (the Python package's name) and not the package's."""
+    versions = dict(baseline.get("versions") or {})
+    if int(baseline.get("version") or 1) < 2 and "pgvector" in versions:
+        versions = {
+            ("vector extension" if name == "pgvector" else name): value
+            for name, value in versions.items()
+        }
+    return {
+        "versions": versions,
+        "configuration": baseline.get("configuration", {}),
+        "data": baseline.get("data", {}),
+    }
 
 
 # --- the report ------------------------------------------------------------------------------
@@ -753,10 +767,7 @@ def _beside(header: str, before: dict[str, Any], now: dict[str, Any]) -> list[st
 
 
 def _versions(result: Result) -> list[str]:
-    now = dict(result.target.get("packages") or {})
-    checks = result.target.get("checks") or {}
-    now["database"] = (checks.get("database") or {}).get("detail")
-    now["extensions"] = (checks.get("extensions") or {}).get("detail")
+    now = deployment_versions(result.target)
     return _beside("component", result.baseline_versions.get("versions", {}), now)
 
 

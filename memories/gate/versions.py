@@ -1,6 +1,7 @@
-"""What this deployment runs: package versions and a configuration summary with every secret
-masked. ``GET /ready`` shows it to operators (``verify`` reads the live service's), the baseline
-records it beside the data's shape."""
+"""What this deployment runs: package versions, the database server's and its extensions'
+versions, and a configuration summary with every secret masked. ``GET /ready`` shows it to
+operators (``verify`` reads the live service's), the baseline records it beside the data's
+shape: both through ``deployment_versions``, so the report compares like with like."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
+from django.db import DatabaseError, connection
+
+from memories.ops.preflight import EXTENSIONS
 
 PACKAGES = ("mem0ai", "Django", "pgvector", "psycopg")
 
@@ -21,6 +25,30 @@ def package_versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             found[name] = "not installed"
     return found
+
+
+def database_versions() -> dict[str, str]:
+    """The PostgreSQL server (``postgresql``) and each extension the schema needs, named
+    ``vector extension``, ``pg_trgm extension``…: apart from the Python packages (``pgvector``
+    is the client package, not the extension). Raises ``DatabaseError`` when it cannot ask."""
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        server = cursor.fetchone()
+        cursor.execute(
+            "SELECT extname, extversion FROM pg_extension WHERE extname = ANY(%s)",
+            [list(EXTENSIONS)],
+        )
+        found = dict(cursor.fetchall())
+    return {
+        "postgresql": str(server[0]) if server else "unknown",
+        **{f"{name} extension": str(found.get(name, "not installed")) for name in EXTENSIONS},
+    }
+
+
+def deployment_versions(summary: dict[str, Any]) -> dict[str, str]:
+    """Every version of a ``service_summary`` by one name each: what the baseline records and
+    what ``verify`` reads from the target's ``/ready``."""
+    return {**(summary.get("packages") or {}), **(summary.get("database") or {})}
 
 
 def mask_url(url: str) -> str:
@@ -63,4 +91,8 @@ def configuration() -> dict[str, Any]:
 
 
 def service_summary() -> dict[str, Any]:
-    return {"packages": package_versions(), "configuration": configuration()}
+    try:
+        database = database_versions()
+    except DatabaseError:  # /ready says so in its checks; the versions are then unknown
+        database = {}
+    return {"packages": package_versions(), "database": database, "configuration": configuration()}

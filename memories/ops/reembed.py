@@ -22,6 +22,9 @@ from memories.engine import internals as ops
 from memories.ops.progress import Progress
 
 BATCH = 100
+# pgvector's HNSW index, which the new vectors get before the swap, takes vector(1) to
+# vector(2000) (the column type itself would take up to 16,000).
+MAX_DIMS = 2000
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ def reembed_build(
     ops.shadow_prepare(engine, dims=target.dims)
     todo, total = ops.shadow_counts(engine)
     progress = Progress(total=total, label="re-embedding", write=write)
-    progress.advance(total - todo)  # done by an earlier, interrupted run
+    progress.resume(total - todo)  # done by an earlier, interrupted run
     embedded = 0
     while done := ops.shadow_fill_batch(engine, embedder=embedder, batch=batch):
         embedded += done

@@ -6,20 +6,26 @@ memories (``poco_memories``) and the audit trail's text (Mem0 keeps no history o
 deletes every refused memory completely through ``services.memory_delete`` (rows, entity
 links, audit text → tombstone), then blanks the audit text that still holds a secret or an
 identifier (a memory corrected away from a secret keeps its clean text but loses the old one).
-Nothing here ever returns the text it judged. Everything lives in PostgreSQL, so one run on
-any node covers the whole cluster.
+The id rule (``admission.refs``) is re-run too, over the audit rows' run ids and the references a
+memory's payload keeps (``PAYLOAD_REFS``); ``apply`` blanks those values. Nothing here ever
+returns the text it judged. Everything lives in PostgreSQL, so one run on any node covers the
+whole cluster.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from django.db.models import Q, QuerySet
+from django.db.models.fields.json import KT
 
 from memories.admission import admit_text, find_secret
 from memories.admission.refs import ref_problem
+from memories.engine import get_engine
+from memories.locks import scope_write_lock
 from memories.models import AuditEvent, MemoryRow
 from memories.services import memory_delete
 from memories.types import Actor, ActorKind, DeleteStatus, MemoryScope, ScopeError, Source
@@ -27,6 +33,10 @@ from memories.types import Actor, ActorKind, DeleteStatus, MemoryScope, ScopeErr
 T = TypeVar("T")
 
 RESCAN_ACTOR = Actor(kind=ActorKind.SYSTEM, id="memory_rescan")
+
+# The payload fields that hold an id a client or a run sent: the run (or page) that wrote the
+# memory, and the ingest run it was extracted from. Shown by list-user, exports and /v1 history.
+PAYLOAD_REFS = ("source_ref", "origin_run_id")
 
 
 @dataclass
@@ -40,6 +50,8 @@ class RescanReport:
     scrubbed_audit: int = 0
     # Ids and references holding free text or a secret (the id rule, ``admission.refs``).
     refs: Counter[str] = field(default_factory=Counter)
+    # What ``apply`` blanked of those, by the same names: what it changed, not what it found.
+    blanked_refs: Counter[str] = field(default_factory=Counter)
 
 
 def memory_rescan(*, apply: bool = False) -> RescanReport:
@@ -63,9 +75,14 @@ def memory_rescan(*, apply: bool = False) -> RescanReport:
     ]
     if bad_run_ids:
         report.refs["audit run_id"] = len(bad_run_ids)
+    bad_payload_refs = _bad_payload_refs()
+    for key, rows in bad_payload_refs.items():
+        report.refs[f"memory {key}"] = len(rows)
     if not apply:
         return report
-    AuditEvent.objects.filter(id__in=bad_run_ids).update(run_id="")
+    report.blanked_refs["audit run_id"] = AuditEvent.objects.filter(id__in=bad_run_ids).update(
+        run_id=""
+    )
 
     for memory_id, scope in refused:
         outcome = memory_delete(
@@ -80,7 +97,47 @@ def memory_rescan(*, apply: bool = False) -> RescanReport:
     report.scrubbed_audit = offending.count()
     _audit_with_text().filter(id__in=audit_old).update(old_text="")
     _audit_with_text().filter(id__in=audit_new).update(new_text="")
+    for key, rows in bad_payload_refs.items():
+        report.blanked_refs[f"memory {key}"] = _blank_payload_ref(key, rows)
+    report.blanked_refs = +report.blanked_refs
     return report
+
+
+def _bad_payload_refs() -> dict[str, list[tuple[str, str]]]:
+    """Per field of ``PAYLOAD_REFS`` that holds one: the memories (id, scope key) whose value
+    breaks the id rule."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for key in PAYLOAD_REFS:
+        rows = (
+            MemoryRow.objects.annotate(value=KT(f"payload__{key}"), owner=KT("payload__user_id"))
+            .exclude(value__isnull=True)
+            .exclude(value="")
+            .values_list("id", "value", "owner")
+        )
+        bad = [(str(memory_id), owner) for memory_id, value, owner in rows if ref_problem(value)]
+        if bad:
+            found[key] = bad
+    return found
+
+
+def _blank_payload_ref(key: str, rows: list[tuple[str, str]]) -> int:
+    """Blank ``key`` in each memory's payload, under its scope's write lock (a writer that read
+    the payload meanwhile would put the value back). Returns how many it blanked: a memory
+    deleted meanwhile, by this rescan or anyone, is not counted."""
+    engine = get_engine()
+    blanked = 0
+    for memory_id, owner in rows:
+        try:
+            lock = scope_write_lock(MemoryScope.from_key(owner))
+        except ScopeError:
+            lock = contextlib.nullcontext()  # no writer can name such a scope
+        try:
+            with lock:
+                engine.patch_payload(memory_id=memory_id, fields={key: ""})
+        except LookupError:
+            continue
+        blanked += 1
+    return blanked
 
 
 def _judge(

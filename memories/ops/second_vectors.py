@@ -63,7 +63,7 @@ def second_backfill(
         else None
     )
     if progress is not None:
-        progress.advance(filled)
+        progress.resume(filled)  # filled before: no part of this run's rate
     embedded = 0
     while embedded < todo:
         done = engine.second_backfill_batch(batch=min(batch, todo - embedded))

@@ -44,6 +44,19 @@ def test_memory_changelist_filters_by_category(staff_client, alice_scope, rememb
     assert "林清" in page and "周报" not in page
 
 
+@pytest.mark.parametrize("parameter", ["scope", "category", "source"])
+def test_memory_changelist_answers_a_filter_value_postgresql_cannot_hold(
+    staff_client, alice_scope, remember, parameter
+):
+    """A NUL byte never reaches SQL (it was the 503 outage page): Django's answer to a bad
+    lookup, the unfiltered list with its "e=1" flag."""
+    remember(alice_scope, WEEKLY)
+    url = reverse("admin:memories_memoryrow_changelist")
+    response = staff_client.get(url, {parameter: "\x00"})
+    assert (response.status_code, response["Location"]) == (302, f"{url}?e=1")
+    assert "周报" in staff_client.get(response["Location"]).content.decode()
+
+
 def test_memory_detail_shows_history_and_entities(staff_client, alice_scope, remember):
     memory_id = remember(alice_scope, LIN)
     response = staff_client.get(reverse("admin:memories_memoryrow_change", args=[memory_id]))
@@ -78,6 +91,16 @@ def test_admin_correction_goes_through_the_service(staff_client, alice_scope, re
         "admin",
         "admin",
     )
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+@pytest.mark.parametrize("object_id", ["notauuid", "00000000-0000-0000-0000-000000000000"])
+def test_admin_correction_of_no_memory_is_a_404(staff_client, method, object_id):
+    """An id that is not a UUID names no memory either: 404, as for a missing one (it was a
+    500, a ValidationError from the lookup)."""
+    url = reverse("admin:memories_memoryrow_correct", args=[object_id])
+    response = getattr(staff_client, method)(url, {"text": "x", "category": "fact"})
+    assert response.status_code == 404
 
 
 def test_admin_delete_goes_through_the_service(staff_client, alice_scope, remember):

@@ -210,6 +210,18 @@ def test_paging(alice_client, alice_scope, remember):
     assert second.count('class="memory-item"') == 2
 
 
+@pytest.mark.parametrize("typed", ["3", "10001", "9223372036854775807", str(10**40)])
+def test_a_page_past_the_end_redirects_to_the_last_page(alice_client, alice_scope, remember, typed):
+    """A typed number past the end, however large, shows the last page: no number reaches SQL
+    that PostgreSQL cannot take (an OFFSET past bigint was a 503 outage page)."""
+    for n in range(22):
+        remember(alice_scope, f"第 {n} 条测试记忆：项目代号 “Orion-{n}”。")
+    response = alice_client.get(reverse("console:memories"), {"page": typed, "sort": "updated"})
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('console:memories')}?page=2&sort=updated"
+    assert "第 2 / 2 页" in html(alice_client.get(response["Location"]))
+
+
 def test_semantic_search_finds_by_meaning(alice_client, alice_scope, remember):
     remember(alice_scope, "用户偏好使用简体中文回答，结论先行，说明保持简洁。")
     response = alice_client.get(

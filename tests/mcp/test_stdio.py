@@ -60,3 +60,20 @@ def test_stdio_serves_the_same_tools_for_the_named_scope(transactional_db, scope
 def test_stdio_refuses_a_malformed_scope():
     with pytest.raises(CommandError, match="user_id"):
         call_command("mcp_stdio", "--tenant", "acme", "--user", "alice:bob")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "problem"),
+    [
+        ("--run-id", "13912345678", "cn_mobile"),
+        ("--run-id", "password=hunter2", "an id of at most 128"),
+        ("--run-kind", "x" * 33, "an id of at most 32"),
+    ],
+)
+def test_stdio_refuses_a_run_id_the_http_header_refuses(option, value, problem):
+    """The run id becomes the memories' ``source_ref`` and the run ledger's key: the same rule
+    as ``X-Poco-Run-Id`` (``ref_problem``), not just a length."""
+    with pytest.raises(CommandError, match=problem) as refused:
+        call_command("mcp_stdio", "--tenant", "acme", "--user", "alice", option, value)
+    assert option in str(refused.value)
+    assert value not in str(refused.value)

@@ -141,7 +141,7 @@ def test_an_expired_add_form_keeps_what_was_typed_for_the_add_page(alice):
     assert "evil.example" not in client.get(reverse("console:memory_add")).content.decode()
 
 
-def test_database_outage_on_htmx_is_a_fragment(alice_client, monkeypatch):
+def test_database_outage_on_htmx_is_a_fragment(alice_client, monkeypatch, caplog):
     from django.db import OperationalError
 
     def down(**kwargs):
@@ -151,6 +151,27 @@ def test_database_outage_on_htmx_is_a_fragment(alice_client, monkeypatch):
     response = alice_client.get(reverse("console:overview"), **HTMX)
     assert response.status_code == 503
     assert "记忆服务暂时不可用" in fragment(response)
+    # The log says what failed, not only "Service Unavailable".
+    assert "OperationalError" in caplog.text
+
+
+@pytest.mark.parametrize(
+    ("path", "query"),
+    [
+        # An enum column of a third-party admin: "invalid input value for enum".
+        ("/admin/procrastinate/procrastinatejob/", {"status": "bogus"}),
+        ("/admin/procrastinate/procrastinatejob/", {"queue_name": "\x00"}),
+    ],
+)
+def test_bad_input_reaching_the_database_is_a_400_not_an_outage(admin_client, caplog, path, query):
+    """PostgreSQL refusing a value (a DataError) is the request's fault: 400 with the console's
+    page, logged with the exception's class; only a failing database is the 503 outage page."""
+    response = admin_client.get(path, query)
+    assert response.status_code == 400
+    body = response.content.decode()
+    assert "请求无效" in body and "记忆服务暂时不可用" not in body
+    assert "Retry-After" not in response
+    assert "DataError" in caplog.text
 
 
 @pytest.mark.parametrize("path", ["/v1/no-such-endpoint", "/api/v1/no-such-endpoint"])

@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from memories.admission.refs import ref_problem
 from memories.mcp.connection import MAX_RUN_ID, MAX_RUN_KIND, Connection
 from memories.mcp.server import build_server
 from memories.types import Actor, ActorKind, MemoryScope, ScopeError
@@ -31,8 +32,16 @@ class Command(BaseCommand):
         except ScopeError as exc:
             raise CommandError(str(exc)) from exc
         run_id, run_kind = options["run_id"], options["run_kind"]
-        if len(run_id) > MAX_RUN_ID or len(run_kind) > MAX_RUN_KIND:
-            raise CommandError(f"--run-id ≤ {MAX_RUN_ID}, --run-kind ≤ {MAX_RUN_KIND} characters")
+        # The rule of the X-Poco-Run-Id/-Kind headers (memories.admission.refs): the run id is
+        # stored as the memories' source_ref and in the run ledger, so a phone number or a
+        # secret is refused here too, not just a long value.
+        for option, value, limit in (
+            ("--run-id", run_id, MAX_RUN_ID),
+            ("--run-kind", run_kind, MAX_RUN_KIND),
+        ):
+            problem = ref_problem(value, max_length=limit)
+            if problem is not None:
+                raise CommandError(f"{option}: {problem}")
         connection = Connection(
             scope=scope,
             actor=Actor(kind=ActorKind.AGENT, id="mcp-stdio"),

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from memories.management.scope_options import add_scope_arguments, scope_from_options
 from memories.ops.portability import memory_export
@@ -22,10 +22,18 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         scope = scope_from_options(options)
+        output = Path(options["output"]) if options["output"] else None
+        if output is not None and not output.parent.is_dir():
+            # Before the export: nothing is read (or recorded as exported) for a file that
+            # cannot be written.
+            raise CommandError(f"cannot write {output}: {output.parent} is not a directory")
         document = memory_export(scope=scope)
         text = json.dumps(document, ensure_ascii=False, indent=2)
-        if options["output"]:
-            Path(options["output"]).write_text(text + "\n", encoding="utf-8")
+        if output is not None:
+            try:
+                output.write_text(text + "\n", encoding="utf-8")
+            except OSError as exc:
+                raise CommandError(f"cannot write {output}: {exc.strerror or exc}") from exc
             count = len(document["memories"])
             self.stderr.write(f"exported {count} memories of {scope.key} to {options['output']}")
         else:

@@ -72,6 +72,7 @@ class Command(BaseCommand):
         )
 
     def _verify(self, options: dict[str, Any]) -> None:
+        from memories.gate.baseline import BaselineError, read_baseline
         from memories.gate.verify import verify
 
         token = options["token"] or os.environ.get("POCO_GATE_TOKEN", "")
@@ -82,7 +83,11 @@ class Command(BaseCommand):
         unknown = sorted(only - set(STEPS))
         if unknown:
             raise CommandError(f"unknown step(s) {unknown}; the steps are {', '.join(STEPS)}")
-        baseline = json.loads(Path(options["baseline"]).read_text())
+        baseline_file = Path(options["baseline"])
+        try:
+            baseline = read_baseline(baseline_file)
+        except BaselineError as exc:
+            raise CommandError(f"baseline {baseline_file}: {exc}") from exc
         result = verify(
             baseline=baseline,
             url=url,

@@ -35,7 +35,9 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {options['file']}: {exc}") from exc
         form = ExportDocumentInput(data=raw)
         if not form.is_valid():
-            raise CommandError(f"invalid export document: {json.dumps(form.errors)}")
+            raise CommandError(
+                "invalid export document: " + json.dumps(form.errors, ensure_ascii=False)
+            )
         items = form.validated_data["memories"]
         actor = Actor(kind=ActorKind.SYSTEM, id="memory_import")
         progress = Progress(total=len(items), label="imported", write=self.stderr.write)

@@ -14,7 +14,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from memories.engine.embedder import DIMS, MODEL_NAME
-from memories.ops.reembed import EmbedderTarget, reembed_abort, reembed_build, reembed_swap
+from memories.ops.reembed import (
+    MAX_DIMS,
+    EmbedderTarget,
+    reembed_abort,
+    reembed_build,
+    reembed_swap,
+)
 from memories.types import BackendError
 
 
@@ -38,6 +44,11 @@ class Command(BaseCommand):
             reembed_abort()
             self.stdout.write("re-embedding aborted: shadow vectors dropped, live ones unchanged")
             return
+        if not 1 <= options["dims"] <= MAX_DIMS:
+            raise CommandError(
+                f"--dims {options['dims']}: pgvector indexes vectors of 1 to {MAX_DIMS} "
+                "dimensions; nothing was changed"
+            )
         if not options["base_url"] and (options["model"], options["dims"]) != (MODEL_NAME, DIMS):
             raise CommandError(f"the bundled embedder is {MODEL_NAME} with {DIMS} dims")
         target = EmbedderTarget(

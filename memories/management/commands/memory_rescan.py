@@ -30,7 +30,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         apply = bool(options["apply"])
         report = memory_rescan(apply=apply)
-        refs = report.refs + pipeline_refs_rescan(apply=apply)
+        pipeline = pipeline_refs_rescan(apply=apply)
+        refs = report.refs + pipeline.found
         self.stdout.write(f"memories refused: {_counts(report.memories)}")
         self.stdout.write(f"audit rows holding refused text: {_counts(report.audit)}")
         self.stdout.write(f"ids and references holding free text or a secret: {_counts(refs)}")
@@ -38,8 +39,10 @@ class Command(BaseCommand):
             if report.memories or report.audit or refs:
                 self.stdout.write("Dry run: nothing changed. Run with --apply to clean up.")
             return
+        blanked = report.blanked_refs + pipeline.blanked
         self.stdout.write(
-            f"deleted {report.deleted} memories; blanked {report.scrubbed_audit} audit rows."
+            f"deleted {report.deleted} memories; blanked {report.scrubbed_audit} audit rows; "
+            f"ids and references blanked: {_counts(blanked)}."
         )
         if report.not_deleted:
             raise CommandError(f"some memories were not deleted: {_counts(report.not_deleted)}")

@@ -31,6 +31,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["batch"] < 1:
             raise CommandError("--batch must be at least 1")
+        if options["limit"] is not None and options["limit"] < 1:
+            raise CommandError("--limit must be at least 1 (leave it out to embed every memory)")
         try:
             report = second_backfill(
                 write=self.stderr.write,

@@ -16,16 +16,20 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import metadata
 from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
+from django.db import connection
 from django.db.models.fields.json import KT
 
+from memories.gate.baseline import read_baseline
 from memories.gate.recall_set import shipped_recall_set, spearman
+from memories.gate.verify import Result, recorded_versions, render_markdown
 from memories.gate.versions import mask_url
 from memories.models import MemoryRow
 from memories.ops.calibration import OFF_TOPIC_QUESTIONS
@@ -74,6 +78,53 @@ def test_ready_shows_operators_the_versions_and_a_masked_configuration(client, s
     text = answer.content.decode()
     assert "sk-very-secret" not in text and "hunter2" not in text
     assert "service" not in client.get("/ready").json()
+
+
+def versions_table(result: Result) -> dict[str, tuple[str, str]]:
+    """The report's "Versions" section: component → (baseline, target)."""
+    section = render_markdown(result).split("## Versions\n\n")[1].split("\n\n")[0]
+    rows = [line.strip("|").split(" | ") for line in section.splitlines()[2:]]
+    return {name.strip(): (before.strip(), now.strip()) for name, before, now in rows}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_versions_table_compares_like_with_like(client, settings, tmp_path):
+    """The baseline and verify record the same things under the same names: the pgvector
+    package beside the vector extension, the PostgreSQL server under one name. Nothing changed
+    between the two, so no row differs (the extension was shown against the package as
+    "pgvector 0.8.x → 0.5.x", the server as "postgresql" against "database")."""
+    settings.SERVICE_TOKENS = [f"ops:{OPERATOR}:"]
+    path = tmp_path / "b.json"
+    call_command(
+        "memory_gate", "baseline", "--out", str(path), stdout=StringIO(), stderr=StringIO()
+    )
+    ready = client.get("/ready", HTTP_AUTHORIZATION=f"Bearer {OPERATOR}").json()
+    result = Result(run="r", url="u", started_at="", baseline_recorded_at="")
+    result.target = {"checks": ready["checks"], **ready["service"]}
+    result.baseline_versions = recorded_versions(read_baseline(path))
+
+    table = versions_table(result)
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+        extension = cursor.fetchone()[0]
+        cursor.execute("SHOW server_version")
+        server = cursor.fetchone()[0]
+    assert table["pgvector"] == (metadata.version("pgvector"),) * 2
+    assert table["vector extension"] == (extension, extension)
+    assert table["postgresql"] == (server, server)
+    assert [name for name, (before, now) in table.items() if before != now] == []
+
+
+def test_a_baseline_of_the_first_format_names_its_extension_version_as_such():
+    """A baseline recorded before this release kept the extension's version as "pgvector"."""
+    old = {"format": "poco-memory-gate-baseline", "version": 1}
+    old["versions"] = {"pgvector": "0.8.0", "postgresql": "16.4", "Django": "5.2"}
+    assert recorded_versions(old)["versions"] == {
+        "vector extension": "0.8.0",
+        "postgresql": "16.4",
+        "Django": "5.2",
+    }
 
 
 @pytest.mark.django_db(transaction=True)
@@ -413,3 +464,29 @@ def test_a_foreign_scope_read_refuses_the_release(live, tmp_path):
     failures = [f for f in verdict.report["findings"] if f["condition"] == "isolation.list"]
     assert [f["ok"] for f in failures] == [False, True]
     assert gate_rows(live) == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (None, "no such file"),
+        ("[1, 2]", "not a baseline"),
+        ('{"format": "something-else"}', "not a baseline"),
+        ("{", "not JSON"),
+    ],
+)
+def test_verify_names_a_baseline_it_cannot_use(tmp_path, content, problem):
+    path = tmp_path / "baseline.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(CommandError, match=problem) as refused:
+        call_command(
+            "memory_gate",
+            "verify",
+            *("--baseline", str(path), "--report", str(tmp_path / "report")),
+            *("--url", "http://127.0.0.1:9", "--token", OPERATOR),
+            stdout=StringIO(),
+            stderr=StringIO(),
+        )
+    assert str(path) in str(refused.value)
+    assert not (tmp_path / "report").exists()

@@ -20,7 +20,7 @@ from django.core.management.base import CommandError
 
 from memories import selectors
 from memories.gate import release, steps
-from memories.gate.baseline import record_sample
+from memories.gate.baseline import FORMAT, record_sample
 from memories.gate.recall_set import SAMPLE_QUERIES
 from memories.services import memory_add
 from memories.types import SearchResult
@@ -49,7 +49,8 @@ def verify(live_server, settings, tmp_path) -> Callable[..., Verdict]:
 
     def run(only: str, baseline: dict[str, Any] | None = None) -> Verdict:
         path = tmp_path / "baseline.json"
-        path.write_text(json.dumps(baseline or {"recorded_at": "test"}, ensure_ascii=False))
+        recorded = {"format": FORMAT, "recorded_at": "test", **(baseline or {})}
+        path.write_text(json.dumps(recorded, ensure_ascii=False))
         report = tmp_path / "report"
         out, err = _Text(), _Text()
         refused = False

@@ -374,3 +374,23 @@ def test_import_command_refuses_an_invalid_file(other_scope, tmp_path):
     path.write_text(json.dumps({"format": EXPORT_FORMAT, "version": 9, "memories": []}))
     with pytest.raises(CommandError, match="version"):
         call_command("memory_import", "--tenant", "acme", "--user", other_scope.user_id, str(path))
+
+
+def test_export_command_into_a_missing_directory_is_a_command_error(scope, tmp_path):
+    path = tmp_path / "no-such-dir" / "export.json"
+    with pytest.raises(CommandError, match="no-such-dir") as refused:
+        call_command("memory_export", tenant=scope.tenant_id, user=scope.user_id, output=str(path))
+    assert "cannot write" in str(refused.value)
+    assert not path.parent.exists()
+
+
+def test_import_command_shows_field_errors_readably(other_scope, tmp_path):
+    """The serializer's messages as written (Chinese here), not JSON-escaped."""
+    from django.utils import translation
+
+    path = tmp_path / "list.json"
+    path.write_text("[]")
+    with translation.override("zh-hans"), pytest.raises(CommandError) as refused:
+        call_command("memory_import", "--tenant", "acme", "--user", other_scope.user_id, str(path))
+    message = str(refused.value)
+    assert "无效" in message and "\\u" not in message

@@ -227,3 +227,27 @@ def test_abort_drops_the_shadow_and_changes_nothing_live(scope, agent, fake_embe
 def test_bundled_target_must_match_the_bundled_model():
     with pytest.raises(CommandError, match="bundled"):
         reembed("--dims", "768")
+
+
+@pytest.mark.parametrize("dims", ["0", "-5", "2001", "20000"])
+def test_a_width_pgvector_cannot_index_is_refused_before_anything(dims, fake_embedder_url):
+    """pgvector's HNSW index takes 1 to 2,000 dimensions: a width outside is refused up front,
+    not after a shadow column failed with "run again to resume" (which could never help)."""
+    with pytest.raises(CommandError, match=r"--dims .*1 to 2000") as refused:
+        reembed("--model", "fake", "--dims", dims, "--base-url", fake_embedder_url)
+    assert "run again" not in str(refused.value)
+    assert width(column=SHADOW_COLUMN) is None
+
+
+def test_an_unreachable_endpoint_is_not_reported_done(scope, agent):
+    """The progress line before the failure must not say "done"."""
+    store(scope, agent, texts=FACTS[:1])
+    err = StringIO()
+    with pytest.raises(CommandError, match="nothing was swapped"):
+        call_command(
+            "memory_reembed",
+            *("--model", "fake-8", "--dims", str(FAKE_DIMS), "--base-url", "http://127.0.0.1:9/v1"),
+            stdout=StringIO(),
+            stderr=err,
+        )
+    assert "done" not in err.getvalue()

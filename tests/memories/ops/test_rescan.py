@@ -89,7 +89,7 @@ def test_apply_deletes_refused_memories_and_blanks_old_secrets(stale, scope):
 
     output = run("--apply")
 
-    assert "deleted 1 memories; blanked 2 audit rows." in output
+    assert "deleted 1 memories; blanked 2 audit rows; ids and references blanked: 0." in output
     assert not [secret for secret in SECRETS if secret in output]
     # The refused memory is gone everywhere, through the service's delete.
     assert list(MemoryRow.objects.values_list("payload__data", flat=True)) == [CORRECTED]

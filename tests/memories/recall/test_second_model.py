@@ -320,7 +320,8 @@ def test_an_import_leaves_second_vectors_to_the_resumable_backfill(db, scope, ag
 
     err = StringIO()
     call_command("memory_second_vectors", stdout=StringIO(), stderr=err)  # resumes at 2 of 4
-    assert "second vectors (e5-small): 2/4" in err.getvalue().splitlines()[0]
+    # What an earlier run filled is no progress of this one: no rate before it embedded any.
+    assert err.getvalue().splitlines()[0] == "second vectors (e5-small): 2/4 (resuming)"
     assert second_coverage() == (4, 4)
     for memory_id, text in zip(stored, [JOB, *OTHERS], strict=True):
         vector, model = second_row(memory_id)
@@ -330,6 +331,12 @@ def test_an_import_leaves_second_vectors_to_the_resumable_backfill(db, scope, ag
     out = StringIO()
     call_command("memory_second_vectors", stdout=out, stderr=StringIO())
     assert "embedded 0 memories" in out.getvalue()
+
+
+@pytest.mark.parametrize("limit", ["-3", "0"])
+def test_second_vectors_refuses_a_limit_below_one(limit):
+    with pytest.raises(CommandError, match="--limit"):
+        call_command("memory_second_vectors", "--limit", limit, stdout=StringIO())
 
 
 def test_the_queue_task_fills_what_an_import_left(db, scope, agent, settings):
