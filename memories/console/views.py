@@ -112,11 +112,14 @@ def _actor(request: HttpRequest) -> Actor:
     return Actor(kind=ActorKind.USER, id=request.user.get_username())
 
 
+def _swaps_fragment(request: HtmxHttpRequest) -> bool:
+    """An HTMX swap of part of the page (a history restore asks for the whole page)."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
 def _partial(request: HtmxHttpRequest, template: str, fragment: str) -> str:
     """The fragment for an HTMX swap; the whole page otherwise (and on history restore)."""
-    if request.htmx and not request.htmx.history_restore_request:
-        return f"{template}#{fragment}"
-    return template
+    return f"{template}#{fragment}" if _swaps_fragment(request) else template
 
 
 def _owned_record(scope: MemoryScope, memory_id: uuid.UUID) -> MemoryRecord | None:
@@ -151,13 +154,23 @@ def _notice(level: str, text: str) -> dict[str, str]:
     return {"level": level, "text": text}
 
 
+NOTICE_LEVELS = {"success": messages.SUCCESS, "error": messages.ERROR}
+
+
+def _keep_notice(request: HttpRequest, notice: dict[str, str] | None) -> None:
+    """The notice as a message: shown at the top of the next page, or of the fragment's page
+    (``oob_messages``), where it replaces the last action's."""
+    if notice:
+        messages.add_message(
+            request, NOTICE_LEVELS.get(notice["level"], messages.INFO), notice["text"]
+        )
+
+
 def _detail_redirect(
     request: HtmxHttpRequest, record: MemoryRecord, notice: dict[str, str] | None
 ) -> HttpResponse:
     """Back to the memory's page (no HTMX), the notice shown there as a message."""
-    if notice:
-        level = messages.SUCCESS if notice["level"] == "success" else messages.INFO
-        messages.add_message(request, level, notice["text"])
+    _keep_notice(request, notice)
     return redirect("console:memory_detail", memory_id=record.id)
 
 
@@ -298,6 +311,7 @@ def memory_detail(
 ) -> HttpResponse:
     context = _detail_context(scope, record)
     if request.htmx and request.htmx.target == "fact-card":  # "cancel" of the inline editor
+        context["oob_messages"] = True
         return render(request, "console/memory_detail.html#fact-card", context)
     return render(request, "console/memory_detail.html", context)
 
@@ -346,6 +360,8 @@ def _edit_response(
         "notice": notice,
         "cleaning": cleaning,
         "cleaning_hosts": hosts,
+        # opening or sending the editor clears the last action's notice
+        "oob_messages": _swaps_fragment(request),
     }
     template = _partial(request, "console/memory_detail.html", "fact-card")
     return render(request, template, context, status=status)
@@ -435,7 +451,8 @@ def _after_update(
     updated = _owned_record(scope, uuid.UUID(record.id))
     if updated is None:
         return _not_found(request)
-    context = {**_detail_context(scope, updated), "notice": notice}
+    _keep_notice(request, notice)
+    context = {**_detail_context(scope, updated), "oob_messages": True}
     response = render(request, "console/memory_detail.html#detail-body", context)
     return reswap(retarget(response, "#detail-body"), "innerHTML")
 
@@ -750,9 +767,11 @@ def memory_pin(request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecor
             if text
             else _("设置失败：记忆服务暂时不可用，没有改变。请稍后重试。")
         )
-        context = {**_detail_context(scope, record), "notice": _notice("error", failure)}
+        messages.error(request, failure)
         status = http_status(outcome.status, Edge.CONSOLE)
-        return render(request, "console/memory_detail.html", context, status=status)
+        return render(
+            request, "console/memory_detail.html", _detail_context(scope, record), status=status
+        )
     if outcome.status == WriteStatus.UPDATED:
         messages.success(
             request,

@@ -6,7 +6,7 @@ expired session, and the inline editor's keyboard."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.e2e.test_console_looked_at import add
 from tests.e2e.test_layout import WIDTHS, layout_problems
@@ -65,3 +65,54 @@ def test_a_long_unbroken_word_stays_inside_its_card_on_every_page(signed_in, ali
         page.wait_for_url("**/set-category/")
         found += [f"{device} set category, none chosen: {p}" for p in layout_problems(page)]
     assert not found, "\n".join(found)
+
+
+# --- 3: an old notice never stands beside a new result -----------------------------------------
+WEEKLY = "周报使用飞书文档撰写，结论先行。"
+
+
+def open_editor(page: Page) -> None:
+    page.locator("#fact-card").get_by_role("link", name="纠正").click()
+    expect(page.get_by_role("heading", name="纠正记忆")).to_be_visible()
+
+
+def test_reopening_the_editor_clears_the_last_corrections_notice(signed_in, alice):
+    memory_id = add(alice, WEEKLY)
+    page = signed_in(alice)
+    page.goto(f"/memories/{memory_id}/")
+    open_editor(page)
+    page.get_by_label("记忆内容").fill("周报使用飞书文档撰写，结论先行，表格放最后。")
+    page.get_by_role("button", name="保存纠正").click()
+    expect(page.get_by_text("已纠正")).to_be_visible()
+
+    open_editor(page)
+    expect(page.get_by_text("已纠正")).to_have_count(0)
+    page.get_by_label("记忆内容").fill("我的身份证号是 110101199003071234。")
+    page.get_by_role("button", name="保存纠正").click()
+    expect(page.locator("#text-error")).to_contain_text("身份证号")
+    expect(page.get_by_text("已纠正")).to_have_count(0)
+
+
+def test_an_unchanged_save_says_so_only_until_the_next_attempt(signed_in, alice):
+    memory_id = add(alice, WEEKLY)
+    page = signed_in(alice)
+    page.goto(f"/memories/{memory_id}/")
+    open_editor(page)
+    page.get_by_role("button", name="保存纠正").click()
+    expect(page.get_by_text("内容没有变化")).to_be_visible()
+
+    open_editor(page)
+    page.get_by_label("记忆内容").fill("周报参考 /home/alice/docs/report.md，结论先行。")
+    page.get_by_role("button", name="保存纠正").click()
+    expect(page.locator("[data-cleaning]")).to_be_visible()
+    expect(page.get_by_text("内容没有变化")).to_have_count(0)
+
+
+def test_a_message_from_the_last_page_goes_when_the_editor_opens(signed_in, alice):
+    page = signed_in(alice)
+    page.goto("/memories/new/")
+    page.get_by_label("记忆内容").fill(WEEKLY)
+    page.get_by_role("button", name="保存").click()
+    expect(page.get_by_text("已添加这条记忆")).to_be_visible()
+    open_editor(page)
+    expect(page.get_by_text("已添加这条记忆")).to_have_count(0)
