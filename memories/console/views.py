@@ -270,9 +270,22 @@ def _list_page(scope: MemoryScope, filters: ListFilters) -> selectors.MemoryPage
 
 
 # --- detail and correction --------------------------------------------------------------------
+def _history_context(
+    record: MemoryRecord, entries: tuple[selectors.HistoryEntry, ...]
+) -> dict[str, Any]:
+    """The memory, its history and "最近更新": what every change on the detail page updates."""
+    history = history_items(entries)
+    return {
+        "memory": memory_item(record),
+        "history": history,
+        # "最近更新" is the newest entry of the history shown beside it, so the two agree;
+        # the payload's clock only when there is no history.
+        "last_changed_at": history[0].created_at if history else record.updated_at,
+    }
+
+
 def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
     entries = selectors.memory_history(scope=scope, memory_id=record.id)
-    history = history_items(entries)
     origin = origin_item(record, entries, run_url_template=settings.RUN_URL_TEMPLATE)
     if origin.run_id:
         origin = dataclasses.replace(
@@ -283,15 +296,11 @@ def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
             ).total,
         )
     return {
-        "memory": memory_item(record),
+        **_history_context(record, entries),
         "governance": governance_item(record),
-        "history": history,
         "origin": origin,
         "use": selectors.memory_use(scope=scope, memory_id=record.id),
         "max_pins": services.MAX_PINS,
-        # "最近更新" is the newest entry of the history shown beside it, so the two agree;
-        # the payload's clock only when there is no history.
-        "last_changed_at": history[0].created_at if history else record.updated_at,
         # Only what clears search's own relevance floor: the nearest of unrelated facts is
         # still unrelated ("没有密切相关的记忆" instead).
         "related": [
@@ -592,12 +601,14 @@ def memory_validity(
     if not request.htmx:
         return _detail_redirect(request, record, notice)
     current = _owned_record(scope, uuid.UUID(record.id)) or record
+    entries = selectors.memory_history(scope=scope, memory_id=record.id)
     context = {
+        **_history_context(current, entries),
         "governance": governance_item(current),
         "governance_notice": notice,
         "validity_form": form,
     }
-    return render(request, "console/_governance.html", context, status=status)
+    return render(request, "console/_validity_result.html", context, status=status)
 
 
 # --- deletion ---------------------------------------------------------------------------------

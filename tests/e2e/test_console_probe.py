@@ -116,3 +116,27 @@ def test_a_message_from_the_last_page_goes_when_the_editor_opens(signed_in, alic
     expect(page.get_by_text("已添加这条记忆")).to_be_visible()
     open_editor(page)
     expect(page.get_by_text("已添加这条记忆")).to_have_count(0)
+
+
+# --- 4: a new expiry shows in the history and the last-changed time at once -----------------
+@pytest.mark.parametrize("button", ["延长一年", "设为长期有效", "设为此日期"])
+def test_changing_the_expiry_updates_the_history_and_last_changed(signed_in, alice, button):
+    memory_id = add(alice, WEEKLY)
+    page = signed_in(alice)
+    page.goto(f"/memories/{memory_id}/")
+    if button == "设为长期有效":  # offered once the memory has an expiry
+        page.get_by_role("button", name="延长一年").click()
+        expect(page.get_by_text("有效期已更新")).to_be_visible()
+    history = page.locator(".timeline > li")
+    before = history.count()
+    last_changed = page.locator("[data-field=last-changed] time")
+    changed_before = last_changed.get_attribute("datetime")
+    if button == "设为此日期":
+        page.get_by_label("有效期至").fill("2099-05-01")
+    page.get_by_role("button", name=button).click()
+    expect(page.get_by_text("有效期已更新")).to_be_visible()
+    expect(history).to_have_count(before + 1)
+    expect(history.first).to_contain_text("有效期已修改")
+    expect(last_changed).not_to_have_attribute("datetime", changed_before or "")
+    page.reload()  # and what the page shows is what a reload shows
+    expect(history).to_have_count(before + 1)
