@@ -637,6 +637,11 @@ def _list_url(candidate: str) -> str:
     return ""
 
 
+def _list_to_return_to(request: HttpRequest) -> str:
+    """Where a bulk action on the list's rows goes back to: the list as it was filtered."""
+    return _list_url(request.POST.get("next", "")) or reverse("console:memories")
+
+
 def _success_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(url)
@@ -713,6 +718,7 @@ def memory_delete_selected(request: HtmxHttpRequest) -> HttpResponse:
     """Delete the rows ticked in the list: a confirmation page naming them, then one
     ``memory_delete`` each (typed confirmation is only for delete-all)."""
     scope = _scope(request)
+    back = _list_to_return_to(request)
     records = []
     for raw in request.POST.getlist("ids")[:MAX_SELECTED]:
         try:
@@ -724,9 +730,9 @@ def memory_delete_selected(request: HtmxHttpRequest) -> HttpResponse:
             records.append(record)
     if not records:
         messages.info(request, _("没有选中记忆。先勾选要删除的记忆，再点“删除所选”。"))
-        return redirect("console:memories")
+        return HttpResponseRedirect(back)
     if request.POST.get("confirmed") != "1":
-        context = {"items": [memory_item(r) for r in records]}
+        context = {"items": [memory_item(r) for r in records], "back": back}
         return render(request, "console/memory_delete_selected.html", context)
     deleted, failed = 0, 0
     for record in records:
@@ -749,7 +755,7 @@ def memory_delete_selected(request: HtmxHttpRequest) -> HttpResponse:
             _("已删除所选的 %(count)s 条记忆，相关实体关联和变更轨迹已一并清理。")
             % {"count": deleted},
         )
-    return redirect("console:memories")
+    return HttpResponseRedirect(back)
 
 
 PIN_MESSAGES = {
@@ -799,7 +805,7 @@ def memory_set_category(request: HtmxHttpRequest) -> HttpResponse:
     """One category for the rows ticked in the list; back to the list with its filters."""
     scope = _scope(request)
     form = SelectedForm(request.POST)
-    back = _list_url(request.POST.get("next", "")) or reverse("console:memories")
+    back = _list_to_return_to(request)
     records = [r for r in (_owned_record(scope, uuid.UUID(i)) for i in form.ids) if r]
     if not records:
         messages.info(request, _("没有选中记忆。先勾选要修改的记忆，再选类别。"))

@@ -5,6 +5,8 @@ expired session, and the inline editor's keyboard."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -140,3 +142,40 @@ def test_changing_the_expiry_updates_the_history_and_last_changed(signed_in, ali
     expect(last_changed).not_to_have_attribute("datetime", changed_before or "")
     page.reload()  # and what the page shows is what a reload shows
     expect(history).to_have_count(before + 1)
+
+
+# --- 5: bulk actions return to the list as it was filtered -------------------------------------
+TEAM = "团队日常沟通使用飞书。"
+CATS = "办公室的猫每天下午在窗台上晒太阳。"
+
+
+def search_for_feishu(page: Page) -> None:
+    page.goto("/memories/")
+    page.get_by_label("搜索记忆").fill("飞书")
+    expect(page.locator("#results .memory-item")).to_have_count(2)
+    expect(page).to_have_url(re.compile(r"q=%E9%A3%9E%E4%B9%A6"))
+
+
+def test_bulk_category_after_a_live_search_returns_to_the_search(signed_in, alice):
+    for text in (WEEKLY, TEAM, CATS):
+        add(alice, text)
+    page = signed_in(alice)
+    search_for_feishu(page)
+    page.locator("#bulk-category").select_option("preference")
+    tick_all_and_submit(page, "修改类别")
+    expect(page.get_by_text("已把 2 条记忆的类别改为")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"q=%E9%A3%9E%E4%B9%A6"))
+    expect(page.locator("#results .memory-item")).to_have_count(2)
+
+
+@pytest.mark.parametrize("answer", ["确认删除", "取消"])
+def test_delete_selected_after_a_live_search_returns_to_the_search(signed_in, alice, answer):
+    for text in (WEEKLY, TEAM, CATS):
+        add(alice, text)
+    page = signed_in(alice)
+    search_for_feishu(page)
+    page.locator("#results .row-select").first.check()
+    page.get_by_role("button", name="删除所选").click()
+    page.get_by_role("link" if answer == "取消" else "button", name=answer).click()
+    expect(page).to_have_url(re.compile(r"/memories/\?.*q=%E9%A3%9E%E4%B9%A6"))
+    expect(page.locator("#results .memory-item")).to_have_count(1 if answer == "确认删除" else 2)
