@@ -221,6 +221,7 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
         "heat": heat,
         "more_topics": more_topics,
         "topic_label": next((c.text for c in heat if c.id == filters.topic), filters.topic),
+        "oob_filter_count": _swaps_fragment(request),
     }
     status = 200
     if filters.semantic:

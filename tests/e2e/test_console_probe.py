@@ -179,3 +179,26 @@ def test_delete_selected_after_a_live_search_returns_to_the_search(signed_in, al
     page.get_by_role("link" if answer == "取消" else "button", name=answer).click()
     expect(page).to_have_url(re.compile(r"/memories/\?.*q=%E9%A3%9E%E4%B9%A6"))
     expect(page.locator("#results .memory-item")).to_have_count(1 if answer == "确认删除" else 2)
+
+
+# --- 6: the phone's 筛选 count follows the filters set inside it -----------------------------
+def test_on_a_phone_the_filter_count_follows_source_and_status(signed_in, alice):
+    for text in (WEEKLY, TEAM):
+        add(alice, text)
+    page = signed_in(alice)
+    page.set_viewport_size(WIDTHS["phone"])
+    page.goto("/memories/")
+    toggle = page.locator(".more-filters-toggle")
+    expect(toggle).to_have_text(re.compile(r"^\s*筛选\s*$"))
+    toggle.click()
+    page.get_by_label("来源").select_option("manage")
+    expect(page).to_have_url(re.compile("source=manage"))
+    expect(toggle.locator(".count-badge")).to_have_text("1")
+    page.get_by_label("状态").select_option("all")
+    expect(page).to_have_url(re.compile("status=all"))
+    expect(toggle.locator(".count-badge")).to_have_text("2")
+    page.get_by_label("来源").select_option("")
+    expect(toggle.locator(".count-badge")).to_have_text("1")
+    shown = toggle.inner_text()
+    page.reload()
+    expect(toggle).to_have_text(shown)
