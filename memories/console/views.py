@@ -23,7 +23,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -78,7 +78,10 @@ from memories.types import (
 
 TOPIC_LIMIT = 30
 RELATED_LIMIT = 5
-DRAFT_KEY = "console_add_draft"
+DRAFT_KEY = "console_draft"
+# The forms whose typed text survives signing out elsewhere or an expired form: the add page
+# and the inline editor (its page).
+DRAFT_PAGES = ("memory_add", "memory_edit")
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -96,12 +99,70 @@ def console_login_required(view: View) -> View:
     def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated:
             return view(request, *args, **kwargs)
+        back = request.get_full_path()
         if request.htmx:
-            back = request.htmx.current_url_abs_path or request.get_full_path()
-            return HttpResponseClientRedirect(redirect_to_login(back).url)
-        return redirect_to_login(request.get_full_path())
+            back = request.htmx.current_url_abs_path or back
+        return _to_login(request, back)
 
     return wrapper
+
+
+def _to_login(request: HtmxHttpRequest, back: str) -> HttpResponse:
+    """To the login page, and from there to ``back`` (the whole page, for HTMX too)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(redirect_to_login(back).url)
+    return redirect_to_login(back)
+
+
+# --- what was typed survives signing out ---------------------------------------------------
+def keeps_draft(view: View) -> View:
+    """A form sent after signing out in another tab: keep what was typed in the (anonymous)
+    session, which survives signing in again, so the form's page can offer it back. Only to
+    the same account: the form names who typed it."""
+
+    @functools.wraps(view)
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            page = keep_draft(request)
+            if page:
+                return _to_login(request, page)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def keep_draft(request: HttpRequest) -> str:
+    """Keep the typed text of the add form or the inline editor in the session, for that form's
+    page to offer back (after signing in again, or after the form was refused as expired); the
+    page's address, or "" when nothing was kept."""
+    text = request.POST.get("text", "") if request.method == "POST" else ""
+    if not text or _url_name(request) not in DRAFT_PAGES:
+        return ""
+    request.session[DRAFT_KEY] = {
+        "text": text[: services.MAX_FACT_LENGTH],
+        "category": request.POST.get("category", ""),
+        "author": request.POST.get("author", ""),
+        "page": request.path,
+    }
+    return request.path
+
+
+def _url_name(request: HttpRequest) -> str:
+    """The console's name for the requested page ("" for any other)."""
+    try:
+        match = resolve(request.path_info, urlconf=getattr(request, "urlconf", None))
+    except Resolver404:
+        return ""
+    return str(match.url_name) if match.namespace == "console" else ""
+
+
+def _restored_draft(request: HttpRequest) -> dict[str, str] | None:
+    """The draft kept for this page, once, and only for the account that typed it."""
+    draft = request.session.get(DRAFT_KEY)
+    if not isinstance(draft, dict) or draft.get("page") != request.path:
+        return None
+    del request.session[DRAFT_KEY]
+    return draft if draft.get("author") == request.user.get_username() else None
 
 
 def _scope(request: HttpRequest) -> MemoryScope:
@@ -326,12 +387,21 @@ def memory_detail(
     return render(request, "console/memory_detail.html", context)
 
 
+@keeps_draft
 @console_login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 @for_owned_memory
 def memory_edit(request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecord) -> HttpResponse:
     if request.method != "POST":
+        draft = _restored_draft(request)
+        if draft is not None:
+            initial = {"text": draft["text"], "category": draft["category"] or record.category}
+            restored = _("你之前输入的纠正已恢复，还没有保存。检查后点“保存纠正”。")
+            notice = _notice("info", restored)
+            return _edit_response(
+                request, scope, record, MemoryEditForm(initial=initial), notice=notice
+            )
         form = MemoryEditForm(initial={"text": record.content, "category": record.category})
         return _edit_response(request, scope, record, form)
     form = MemoryEditForm(request.POST)
@@ -468,41 +538,6 @@ def _after_update(
 
 
 # --- adding by hand ---------------------------------------------------------------------------
-def keeps_draft(view: View) -> View:
-    """A form sent after signing out in another tab: keep what was typed in the (anonymous)
-    session, which survives signing in again, so the add page can offer it back. Only to the
-    same account: the form names who typed it."""
-
-    @functools.wraps(view)
-    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated and keep_add_draft(request):
-            return redirect_to_login(reverse("console:memory_add"))
-        return view(request, *args, **kwargs)
-
-    return wrapper
-
-
-def keep_add_draft(request: HttpRequest) -> bool:
-    """Keep the add form's typed text in the session for the add page to offer back (after
-    signing in again, or after the form was refused as expired); whether there was any."""
-    text = request.POST.get("text", "") if request.method == "POST" else ""
-    if not text:
-        return False
-    request.session[DRAFT_KEY] = {
-        "text": text[: services.MAX_FACT_LENGTH],
-        "category": request.POST.get("category", ""),
-        "author": request.POST.get("author", ""),
-    }
-    return True
-
-
-def _restored_draft(request: HttpRequest) -> dict[str, str] | None:
-    draft = request.session.pop(DRAFT_KEY, None)
-    if not isinstance(draft, dict) or draft.get("author") != request.user.get_username():
-        return None
-    return draft
-
-
 ADD_FAILED = gettext_lazy("添加失败：记忆服务暂时不可用，没有保存任何内容。请稍后重试。")
 
 

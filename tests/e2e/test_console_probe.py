@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_console_looked_at import add
+from tests.e2e.test_console_looked_at import add, sign_in_again, sign_out_in_another_tab
 from tests.e2e.test_layout import WIDTHS, layout_problems
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -202,3 +202,43 @@ def test_on_a_phone_the_filter_count_follows_source_and_status(signed_in, alice)
     shown = toggle.inner_text()
     page.reload()
     expect(toggle).to_have_text(shown)
+
+
+# --- 7: a correction typed into the inline editor survives an expired session or form ----------
+TYPED = "周报使用飞书文档撰写，结论先行，每周五发给林清。"
+
+
+def type_a_correction(page: Page, memory_id: str) -> None:
+    page.goto(f"/memories/{memory_id}/")
+    open_editor(page)
+    page.get_by_label("记忆内容").fill(TYPED)
+
+
+def test_a_correction_typed_before_the_session_ended_waits_after_signing_in(signed_in, alice):
+    memory_id = add(alice, WEEKLY)
+    page = signed_in(alice)
+    type_a_correction(page, memory_id)
+    sign_out_in_another_tab(page)
+    page.get_by_role("button", name="保存纠正").click()
+    sign_in_again(page)
+    expect(page).to_have_url(re.compile(f"/memories/{memory_id}/edit/"))
+    expect(page.get_by_label("记忆内容")).to_have_value(TYPED)
+    expect(page.locator("#fact-card .alert")).to_contain_text("还没有保存")
+    page.get_by_role("button", name="保存纠正").click()
+    expect(page.locator("#fact-card blockquote")).to_have_text(TYPED)
+
+
+def test_a_correction_refused_as_expired_can_be_resumed(signed_in, alice, browser_context):
+    memory_id = add(alice, WEEKLY)
+    page = signed_in(alice)
+    type_a_correction(page, memory_id)
+    browser_context.clear_cookies(name="csrftoken")  # as after signing in again elsewhere
+    page.get_by_role("button", name="保存纠正").click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("页面已过期")
+    expect(alert).to_contain_text("你输入的内容已经保留")
+    alert.get_by_role("link", name="恢复输入的内容").click()
+    expect(page).to_have_url(re.compile(f"/memories/{memory_id}/edit/"))
+    expect(page.get_by_label("记忆内容")).to_have_value(TYPED)
+    page.goto(f"/memories/{memory_id}/edit/")  # offered back once, not forever
+    expect(page.get_by_label("记忆内容")).to_have_value(WEEKLY)
