@@ -242,3 +242,24 @@ def test_a_correction_refused_as_expired_can_be_resumed(signed_in, alice, browse
     expect(page.get_by_label("记忆内容")).to_have_value(TYPED)
     page.goto(f"/memories/{memory_id}/edit/")  # offered back once, not forever
     expect(page.get_by_label("记忆内容")).to_have_value(WEEKLY)
+
+
+# --- 8: the inline editor by keyboard ------------------------------------------------------
+@pytest.mark.parametrize("key", ["Enter on 取消", "Escape"])
+def test_closing_the_editor_by_keyboard_gives_focus_back_to_correct(signed_in, alice, key):
+    memory_id = add(alice, WEEKLY)
+    page = signed_in(alice)
+    page.goto(f"/memories/{memory_id}/")
+    correct = page.locator("#fact-card").get_by_role("link", name="纠正")
+    correct.focus()
+    page.keyboard.press("Enter")
+    text = page.get_by_label("记忆内容")
+    expect(text).to_be_focused()
+    if key == "Escape":
+        page.keyboard.press("Escape")
+    else:
+        page.locator("#fact-card").get_by_role("link", name="取消").focus()
+        page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="记忆内容")).to_be_visible()
+    expect(correct).to_be_focused()
+    expect(page).to_have_url(re.compile(f"/memories/{memory_id}/$"))
