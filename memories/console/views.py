@@ -55,6 +55,7 @@ from memories.console.presenters import (
     related_item,
     search_item,
 )
+from memories.context import BUDGET_CHARS, MAX_FACTS
 from memories.contract.labels import category_label, delete_all_phrase, source_label
 from memories.contract.outcomes import Edge, http_status
 from memories.scope import scope_for_user
@@ -363,6 +364,9 @@ def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
         "origin": origin,
         "use": selectors.memory_use(scope=scope, memory_id=record.id),
         "max_pins": services.MAX_PINS,
+        # what the automatic context takes each run (the pin help names these limits)
+        "context_facts": MAX_FACTS,
+        "context_chars": BUDGET_CHARS,
         # Only what clears search's own relevance floor: the nearest of unrelated facts is
         # still unrelated ("没有密切相关的记忆" instead).
         "related": [
@@ -828,7 +832,7 @@ def memory_pin(request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecor
     if outcome.status == WriteStatus.UPDATED:
         messages.success(
             request,
-            _("已设为始终使用：Agent 每次自动参考记忆时都会优先带上它。")
+            _("已设为始终使用：Agent 每次自动参考记忆时都会先考虑它。")
             if pinned
             else _("已取消始终使用：它会像其他记忆一样，只在相关时被参考。"),
         )
