@@ -141,7 +141,7 @@ class MemoryFilterForm(forms.Form):
         widget=forms.TextInput(
             attrs={
                 "type": "search",
-                "placeholder": _("输入关键词，空格分隔表示同时包含，例如：飞书 周报"),
+                "placeholder": _("关键词，例如：飞书 周报"),
                 "autocomplete": "off",
             }
         ),

@@ -263,3 +263,34 @@ def test_closing_the_editor_by_keyboard_gives_focus_back_to_correct(signed_in, a
     expect(page.get_by_role("heading", name="记忆内容")).to_be_visible()
     expect(correct).to_be_focused()
     expect(page).to_have_url(re.compile(f"/memories/{memory_id}/$"))
+
+
+# --- polish: the search box's hint is read whole -------------------------------------------
+def placeholder_overflow(page: Page) -> float:
+    """How far the search box's placeholder runs past the box's text area (<= 0: it fits)."""
+    return page.locator("#id_q").evaluate(
+        """el => {
+          const s = getComputedStyle(el);
+          const ctx = document.createElement('canvas').getContext('2d');
+          ctx.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+          const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+          return ctx.measureText(el.placeholder).width - room;
+        }"""
+    )
+
+
+def test_the_search_hint_fits_its_box_in_both_languages(signed_in, alice):
+    page = signed_in(alice)
+    found = []
+    for language in ("zh-hans", "en"):
+        if language == "en":
+            page.goto("/")
+            page.get_by_role("button", name="English").click()
+            page.wait_for_url("**/")
+        for device, viewport in WIDTHS.items():
+            page.set_viewport_size(viewport)
+            page.goto("/memories/")
+            over = placeholder_overflow(page)
+            if over > 0:
+                found.append(f"{language} {device}: {over:.0f}px cut off")
+    assert not found, found
