@@ -3,9 +3,9 @@
   "use strict";
 
   // "Cancel" inside a panel loaded into a [data-slot]: close the panel in place instead of
-  // following the link, and give focus back to the control that opened it. A cancel with
-  // hx-get (the inline editor's) has the server send the closed panel: focus goes back once
-  // that has settled.
+  // following the link, and give focus back to the control that opened it. A slot marked
+  // data-refill (the inline editor's card) gets its closed state from the server, at the cancel
+  // link's address; focus goes back once that has settled.
   function returnFocus(slot) {
     var back = slot.getAttribute("data-return-focus");
     var target = back && document.querySelector(back);
@@ -15,8 +15,12 @@
     var trigger = event.target.closest("[data-dismiss]");
     if (!trigger) return;
     var slot = trigger.closest("[data-slot]");
-    if (!slot || trigger.hasAttribute("hx-get")) return;
+    if (!slot) return;
     event.preventDefault();
+    if (slot.hasAttribute("data-refill")) {
+      htmx.ajax("GET", trigger.getAttribute("href"), { source: trigger, target: slot });
+      return;
+    }
     slot.replaceChildren();
     returnFocus(slot);
   });
@@ -24,7 +28,7 @@
     var config = event.detail.requestConfig;
     var source = config && config.elt;
     var slot = event.detail.target;
-    if (source && source.hasAttribute("data-dismiss") && slot && slot.hasAttribute("data-slot")) {
+    if (source && source.hasAttribute("data-dismiss") && slot && slot.hasAttribute("data-refill")) {
       returnFocus(slot);
     }
   });

@@ -261,6 +261,7 @@ def test_closing_the_editor_by_keyboard_gives_focus_back_to_correct(signed_in, a
         page.locator("#fact-card").get_by_role("link", name="取消").focus()
         page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name="记忆内容")).to_be_visible()
+    expect(page.locator(".topbar")).to_have_count(1)  # the card, not a page inside the page
     expect(correct).to_be_focused()
     expect(page).to_have_url(re.compile(f"/memories/{memory_id}/$"))
 
