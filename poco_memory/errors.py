@@ -30,8 +30,8 @@ class ErrorPage:
     title: StrOrPromise
     message: StrOrPromise
     reload: bool = True  # reloading cannot help a page that does not exist
-    # A page that picks up where the refused request left off (a URL name) and its button.
-    resume_url: str = ""
+    # The button to the page that picks up where the refused request left off (its address
+    # is the response's: ``error_response(…, resume=…)``).
     resume_label: StrOrPromise = ""
 
 
@@ -57,10 +57,10 @@ CSRF_FAILED = ErrorPage(
 )
 
 
-def error_response(request: HttpRequest, page: ErrorPage) -> HttpResponse:
+def error_response(request: HttpRequest, page: ErrorPage, *, resume: str = "") -> HttpResponse:
     if request.path.startswith(API_PREFIXES):
         return api_error_response(page.status, CODE_FOR_STATUS.get(page.status, "error"))
-    context: dict[str, object] = {"page": page}
+    context: dict[str, object] = {"page": page, "resume": resume}
     template = "errors/page.html"
     if _wants_fragment(request):
         context["reload_url"] = _current_page(request)
@@ -113,37 +113,33 @@ def service_unavailable(request: HttpRequest) -> HttpResponse:
     return error_response(request, UNAVAILABLE)
 
 
-# The add form refused as expired (a sign-in elsewhere renewed the form's token): what was
-# typed is kept and offered back on the add page.
+# The add form or the inline editor refused as expired (a sign-in elsewhere renewed the form's
+# token): what was typed is kept and offered back on the form's page.
 CSRF_FAILED_DRAFT_KEPT = ErrorPage(
     403,
     _("页面已过期"),
     _(
-        "页面已过期（可能在别处退出或重新登录过），这条记忆还没有保存。"
-        "你输入的内容已经保留，打开添加页面即可检查后再保存。"
+        "页面已过期（可能在别处退出或重新登录过），这次没有保存。"
+        "你输入的内容已经保留，点“恢复输入的内容”即可检查后再保存。"
     ),
     reload=False,
-    resume_url="console:memory_add",
     resume_label=_("恢复输入的内容"),
 )
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    if _same_origin_add_form(request):
-        from memories.console.views import keep_add_draft
+    if _from_our_own_page(request):
+        from memories.console.views import keep_draft
 
-        if keep_add_draft(request):
-            return error_response(request, CSRF_FAILED_DRAFT_KEPT)
+        resume = keep_draft(request)
+        if resume:
+            return error_response(request, CSRF_FAILED_DRAFT_KEPT, resume=resume)
     return error_response(request, CSRF_FAILED)
 
 
-def _same_origin_add_form(request: HttpRequest) -> bool:
-    """A post of our own add form from our own page (its Origin or Referer is this site): a
-    stale form, not another site's forged post, whose text must never reach the form."""
-    from django.urls import reverse
-
-    if request.method != "POST" or request.path != reverse("console:memory_add"):
-        return False
+def _from_our_own_page(request: HttpRequest) -> bool:
+    """A post from our own page (its Origin or Referer is this site): a stale form, not another
+    site's forged post, whose text must never reach a form."""
     source = request.headers.get("Origin") or request.headers.get("Referer") or ""
     return bool(source) and url_has_allowed_host_and_scheme(
         source, allowed_hosts={request.get_host()}, require_https=request.is_secure()

@@ -139,10 +139,15 @@ class MemoryFilterForm(forms.Form):
         label=_("搜索记忆"),
         required=False,
         max_length=MAX_QUERY_LENGTH,
+        error_messages={
+            "max_length": _(
+                "搜索词最多 %(limit_value)d 个字（这次有 %(show_value)d 个），请缩短后再搜索。"
+            )
+        },
         widget=forms.TextInput(
             attrs={
                 "type": "search",
-                "placeholder": _("输入关键词，空格分隔表示同时包含，例如：飞书 周报"),
+                "placeholder": _("关键词，例如：飞书 周报"),
                 "autocomplete": "off",
             }
         ),

@@ -23,7 +23,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -55,6 +55,7 @@ from memories.console.presenters import (
     related_item,
     search_item,
 )
+from memories.context import BUDGET_CHARS, MAX_FACTS
 from memories.contract.labels import category_label, delete_all_phrase, source_label
 from memories.contract.outcomes import Edge, http_status
 from memories.scope import scope_for_user
@@ -78,7 +79,10 @@ from memories.types import (
 
 TOPIC_LIMIT = 30
 RELATED_LIMIT = 5
-DRAFT_KEY = "console_add_draft"
+DRAFT_KEY = "console_draft"
+# The forms whose typed text survives signing out elsewhere or an expired form: the add page
+# and the inline editor (its page).
+DRAFT_PAGES = ("memory_add", "memory_edit")
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -96,12 +100,70 @@ def console_login_required(view: View) -> View:
     def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated:
             return view(request, *args, **kwargs)
+        back = request.get_full_path()
         if request.htmx:
-            back = request.htmx.current_url_abs_path or request.get_full_path()
-            return HttpResponseClientRedirect(redirect_to_login(back).url)
-        return redirect_to_login(request.get_full_path())
+            back = request.htmx.current_url_abs_path or back
+        return _to_login(request, back)
 
     return wrapper
+
+
+def _to_login(request: HtmxHttpRequest, back: str) -> HttpResponse:
+    """To the login page, and from there to ``back`` (the whole page, for HTMX too)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(redirect_to_login(back).url)
+    return redirect_to_login(back)
+
+
+# --- what was typed survives signing out ---------------------------------------------------
+def keeps_draft(view: View) -> View:
+    """A form sent after signing out in another tab: keep what was typed in the (anonymous)
+    session, which survives signing in again, so the form's page can offer it back. Only to
+    the same account: the form names who typed it."""
+
+    @functools.wraps(view)
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            page = keep_draft(request)
+            if page:
+                return _to_login(request, page)
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def keep_draft(request: HttpRequest) -> str:
+    """Keep the typed text of the add form or the inline editor in the session, for that form's
+    page to offer back (after signing in again, or after the form was refused as expired); the
+    page's address, or "" when nothing was kept."""
+    text = request.POST.get("text", "") if request.method == "POST" else ""
+    if not text or _url_name(request) not in DRAFT_PAGES:
+        return ""
+    request.session[DRAFT_KEY] = {
+        "text": text[: services.MAX_FACT_LENGTH],
+        "category": request.POST.get("category", ""),
+        "author": request.POST.get("author", ""),
+        "page": request.path,
+    }
+    return request.path
+
+
+def _url_name(request: HttpRequest) -> str:
+    """The console's name for the requested page ("" for any other)."""
+    try:
+        match = resolve(request.path_info, urlconf=getattr(request, "urlconf", None))
+    except Resolver404:
+        return ""
+    return str(match.url_name) if match.namespace == "console" else ""
+
+
+def _restored_draft(request: HttpRequest) -> dict[str, str] | None:
+    """The draft kept for this page, once, and only for the account that typed it."""
+    draft = request.session.get(DRAFT_KEY)
+    if not isinstance(draft, dict) or draft.get("page") != request.path:
+        return None
+    del request.session[DRAFT_KEY]
+    return draft if draft.get("author") == request.user.get_username() else None
 
 
 def _scope(request: HttpRequest) -> MemoryScope:
@@ -112,11 +174,14 @@ def _actor(request: HttpRequest) -> Actor:
     return Actor(kind=ActorKind.USER, id=request.user.get_username())
 
 
+def _swaps_fragment(request: HtmxHttpRequest) -> bool:
+    """An HTMX swap of part of the page (a history restore asks for the whole page)."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
 def _partial(request: HtmxHttpRequest, template: str, fragment: str) -> str:
     """The fragment for an HTMX swap; the whole page otherwise (and on history restore)."""
-    if request.htmx and not request.htmx.history_restore_request:
-        return f"{template}#{fragment}"
-    return template
+    return f"{template}#{fragment}" if _swaps_fragment(request) else template
 
 
 def _owned_record(scope: MemoryScope, memory_id: uuid.UUID) -> MemoryRecord | None:
@@ -151,13 +216,23 @@ def _notice(level: str, text: str) -> dict[str, str]:
     return {"level": level, "text": text}
 
 
+NOTICE_LEVELS = {"success": messages.SUCCESS, "error": messages.ERROR}
+
+
+def _keep_notice(request: HttpRequest, notice: dict[str, str] | None) -> None:
+    """The notice as a message: shown at the top of the next page, or of the fragment's page
+    (``oob_messages``), where it replaces the last action's."""
+    if notice:
+        messages.add_message(
+            request, NOTICE_LEVELS.get(notice["level"], messages.INFO), notice["text"]
+        )
+
+
 def _detail_redirect(
     request: HtmxHttpRequest, record: MemoryRecord, notice: dict[str, str] | None
 ) -> HttpResponse:
     """Back to the memory's page (no HTMX), the notice shown there as a message."""
-    if notice:
-        level = messages.SUCCESS if notice["level"] == "success" else messages.INFO
-        messages.add_message(request, level, notice["text"])
+    _keep_notice(request, notice)
     return redirect("console:memory_detail", memory_id=record.id)
 
 
@@ -208,6 +283,7 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
         "heat": heat,
         "more_topics": more_topics,
         "topic_label": next((c.text for c in heat if c.id == filters.topic), filters.topic),
+        "oob_filter_count": _swaps_fragment(request),
     }
     status = 200
     if filters.semantic:
@@ -257,9 +333,22 @@ def _list_page(scope: MemoryScope, filters: ListFilters) -> selectors.MemoryPage
 
 
 # --- detail and correction --------------------------------------------------------------------
+def _history_context(
+    record: MemoryRecord, entries: tuple[selectors.HistoryEntry, ...]
+) -> dict[str, Any]:
+    """The memory, its history and "最近更新": what every change on the detail page updates."""
+    history = history_items(entries)
+    return {
+        "memory": memory_item(record),
+        "history": history,
+        # "最近更新" is the newest entry of the history shown beside it, so the two agree;
+        # the payload's clock only when there is no history.
+        "last_changed_at": history[0].created_at if history else record.updated_at,
+    }
+
+
 def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
     entries = selectors.memory_history(scope=scope, memory_id=record.id)
-    history = history_items(entries)
     origin = origin_item(record, entries, run_url_template=settings.RUN_URL_TEMPLATE)
     if origin.run_id:
         origin = dataclasses.replace(
@@ -270,15 +359,14 @@ def _detail_context(scope: MemoryScope, record: MemoryRecord) -> dict[str, Any]:
             ).total,
         )
     return {
-        "memory": memory_item(record),
+        **_history_context(record, entries),
         "governance": governance_item(record),
-        "history": history,
         "origin": origin,
         "use": selectors.memory_use(scope=scope, memory_id=record.id),
         "max_pins": services.MAX_PINS,
-        # "最近更新" is the newest entry of the history shown beside it, so the two agree;
-        # the payload's clock only when there is no history.
-        "last_changed_at": history[0].created_at if history else record.updated_at,
+        # what the automatic context takes each run (the pin help names these limits)
+        "context_facts": MAX_FACTS,
+        "context_chars": BUDGET_CHARS,
         # Only what clears search's own relevance floor: the nearest of unrelated facts is
         # still unrelated ("没有密切相关的记忆" instead).
         "related": [
@@ -298,16 +386,26 @@ def memory_detail(
 ) -> HttpResponse:
     context = _detail_context(scope, record)
     if request.htmx and request.htmx.target == "fact-card":  # "cancel" of the inline editor
+        context["oob_messages"] = True
         return render(request, "console/memory_detail.html#fact-card", context)
     return render(request, "console/memory_detail.html", context)
 
 
+@keeps_draft
 @console_login_required
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 @for_owned_memory
 def memory_edit(request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecord) -> HttpResponse:
     if request.method != "POST":
+        draft = _restored_draft(request)
+        if draft is not None:
+            initial = {"text": draft["text"], "category": draft["category"] or record.category}
+            restored = _("你之前输入的纠正已恢复，还没有保存。检查后点“保存纠正”。")
+            notice = _notice("info", restored)
+            return _edit_response(
+                request, scope, record, MemoryEditForm(initial=initial), notice=notice
+            )
         form = MemoryEditForm(initial={"text": record.content, "category": record.category})
         return _edit_response(request, scope, record, form)
     form = MemoryEditForm(request.POST)
@@ -346,6 +444,8 @@ def _edit_response(
         "notice": notice,
         "cleaning": cleaning,
         "cleaning_hosts": hosts,
+        # opening or sending the editor clears the last action's notice
+        "oob_messages": _swaps_fragment(request),
     }
     template = _partial(request, "console/memory_detail.html", "fact-card")
     return render(request, template, context, status=status)
@@ -435,47 +535,13 @@ def _after_update(
     updated = _owned_record(scope, uuid.UUID(record.id))
     if updated is None:
         return _not_found(request)
-    context = {**_detail_context(scope, updated), "notice": notice}
+    _keep_notice(request, notice)
+    context = {**_detail_context(scope, updated), "oob_messages": True}
     response = render(request, "console/memory_detail.html#detail-body", context)
     return reswap(retarget(response, "#detail-body"), "innerHTML")
 
 
 # --- adding by hand ---------------------------------------------------------------------------
-def keeps_draft(view: View) -> View:
-    """A form sent after signing out in another tab: keep what was typed in the (anonymous)
-    session, which survives signing in again, so the add page can offer it back. Only to the
-    same account: the form names who typed it."""
-
-    @functools.wraps(view)
-    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated and keep_add_draft(request):
-            return redirect_to_login(reverse("console:memory_add"))
-        return view(request, *args, **kwargs)
-
-    return wrapper
-
-
-def keep_add_draft(request: HttpRequest) -> bool:
-    """Keep the add form's typed text in the session for the add page to offer back (after
-    signing in again, or after the form was refused as expired); whether there was any."""
-    text = request.POST.get("text", "") if request.method == "POST" else ""
-    if not text:
-        return False
-    request.session[DRAFT_KEY] = {
-        "text": text[: services.MAX_FACT_LENGTH],
-        "category": request.POST.get("category", ""),
-        "author": request.POST.get("author", ""),
-    }
-    return True
-
-
-def _restored_draft(request: HttpRequest) -> dict[str, str] | None:
-    draft = request.session.pop(DRAFT_KEY, None)
-    if not isinstance(draft, dict) or draft.get("author") != request.user.get_username():
-        return None
-    return draft
-
-
 ADD_FAILED = gettext_lazy("添加失败：记忆服务暂时不可用，没有保存任何内容。请稍后重试。")
 
 
@@ -575,12 +641,14 @@ def memory_validity(
     if not request.htmx:
         return _detail_redirect(request, record, notice)
     current = _owned_record(scope, uuid.UUID(record.id)) or record
+    entries = selectors.memory_history(scope=scope, memory_id=record.id)
     context = {
+        **_history_context(current, entries),
         "governance": governance_item(current),
         "governance_notice": notice,
         "validity_form": form,
     }
-    return render(request, "console/_governance.html", context, status=status)
+    return render(request, "console/_validity_result.html", context, status=status)
 
 
 # --- deletion ---------------------------------------------------------------------------------
@@ -607,6 +675,11 @@ def _list_url(candidate: str) -> str:
     ):
         return candidate
     return ""
+
+
+def _list_to_return_to(request: HttpRequest) -> str:
+    """Where a bulk action on the list's rows goes back to: the list as it was filtered."""
+    return _list_url(request.POST.get("next", "")) or reverse("console:memories")
 
 
 def _success_redirect(request: HtmxHttpRequest, url: str) -> HttpResponse:
@@ -685,6 +758,7 @@ def memory_delete_selected(request: HtmxHttpRequest) -> HttpResponse:
     """Delete the rows ticked in the list: a confirmation page naming them, then one
     ``memory_delete`` each (typed confirmation is only for delete-all)."""
     scope = _scope(request)
+    back = _list_to_return_to(request)
     records = []
     for raw in request.POST.getlist("ids")[:MAX_SELECTED]:
         try:
@@ -696,9 +770,9 @@ def memory_delete_selected(request: HtmxHttpRequest) -> HttpResponse:
             records.append(record)
     if not records:
         messages.info(request, _("没有选中记忆。先勾选要删除的记忆，再点“删除所选”。"))
-        return redirect("console:memories")
+        return HttpResponseRedirect(back)
     if request.POST.get("confirmed") != "1":
-        context = {"items": [memory_item(r) for r in records]}
+        context = {"items": [memory_item(r) for r in records], "back": back}
         return render(request, "console/memory_delete_selected.html", context)
     deleted, failed = 0, 0
     for record in records:
@@ -721,7 +795,7 @@ def memory_delete_selected(request: HtmxHttpRequest) -> HttpResponse:
             _("已删除所选的 %(count)s 条记忆，相关实体关联和变更轨迹已一并清理。")
             % {"count": deleted},
         )
-    return redirect("console:memories")
+    return HttpResponseRedirect(back)
 
 
 PIN_MESSAGES = {
@@ -750,13 +824,15 @@ def memory_pin(request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecor
             if text
             else _("设置失败：记忆服务暂时不可用，没有改变。请稍后重试。")
         )
-        context = {**_detail_context(scope, record), "notice": _notice("error", failure)}
+        messages.error(request, failure)
         status = http_status(outcome.status, Edge.CONSOLE)
-        return render(request, "console/memory_detail.html", context, status=status)
+        return render(
+            request, "console/memory_detail.html", _detail_context(scope, record), status=status
+        )
     if outcome.status == WriteStatus.UPDATED:
         messages.success(
             request,
-            _("已设为始终使用：Agent 每次自动参考记忆时都会优先带上它。")
+            _("已设为始终使用：Agent 每次自动参考记忆时都会先考虑它。")
             if pinned
             else _("已取消始终使用：它会像其他记忆一样，只在相关时被参考。"),
         )
@@ -769,7 +845,7 @@ def memory_set_category(request: HtmxHttpRequest) -> HttpResponse:
     """One category for the rows ticked in the list; back to the list with its filters."""
     scope = _scope(request)
     form = SelectedForm(request.POST)
-    back = _list_url(request.POST.get("next", "")) or reverse("console:memories")
+    back = _list_to_return_to(request)
     records = [r for r in (_owned_record(scope, uuid.UUID(i)) for i in form.ids) if r]
     if not records:
         messages.info(request, _("没有选中记忆。先勾选要修改的记忆，再选类别。"))

@@ -3,17 +3,34 @@
   "use strict";
 
   // "Cancel" inside a panel loaded into a [data-slot]: close the panel in place instead of
-  // following the link, and give focus back to the control that opened it.
+  // following the link, and give focus back to the control that opened it. A slot marked
+  // data-refill (the inline editor's card) gets its closed state from the server, at the cancel
+  // link's address; focus goes back once that has settled.
+  function returnFocus(slot) {
+    var back = slot.getAttribute("data-return-focus");
+    var target = back && document.querySelector(back);
+    if (target) target.focus();
+  }
   document.addEventListener("click", function (event) {
     var trigger = event.target.closest("[data-dismiss]");
     if (!trigger) return;
     var slot = trigger.closest("[data-slot]");
     if (!slot) return;
     event.preventDefault();
+    if (slot.hasAttribute("data-refill")) {
+      htmx.ajax("GET", trigger.getAttribute("href"), { source: trigger, target: slot });
+      return;
+    }
     slot.replaceChildren();
-    var back = slot.getAttribute("data-return-focus");
-    var target = back && document.querySelector(back);
-    if (target) target.focus();
+    returnFocus(slot);
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var config = event.detail.requestConfig;
+    var source = config && config.elt;
+    var slot = event.detail.target;
+    if (source && source.hasAttribute("data-dismiss") && slot && slot.hasAttribute("data-refill")) {
+      returnFocus(slot);
+    }
   });
 
   // Escape closes an open panel the same way.

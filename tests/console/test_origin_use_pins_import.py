@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
 import pytest
 from django.test import Client
 
-from memories import selectors, services
+from memories import context, selectors, services
 from memories.models import AuditEvent
 from memories.ops import portability
 from memories.services import validity
@@ -85,6 +86,26 @@ def test_pin_and_unpin_from_the_detail_page_and_the_limit_is_said(
 
     alice_client.post(f"/memories/{ids[0]}/pin/", {"pinned": "0"})
     assert selectors.memory_get(scope=alice_scope, memory_id=ids[0]).metadata["pinned"] is False
+
+
+def pin_help(page: str) -> str:
+    found = re.search(r'id="pin-help">(.*?)</p>', page, re.S)
+    assert found, "the detail page explains 始终使用"
+    return html.unescape(found.group(1))
+
+
+def test_the_pin_help_says_what_the_automatic_context_does(alice_client, alice_scope):
+    """Pinned or not, the help names the same limits, the ones memories.context applies: up to
+    MAX_PINS pinned, of which at most MAX_FACTS facts within BUDGET_CHARS go into a run."""
+    ids = [agent_add(alice_scope, f"项目代号 P{n} 的负责人是同事 {n} 号。") for n in range(2)]
+    alice_client.post(f"/memories/{ids[0]}/pin/", {"pinned": "1"})
+    pinned = pin_help(alice_client.get(f"/memories/{ids[0]}/").content.decode())
+    unpinned = pin_help(alice_client.get(f"/memories/{ids[1]}/").content.decode())
+    limits = f"每次最多带上 {context.MAX_FACTS} 条记忆、共 {context.BUDGET_CHARS} 字以内"
+    assert limits in pinned and limits in unpinned
+    assert f"最多可设 {services.MAX_PINS} 条" in unpinned
+    for text in (pinned, unpinned):  # no promise that every pinned memory goes in every time
+        assert "都会优先带上" not in text
 
 
 def test_bulk_category_change_from_the_list(alice_client, alice_scope, bob_scope):

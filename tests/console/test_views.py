@@ -15,9 +15,12 @@ from memories.models import AuditEvent, MemoryRow
 from memories.selectors import memory_get, memory_history, memory_switches
 from memories.text import normalize_quotes
 from memories.types import (
+    Actor,
+    ActorKind,
     DeleteOutcome,
     DeleteStatus,
     SearchResult,
+    Source,
     WriteOutcome,
     WriteStatus,
 )
@@ -120,6 +123,9 @@ def test_overview_shows_totals_trend_sources_and_topics(alice_client, alice_scop
 def test_overview_empty_state_when_no_memories(alice_client):
     page = html(alice_client.get(reverse("console:overview")))
     assert "还没有记忆" in page
+    state = page[page.index('class="state state-empty"') :]
+    for name in ("console:memory_add", "console:memory_import", "console:switches"):
+        assert f'href="{reverse(name)}"' in state  # ways to begin, from the empty state
     assert re.search(r'data-stat="total">\s*0\s*<', page)
     assert "暂无" in page  # last change: none yet, not a made-up date
 
@@ -187,6 +193,16 @@ def test_invalid_filter_is_shown_inline_and_ignored(alice_client, alice_scope, r
     page = html(alice_client.get(reverse("console:memories"), {"category": "bogus"}))
     assert 'id="category-error"' in page
     assert shown(WEEKLY) in page
+
+
+def test_a_search_longer_than_allowed_says_so_in_its_words_and_stays_in_the_box(alice_client):
+    """Only an edited address can hold one (the box takes 200): the page names the limit, as
+    the console's own message, and the box keeps the search so it can be shortened."""
+    query = "飞书周报" * 51
+    page = html(alice_client.get(reverse("console:memories"), {"q": query}))
+    assert 'id="q-error"' in page
+    assert "搜索词最多 200 个字（这次有 204 个），请缩短后再搜索。" in page
+    assert f'value="{query}"' in page
 
 
 def test_no_match_is_distinct_from_no_memories(alice_client, alice_scope, remember):
@@ -543,3 +559,15 @@ def test_english_through_the_language_switch(alice_client):
     assert 'lang="en"' in page
     assert "Memory overview" in page and "记忆概览" not in page
     assert "简体中文" in page  # the way back
+
+
+def test_in_english_a_memory_added_here_comes_from_the_memory_page(alice_client, alice_scope):
+    outcome = services.memory_add(
+        scope=alice_scope,
+        text=WEEKLY,
+        actor=Actor(kind=ActorKind.USER, id="alice"),
+        source=Source.CONSOLE,
+    )
+    alice_client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    page = html(alice_client.get(reverse("console:memory_detail", args=[outcome.memory_id])))
+    assert 'class="badge src">Memory page<' in page and "This page" not in page

@@ -169,18 +169,27 @@ def test_a_not_found_page_keeps_the_console_frame(signed_in, alice):
 
 
 # --- a draft survives signing out elsewhere -----------------------------------------------
-def test_the_add_form_keeps_its_text_after_signing_out_in_another_tab(signed_in, alice):
-    page = signed_in(alice)
-    page.goto("/memories/new/")
-    page.get_by_label("记忆内容").fill("周会纪要发到飞书群，并抄送林清。")
+def sign_out_in_another_tab(page: Page) -> None:
     other = page.context.new_page()
     other.goto("/")
     other.get_by_role("button", name="退出").click()
-    page.get_by_role("button", name="保存").click()
+
+
+def sign_in_again(page: Page) -> None:
+    """On the login page a form's post was sent to: alice signs in again."""
     expect(page).to_have_url(re.compile("/accounts/login/"))
     page.get_by_label("用户名").fill("alice")
     page.get_by_label("密码").fill("alice-pass-1")
     page.get_by_role("button", name="登录").click()
+
+
+def test_the_add_form_keeps_its_text_after_signing_out_in_another_tab(signed_in, alice):
+    page = signed_in(alice)
+    page.goto("/memories/new/")
+    page.get_by_label("记忆内容").fill("周会纪要发到飞书群，并抄送林清。")
+    sign_out_in_another_tab(page)
+    page.get_by_role("button", name="保存").click()
+    sign_in_again(page)
     expect(page).to_have_url(re.compile("/memories/new/"))
     expect(page.get_by_label("记忆内容")).to_have_value("周会纪要发到飞书群，并抄送林清。")
     expect(page.locator(".alert")).to_contain_text("还没有保存")
