@@ -177,8 +177,34 @@ def serve_web(fd: int) -> int:
     # Ctrl-C reaches every process of the group. uvicorn shuts down gracefully, then raises
     # the SIGINT again, and that is a stop someone asked for, not a failure.
     with contextlib.suppress(KeyboardInterrupt):
+        warm_up()
         uvicorn.Server(web_config()).run(sockets=[socket.socket(fileno=fd)])
     return 0
+
+
+def warm_up() -> None:
+    """Load what a web process's first request would otherwise load — Django, the engine (Mem0,
+    the first embedder, jieba, spaCy, the lexicon) and the second model — before it accepts:
+    ~5 s on this machine that whoever asked first waited for. Meanwhile the socket queues the
+    requests for the processes that are ready. A database that fails now is the first
+    request's to report (``available=false``), not a reason not to serve."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poco_memory.settings")
+    import django
+
+    django.setup()
+    from memories import selectors
+    from memories.types import MemoryScope
+
+    log = logging.getLogger("poco_memory.launcher")
+    started = time.monotonic()
+    try:
+        selectors.recall_channels(
+            scope=MemoryScope(tenant_id="warm-up", user_id="warm-up"), query="预热 warm up", pool=1
+        )
+    except Exception as exc:  # noqa: BLE001 - any failure is the first request's to report
+        log.warning("web process %d not warmed: %s", os.getpid(), type(exc).__name__)
+        return
+    log.info("web process %d warmed in %.1f s", os.getpid(), time.monotonic() - started)
 
 
 def _give_back_connections() -> None:

@@ -45,6 +45,12 @@ def test_make_run_serves_through_uvicorn_and_stops_cleanly(launcher):
     assert f"http://127.0.0.1:{launcher.port}/" in output
     assert token in output
     assert all(not proc.is_running() for proc in web)
+    # Each web process loaded the engine and both models before it took a request: the first
+    # request of a cold process waited ~5 s for them (a long context input, 5.5 s).
+    for proc in web:
+        warmed = output.find(f"web process {proc.pid} warmed")
+        started = output.find(f"Started server process [{proc.pid}]")
+        assert 0 <= warmed < started, (proc.pid, output[-3000:])
 
 
 def wait_for_replacement(launcher: Running, marker: str, victim: psutil.Process) -> None:
