@@ -11,7 +11,8 @@ search recalled in rank order, then the other pinned ones, the most recently pin
 recalled facts fill whatever places and characters are left.
 
 Both the search and the pinned list hold only the scope's live memories
-(``memories.recall.live``): a superseded or expired memory is never injected.
+(``memories.recall.live``): a superseded or expired memory is never injected — unless the
+context is asked ``as_of`` an instant: then the facts valid at that instant, and no pins.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import DatabaseError
 
 from memories.selectors import memories_pinned, memory_search, memory_switches
 from memories.text import HAN
-from memories.types import MemoryScope
+from memories.types import MemoryScope, SearchFilters
 
 MIN_INPUT_CHARS = 10
 MAX_FACTS = 3
@@ -81,8 +83,13 @@ def _fact_key(content: str) -> str:
     return _NOT_WORD.sub("", unicodedata.normalize("NFKC", content).lower())
 
 
-def memory_context(*, scope: MemoryScope, user_input: str, interactive: bool) -> MemoryContext:
+def memory_context(
+    *, scope: MemoryScope, user_input: str, interactive: bool, as_of: datetime | None = None
+) -> MemoryContext:
     """The text to inject before the user's input, or nothing (``injected_count`` 0).
+
+    ``as_of`` an instant, the facts are the ones valid then (``memories.recall.live``), found
+    by the same search; pins, which say what to use now, take no places.
 
     A recall outage is ``available=False`` with nothing to inject: the run goes on without
     memory.
@@ -92,14 +99,19 @@ def memory_context(*, scope: MemoryScope, user_input: str, interactive: bool) ->
         return NOTHING
     try:
         enabled = memory_switches(scope=scope).memory_reference_enabled
-        pinned = memories_pinned(scope=scope) if enabled else ()
+        pinned = memories_pinned(scope=scope) if enabled and as_of is None else ()
     except DatabaseError as exc:
         return MemoryContext(
             text="", injected_count=0, available=False, error_reason=type(exc).__name__
         )
     if not enabled:
         return NOTHING
-    result = memory_search(scope=scope, query=user_input[:MAX_QUERY_CHARS], top_k=MAX_FACTS)
+    result = memory_search(
+        scope=scope,
+        query=user_input[:MAX_QUERY_CHARS],
+        top_k=MAX_FACTS,
+        filters=SearchFilters(as_of=as_of) if as_of is not None else None,
+    )
     if not result.available:
         return MemoryContext(
             text="", injected_count=0, available=False, error_reason=result.error_reason

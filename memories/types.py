@@ -120,6 +120,19 @@ class SearchHit:
     # Not evidence: one of the nearest memories by meaning, filling an answer that has evidence
     # (``memories.recall.fusion``); always after the evidence, and scored below it.
     related: bool = False
+    # A search ``as_of`` an instant says when each fact held (``Validity``); None otherwise.
+    validity: Validity | None = None
+
+
+@dataclass(frozen=True)
+class Validity:
+    """When a recalled memory's fact holds: from ``valid_from`` (its ``created_at``) until
+    ``valid_until`` (the earlier of its expiry and when it was superseded; None: open), and
+    its ``status`` now (``active``, ``superseded`` or ``expired``)."""
+
+    valid_from: datetime | None
+    valid_until: datetime | None
+    status: str
 
 
 class Channel(StrEnum):
@@ -143,6 +156,9 @@ class SearchFilters:
     updated_after: datetime | None = None
     updated_before: datetime | None = None
     memory_key: str = ""
+    # What was true then (``memories.recall.live``: validity at an instant) in place of what is
+    # live now; None: now.
+    as_of: datetime | None = None
 
 
 class ListOrder(StrEnum):

@@ -121,6 +121,7 @@ class ContextView(ServiceAPIView):
             scope=form.scope(),
             user_input=data["input"],
             interactive=not is_scheduled(data["run_kind"]),
+            as_of=data.get("as_of"),
         )
         count_use(scope=form.scope(), memory_ids=context.memory_ids, use=Use.INJECTED)
         return Response(shapes.ContextOutput(context).data)

@@ -11,13 +11,18 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from datetime import date, datetime
 from typing import Any
 
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
 from memories.admission.refs import MAX_REF, REF_PATTERN, ref_problem
+from memories.recall.live import day_end
 
 # PostgreSQL cannot store U+0000 in text or jsonb: refuse it at the edge, never as a 503.
 NO_NUL_PATTERN = r"^[^\x00]*$"
@@ -170,3 +175,58 @@ class StringMapField(serializers.DictField):
             if problem is not None:
                 raise serializers.ValidationError(f"every key must be an id: {problem}")
         return super().to_internal_value(data)
+
+
+# --- as_of: an instant or a day, the same at every door -------------------------------------
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}\Z")
+MAX_AS_OF = 40  # past the longest ISO 8601 instant with microseconds and an offset
+AS_OF_HELP = (
+    "What was true then: an ISO 8601 instant with its UTC offset (2026-03-01T09:00:00+08:00, "
+    "or Z), or a day YYYY-MM-DD meaning the end of that day in the service's time zone. An "
+    "instant without an offset is refused; one in the future means now."
+)
+
+
+def parse_as_of(raw: Any) -> datetime:
+    """The instant a search ``as_of`` names: a JSON string holding an ISO 8601 instant with an
+    offset, or a day (its last instant in the service's time zone, ``live.day_end``); a future
+    one is now. Anything else raises ``ValidationError`` saying what is wrong."""
+    if not isinstance(raw, str):
+        raise serializers.ValidationError("must be a string: an ISO 8601 instant or YYYY-MM-DD")
+    if len(raw) > MAX_AS_OF:
+        raise serializers.ValidationError(f"at most {MAX_AS_OF} characters")
+    try:
+        if _DAY.match(raw):
+            instant = day_end(date.fromisoformat(raw))
+        else:
+            parsed = parse_datetime(raw)
+            if parsed is None:
+                raise serializers.ValidationError(
+                    "not an ISO 8601 instant (2026-03-01T09:00:00+08:00) or day (YYYY-MM-DD)"
+                )
+            if timezone.is_naive(parsed):
+                # Whose clock? A day's end is the service's rule; an instant names its own.
+                raise serializers.ValidationError(
+                    "an instant needs its UTC offset (…+08:00 or …Z); or send a day YYYY-MM-DD"
+                )
+            instant = parsed
+        # Comparing with now converts to UTC: an instant past what UTC can hold fails here.
+        return min(instant, timezone.now())
+    except (ValueError, OverflowError):
+        raise serializers.ValidationError("not a date or time this calendar has") from None
+
+
+@extend_schema_field({"type": "string", "maxLength": MAX_AS_OF, "example": "2026-03-01"})
+class AsOfField(serializers.Field):
+    """``parse_as_of`` as a field of a request body (optional; absent: now)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("help_text", AS_OF_HELP)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> datetime:
+        return parse_as_of(data)
+
+    def to_representation(self, value: datetime) -> str:
+        return value.isoformat()

@@ -22,6 +22,7 @@ from memories.contract.export_document import (
     STATUSES,
 )
 from memories.contract.fields import (
+    AsOfField,
     RefField,
     StrictCharField,
     StrictChoiceField,
@@ -117,10 +118,12 @@ class SearchInput(ScopeInput):
     updated_after = serializers.DateTimeField(required=False)
     updated_before = serializers.DateTimeField(required=False)
     memory_key = memory_key_field()
+    as_of = AsOfField()
 
     def filters(self) -> SearchFilters:
         data: dict[str, Any] = self.validated_data
         return SearchFilters(
+            as_of=data.get("as_of"),
             memory_key=data.get("memory_key", ""),
             category=data.get("category", ""),
             source=data.get("source", ""),
@@ -136,6 +139,7 @@ class ContextInput(ScopeInput):
 
     input = StrictCharField(max_length=MAX_MESSAGE, trim_whitespace=True, allow_blank=True)
     run_kind = RefField(max_length=32)
+    as_of = AsOfField()
 
 
 class ManageInput(ScopeInput):

@@ -35,10 +35,30 @@ class ScoredMemoryOutput(serializers.Serializer):
 
 
 class SearchHitOutput(ScoredMemoryOutput):
-    def get_metadata(self, hit: Any) -> dict[str, str]:
+    def get_metadata(self, hit: Any) -> dict[str, str | None]:
         # "evidence": a recall channel found it over its floor; "related": one of the nearest
         # memories by meaning after the evidence (docs/retrieval.md, "Related memories").
-        return {"category": hit.category, "match": "related" if hit.related else "evidence"}
+        metadata: dict[str, str | None] = {
+            "category": hit.category,
+            "match": "related" if hit.related else "evidence",
+        }
+        return metadata | validity_metadata(hit.validity)
+
+
+def validity_metadata(validity: Any) -> dict[str, str | None]:
+    """A hit of a search ``as_of`` an instant: when its fact held (ISO 8601 instants, null:
+    unknown start or no end) and its status now; nothing for any other search."""
+    if validity is None:
+        return {}
+    return {
+        "valid_from": _iso(validity.valid_from),
+        "valid_until": _iso(validity.valid_until),
+        "status": validity.status,
+    }
+
+
+def _iso(value: Any) -> str | None:
+    return None if value is None else value.isoformat()
 
 
 class SearchOutput(serializers.Serializer):

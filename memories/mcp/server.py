@@ -21,17 +21,25 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field, Strict, StringConstraints
+from rest_framework.exceptions import ValidationError
 
 from lifecycle import policy
 from lifecycle.manage import manage_memory
 from memories import metrics, selectors
 from memories.context import one_line, untrusted_frame
 from memories.contract import shapes
-from memories.contract.fields import NO_NUL_PATTERN
+from memories.contract.fields import AS_OF_HELP, MAX_AS_OF, NO_NUL_PATTERN, parse_as_of
 from memories.contract.serializers import MAX_MEMORY_KEY, MAX_QUERY, MAX_TEXT
 from memories.mcp.connection import Connection
 from memories.ratelimits import RateKind, RateLimited, rate_check
-from memories.types import MEMORY_KEY, Category, SearchResult, WriteOutcome, WriteStatus
+from memories.types import (
+    MEMORY_KEY,
+    Category,
+    SearchFilters,
+    SearchResult,
+    WriteOutcome,
+    WriteStatus,
+)
 from memories.usage import Use, count_use
 
 logger = logging.getLogger(__name__)
@@ -107,11 +115,23 @@ def rate_limit(connection: Connection, kind: RateKind) -> None:
         raise ToolError(f"rate_limited: {exc}") from exc
 
 
-def search(connection: Connection, query: str, top_k: int) -> dict[str, Any]:
-    """The search tool's answer: /v1's search body and, with hits, the untrusted-data notice."""
+def search(
+    connection: Connection, query: str, top_k: int, as_of: str | None = None
+) -> dict[str, Any]:
+    """The search tool's answer: /v1's search body and, with hits, the untrusted-data notice.
+    ``as_of`` is read by /v1's rule (``parse_as_of``); a bad one fails the call naming it,
+    before anything is counted."""
+    filters = None
+    if as_of is not None:
+        try:
+            filters = SearchFilters(as_of=parse_as_of(as_of))
+        except ValidationError as exc:
+            raise ToolError(f"as_of: {' '.join(str(d) for d in exc.detail)}") from None
     rate_limit(connection, RateKind.SEARCH)
     try:
-        result = selectors.memory_search(scope=connection.scope, query=query, top_k=top_k)
+        result = selectors.memory_search(
+            scope=connection.scope, query=query, top_k=top_k, filters=filters
+        )
     except DatabaseError as exc:
         # The selector reports its own backend's outage; this is PostgreSQL itself going away
         # under any other read it makes. Still an outage, never an error the agent must parse.
@@ -174,11 +194,21 @@ def render_search(body: Body) -> str:
         return "No matching memory."
     lines = [body["notice"], f"{body['total']} matching memories:"]
     lines += [
-        f"- [{item['id']}] ({item['metadata']['category']}{_related(item)}, "
+        f"- [{item['id']}] ({item['metadata']['category']}{_related(item)}{_validity(item)}, "
         f"score {item['score']:.2f}) {one_line(item['content'])}"
         for item in body["items"]
     ]
     return "\n".join(lines)
+
+
+def _validity(item: Body) -> str:
+    """When the fact held, for a search ``as_of`` an instant: "valid from … until …, status"."""
+    metadata = item["metadata"]
+    if "status" not in metadata:
+        return ""
+    since = metadata.get("valid_from") or "?"
+    until = metadata.get("valid_until") or "now"
+    return f", valid {since} until {until}, {metadata['status']} now"
 
 
 def _related(item: Body) -> str:
@@ -267,6 +297,7 @@ Query = Annotated[
     ),
     Field(description="What to look for."),
 ]
+AsOf = Annotated[str | None, Field(max_length=MAX_AS_OF, description=AS_OF_HELP)]
 # A JSON integer, as /v1 takes it: not "3", true or 2.0.
 TopK = Annotated[int, Strict(), Field(ge=1, le=MAX_TOP_K, description="How many memories at most.")]
 Action = Annotated[
@@ -315,10 +346,10 @@ def build_server(resolve: Resolve) -> MCPServer:
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
     )
     async def search_user_memory(
-        ctx: Context, query: Query, top_k: TopK = DEFAULT_TOP_K
+        ctx: Context, query: Query, top_k: TopK = DEFAULT_TOP_K, as_of: AsOf = None
     ) -> Annotated[CallToolResult, SearchOutput]:
         connection = resolve(ctx.request_context)
-        body = await in_thread(lambda: search(connection, query, top_k))
+        body = await in_thread(lambda: search(connection, query, top_k, as_of))
         return tool_result(SearchOutput, body, render_search(body))
 
     @server.tool(

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from lifecycle.models import IngestJob
+from memories.contract.shapes import validity_metadata
 from memories.selectors import HistoryEntry, TenantUser
 from memories.types import MemoryRecord, SearchHit
 
@@ -74,7 +75,8 @@ def search_hit(hit: SearchHit, *, user_id: str) -> dict[str, Any]:
         "score": hit.score,
         "user_id": user_id,
         "categories": [hit.category] if hit.category else [],
-        "metadata": {},
+        # A search ``as_of`` an instant: when the fact held (valid_from, valid_until, status).
+        "metadata": validity_metadata(hit.validity),
     }
 
 

@@ -415,6 +415,8 @@ class SearchInput(Mem0Input):
     keyword_search = StrictBooleanField(required=False)
     latest_only = StrictBooleanField(required=False)
     output_format = StrictCharField(max_length=8, required=False)  # the npm client sends v1.1
+    # What was true then: read by /v1's rule (``contract.fields.parse_as_of``), not here.
+    as_of = _json()
     accepted = ("fields",)
 
 
@@ -435,6 +437,8 @@ class SearchView(Mem0View):
             body["top_k"] = data["top_k"]
         if data.get("threshold") is not None:
             body["min_score"] = data["threshold"]
+        if data.get("as_of") is not None:
+            body["as_of"] = data["as_of"]
         scope, valid, form = self.v1_input(io.SearchInput, body, rate=RateKind.SEARCH)
         assert isinstance(form, io.SearchInput)
         result = selectors.memory_search(

@@ -36,7 +36,8 @@ Every row carries the memory's cosine similarity to the query: fusion breaks tie
 
 Filters and the scope (the generated ``scope_key`` column) apply inside every channel, before
 its ``LIMIT``; so does liveness: a superseded or expired memory (or one past its
-``valid_until`` that the sweep has not marked yet) is never recalled. Both rules come from
+``valid_until`` that the sweep has not marked yet) is never recalled — unless the search asks
+``as_of`` an instant, when validity at that instant takes liveness's place. The rules come from
 ``memories.recall.live``.
 """
 
@@ -48,7 +49,7 @@ from typing import Any
 
 from psycopg import sql
 
-from memories.recall.live import live_condition, scope_condition
+from memories.recall.live import live_condition, scope_condition, valid_at_condition
 from memories.recall.tuning import KEYWORD_DF_MIN_SCOPE, MISSPELLING_WEIGHT
 from memories.types import Channel, ChannelHit, SearchFilters
 
@@ -114,6 +115,10 @@ def _filters(filters: SearchFilters) -> tuple[str, dict[str, Any]]:
     """SQL conditions on ``m.payload`` (named parameters, shared by every channel)."""
     clauses: list[str] = [live_condition("m")]
     params: dict[str, Any] = {}
+    if filters.as_of is not None:
+        # What was true then: superseded and expired memories whose validity covered it.
+        clauses = [valid_at_condition("m", "%(f_as_of)s")]
+        params["f_as_of"] = filters.as_of
     if filters.memory_key:
         clauses.append("m.payload->>'memory_key' = %(f_memory_key)s")
         params["f_memory_key"] = filters.memory_key

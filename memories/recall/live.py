@@ -18,17 +18,26 @@ has no status, or a JSON null, and counts as active — and it is not past its `
 sweep (``selectors.memories_due_to_expire``) marks it so. Any other stored status is not live.
 ``valid_until`` is an ISO 8601 instant with its offset, as ``governance.iso`` writes it; SQL
 compares it with the statement's ``now()``, the ORM and Python forms with the ``now`` given.
+
+**Validity at an instant** (``as_of``: what was true then). A memory was valid at ``t`` when it
+had been written by then (its ``created_at``, the instant its fact holds from: an import keeps
+the original one) and its fact had not stopped holding: not past its ``valid_until`` and, once
+superseded, not past its ``superseded_at`` (when the memory that replaced it began to hold).
+Its status may be ``active``, ``expired`` or ``superseded``; a superseded memory without
+``superseded_at`` (superseded before it was recorded, and not yet migrated) says nothing about
+when it stopped, so it is valid at no instant rather than at a guessed one. A deleted memory is
+no row at all: nothing here can bring it back. Instants compare as ``timestamptz``.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime, time
 from typing import Any
 
 from django.db.models import DateTimeField, Q, TextField, Value
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
-from django.db.models.lookups import Exact, GreaterThan, IsNull, LessThanOrEqual
+from django.db.models.lookups import Exact, GreaterThan, In, IsNull, LessThanOrEqual
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -40,9 +49,14 @@ SCOPE_COLUMN = "scope_key"
 SCOPE_FIELD = "user_id"
 STATUS_FIELD = "status"
 UNTIL_FIELD = "valid_until"
+FROM_FIELD = "created_at"
+SUPERSEDED_AT_FIELD = "superseded_at"
 
 ACTIVE = MemoryStatus.ACTIVE.value
 EXPIRED = MemoryStatus.EXPIRED.value
+SUPERSEDED = MemoryStatus.SUPERSEDED.value
+# The statuses a memory can have been valid in: any other stored value is valid at no instant.
+VALID_STATUSES = (ACTIVE, EXPIRED, SUPERSEDED)
 
 
 # --- SQL -------------------------------------------------------------------------------------
@@ -57,6 +71,23 @@ def live_condition(alias: str) -> str:
     return (
         f"coalesce({alias}.payload->>'{STATUS_FIELD}', '{ACTIVE}') = '{ACTIVE}' "
         f"AND ({until} IS NULL OR {until}::timestamptz > now())"
+    )
+
+
+def valid_at_condition(alias: str, placeholder: str = "%s") -> str:
+    """SQL: the memory ``alias`` was valid at the instant bound to ``placeholder`` (bound
+    twice as often as it appears: use a named placeholder, ``%(as_of)s``)."""
+    status = f"coalesce({alias}.payload->>'{STATUS_FIELD}', '{ACTIVE}')"
+    since = f"({alias}.payload->>'{FROM_FIELD}')"
+    until = f"({alias}.payload->>'{UNTIL_FIELD}')"
+    replaced = f"({alias}.payload->>'{SUPERSEDED_AT_FIELD}')"
+    statuses = ", ".join(f"'{s}'" for s in VALID_STATUSES)
+    return (
+        f"{status} IN ({statuses}) "
+        f"AND ({since} IS NULL OR {since}::timestamptz <= {placeholder}) "
+        f"AND ({until} IS NULL OR {until}::timestamptz > {placeholder}) "
+        f"AND ({status} <> '{SUPERSEDED}' "
+        f"OR ({replaced} IS NOT NULL AND {replaced}::timestamptz > {placeholder}))"
     )
 
 
@@ -90,6 +121,22 @@ def due_q(now: datetime) -> Q:
 def live_q(now: datetime) -> Q:
     """The live memories at ``now``."""
     return stored_status_q(ACTIVE) & (Q(IsNull(_until(), True)) | Q(GreaterThan(_until(), now)))
+
+
+def _instant_field(name: str) -> Cast:
+    return Cast(KT(f"payload__{name}"), DateTimeField())
+
+
+def valid_at_q(at: datetime) -> Q:
+    """The memories valid at ``at``."""
+    since, replaced = _instant_field(FROM_FIELD), _instant_field(SUPERSEDED_AT_FIELD)
+    superseded = stored_status_q(SUPERSEDED)
+    return (
+        Q(In(_status(), VALID_STATUSES))
+        & (Q(IsNull(since, True)) | Q(LessThanOrEqual(since, at)))
+        & (Q(IsNull(_until(), True)) | Q(GreaterThan(_until(), at)))
+        & (~superseded | (Q(IsNull(replaced, False)) & Q(GreaterThan(replaced, at))))
+    )
 
 
 def status_q(status: str, now: datetime) -> Q:
@@ -146,3 +193,39 @@ def read_status(payload: dict[str, Any], *, now: datetime | None = None) -> str:
 def is_live(payload: dict[str, Any], *, now: datetime | None = None) -> bool:
     """Whether the memory with ``payload`` is live at ``now`` (default: the current time)."""
     return read_status(payload, now=now) == ACTIVE
+
+
+def is_valid_at(payload: dict[str, Any], *, at: datetime) -> bool:
+    """Whether the memory with ``payload`` was valid at ``at`` (above: ``valid_at_q``)."""
+    status = stored_status(payload)
+    if status not in VALID_STATUSES:
+        return False
+    since = parse_instant(payload.get(FROM_FIELD))
+    if since is not None and since > at:
+        return False
+    if is_due(payload, now=at):
+        return False
+    if status != SUPERSEDED:
+        return True
+    replaced = parse_instant(payload.get(SUPERSEDED_AT_FIELD))
+    return replaced is not None and replaced > at
+
+
+def validity_end(payload: dict[str, Any]) -> datetime | None:
+    """When the memory's fact stopped (or will stop) holding: the earlier of its
+    ``valid_until`` and its ``superseded_at``; None when neither is known."""
+    ends = [
+        instant
+        for instant in (
+            parse_instant(payload.get(UNTIL_FIELD)),
+            parse_instant(payload.get(SUPERSEDED_AT_FIELD)),
+        )
+        if instant is not None
+    ]
+    return min(ends, default=None)
+
+
+def day_end(day: date) -> datetime:
+    """A day's last instant in the service's time zone (``settings.TIME_ZONE``): a date given
+    for an instant ("as of 2026-03-01") includes that whole day."""
+    return timezone.make_aware(datetime.combine(day, time.max), timezone.get_default_timezone())

@@ -11,6 +11,7 @@ from memories.engine import get_engine
 from memories.recall.fusion import fuse
 from memories.recall.query import analyse
 from memories.recall.tuning import MIN_CHANNEL_POOL
+from memories.selectors.as_of import with_validity
 from memories.types import (
     BackendError,
     Channel,
@@ -79,6 +80,8 @@ def memory_search(
         metrics.search_failed.inc()
         return SearchResult(items=(), available=False, error_reason=str(exc))
     hits = fuse(channels, top_k=limit)
+    if filters is not None and filters.as_of is not None:
+        hits = with_validity(hits)  # what was true then says when each fact held
     metrics.search_latency.observe(time.perf_counter() - started)
     metrics.search_hits.observe(len(hits))
     return SearchResult(items=hits, available=True)

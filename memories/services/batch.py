@@ -120,7 +120,9 @@ def _record_step(
     ]
     if step.replaces is not None:
         old_id = _ident(step.replaces)
-        engine.patch_payload(memory_id=old_id, fields=superseded_fields(step.memory_id))
+        engine.patch_payload(
+            memory_id=old_id, fields=superseded_fields(step.memory_id, at=step.created_at)
+        )
         if isinstance(step.replaces, MemoryRow):
             patched.append(step.replaces)
         events.append(

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from memories import governance
 from memories.engine import get_engine
@@ -31,14 +32,23 @@ def key_conflict(
     return current, not (inference and governance.is_explicit(current.payload))
 
 
-def superseded_fields(new_id: str) -> dict[str, Any]:
-    """The payload of a memory that ``new_id`` replaces."""
-    return {"status": MemoryStatus.SUPERSEDED.value, "superseded_by": new_id}
+def superseded_fields(new_id: str, *, at: datetime | None = None) -> dict[str, Any]:
+    """The payload of a memory that ``new_id`` replaces from ``at`` (default: now) on: when
+    its fact stopped holding, which a search ``as_of`` an earlier instant reads
+    (``memories.recall.live``). A write that keeps its own time (an import's ``created_at``,
+    a correction's ``occurred_at``) passes it, so the two validities meet."""
+    return {
+        "status": MemoryStatus.SUPERSEDED.value,
+        "superseded_by": new_id,
+        "superseded_at": governance.iso(at or timezone.now()),
+    }
 
 
-def supersede(ctx: WriteContext, *, old: MemoryRow, new_id: str) -> None:
-    """Retire ``old`` in favour of ``new_id``, with its audited UPDATE row."""
-    get_engine().patch_payload(memory_id=str(old.id), fields=superseded_fields(new_id))
+def supersede(
+    ctx: WriteContext, *, old: MemoryRow, new_id: str, at: datetime | None = None
+) -> None:
+    """Retire ``old`` in favour of ``new_id`` (from ``at`` on), with its audited UPDATE row."""
+    get_engine().patch_payload(memory_id=str(old.id), fields=superseded_fields(new_id, at=at))
     audit(
         ctx,
         memory_id=str(old.id),
@@ -54,6 +64,7 @@ def unsupersede(old: MemoryRow) -> None:
         fields={
             "status": old.payload.get("status") or MemoryStatus.ACTIVE.value,
             "superseded_by": old.payload.get("superseded_by"),
+            "superseded_at": old.payload.get("superseded_at"),
         },
     )
 
@@ -84,7 +95,7 @@ def record_write(
                 changes=changes,
             )
             if replaces is not None:
-                supersede(ctx, old=replaces, new_id=memory_id)
+                supersede(ctx, old=replaces, new_id=memory_id, at=at)
     except Exception:
         if replaces is not None:
             with contextlib.suppress(Exception):

@@ -180,6 +180,8 @@ def _corrected_metadata(row: MemoryRow, changes: dict[str, Any]) -> dict[str, An
     }
     if until is None or until > timezone.now():
         metadata |= {"status": MemoryStatus.ACTIVE.value, "superseded_by": None}
+        if row.payload.get("superseded_at") is not None:
+            metadata["superseded_at"] = None  # current again: no end of its validity
     return metadata
 
 
