@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
@@ -210,7 +210,8 @@ def parse_as_of(raw: Any) -> datetime:
                     "an instant needs its UTC offset (…+08:00 or …Z); or send a day YYYY-MM-DD"
                 )
             instant = parsed
-        # Comparing with now converts to UTC: an instant past what UTC can hold fails here.
+        # An instant UTC cannot hold (year 1 at +14:00) would fail wherever it is converted.
+        instant.astimezone(UTC)
         return min(instant, timezone.now())
     except (ValueError, OverflowError):
         raise serializers.ValidationError("not a date or time this calendar has") from None

@@ -140,8 +140,12 @@ def found(scope, query: str = QUERY, **filters: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def editors(scope, agent) -> dict[str, str]:
-    """Vim from January, VS Code from 1 March (superseding it), and a deleted memory that held
-    in between."""
+    return store_editors(scope, agent)
+
+
+def store_editors(scope, agent) -> dict[str, str]:
+    """Vim from 11 January, VS Code from 1 March 09:00 Beijing (superseding it), and a deleted
+    memory that held in between (every door's as_of test reads this story)."""
     old = services.memory_add(
         scope=scope, text=OLD, actor=agent, memory_key=KEY, created_at=T0 + 10 * DAY
     )
