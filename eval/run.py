@@ -13,7 +13,8 @@ projects (``dataset.grown_queries``) are asked too.  Then the conversation set
 question about earlier sessions asked of the same systems and of the keyword and entity
 channels alone, scored as evidence hit@5, hit@10 and recall@10.  ``--write`` puts the tables
 into docs/retrieval.md; ``--only`` runs one part (a quicker look, written only where its own
-tables go).  The scopes are deleted afterwards.  Measures, never asserts: not part of `make
+tables go).  Then the as-of kind (eval/as_of.py): what was true at a date.  The scopes are
+deleted afterwards.  Measures, never asserts: not part of `make
 test`.
 """
 
@@ -37,6 +38,8 @@ CONVERSATIONS_BEGIN, CONVERSATIONS_END = (
     "<!-- eval-conversations:begin -->",
     "<!-- eval-conversations:end -->",
 )
+
+AS_OF_BEGIN, AS_OF_END = "<!-- eval-as-of:begin -->", "<!-- eval-as-of:end -->"
 
 Ranker = Callable[[object, str], list[str]]
 
@@ -338,14 +341,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="print every query not hit first")
     parser.add_argument(
         "--only",
-        choices=("written", "grown", "conversations"),
-        help="run one part only (--write then updates only the conversations' tables, and "
-        "only when that is the part run)",
+        choices=("written", "grown", "conversations", "as_of"),
+        help="run one part only (--write then updates only the conversations' or the as-of "
+        "tables, and only when that is the part run)",
     )
     args = parser.parse_args(argv)
     _setup()
     parts = (("As written", False), ("Grown: 30 more projects per scope", True))
-    wanted = {"written": parts[:1], "grown": parts[1:], "conversations": ()}
+    wanted = {"written": parts[:1], "grown": parts[1:], "conversations": (), "as_of": ()}
     scoped = wanted[args.only] if args.only else parts
     if scoped:
         table = "\n\n".join(
@@ -360,6 +363,13 @@ def main(argv: list[str] | None = None) -> int:
         print("\n**Conversations**\n\n" + conversations)
         if args.write:
             _write(conversations, CONVERSATIONS_BEGIN, CONVERSATIONS_END)
+    if args.only in (None, "as_of"):
+        from eval import as_of
+
+        as_of_table = as_of.evaluate(misses=args.misses)
+        print("\n**As of**\n\n" + as_of_table)
+        if args.write:
+            _write(as_of_table, AS_OF_BEGIN, AS_OF_END)
     if args.write:
         print(f"\nwritten to {DOC}")
     return 0

@@ -34,7 +34,12 @@ class ScoredMemoryOutput(serializers.Serializer):
         return {"category": hit.category}
 
 
-class SearchHitOutput(ScoredMemoryOutput):
+class SearchHitOutput(serializers.Serializer):
+    id = serializers.CharField()
+    content = serializers.CharField()
+    score = serializers.FloatField()
+    metadata = serializers.SerializerMethodField()
+
     def get_metadata(self, hit: Any) -> dict[str, str | None]:
         # "evidence": a recall channel found it over its floor; "related": one of the nearest
         # memories by meaning after the evidence (docs/retrieval.md, "Related memories").

@@ -51,7 +51,7 @@ def test_both_tools_are_listed_with_their_arguments_and_no_scope_argument(mcp_ag
     tools = mcp_agent.tools()
     assert set(tools) == {SEARCH, MANAGE}
     search, manage = tools[SEARCH], tools[MANAGE]
-    assert set(search.input_schema["properties"]) == {"query", "top_k"}
+    assert set(search.input_schema["properties"]) == {"query", "top_k", "as_of"}
     assert search.input_schema["properties"]["top_k"]["default"] == 5
     assert set(manage.input_schema["properties"]) == {
         "action",

@@ -89,6 +89,7 @@ def _snapshot(scope: MemoryScope, stored: list[WriteOutcome], batch: list[WriteO
         payload = dict(row.payload)
         for volatile in ("user_id", "created_at", "updated_at", "valid_until"):
             assert payload.pop(volatile, None) is not None or volatile == "valid_until"
+        payload.pop("superseded_at", None)  # when it was superseded: now, in either scope
         payload["superseded_by"] = names.get(payload["superseded_by"], payload["superseded_by"])
         payloads[names[str(row.id)]] = payload
     audit = [
