@@ -199,7 +199,7 @@ def parse_as_of(raw: Any) -> datetime:
         if _DAY.match(raw):
             instant = day_end(date.fromisoformat(raw))
         else:
-            parsed = parse_datetime(raw)
+            parsed = parse_datetime(raw.upper())  # RFC 3339 allows "t" and "z"
             if parsed is None:
                 raise serializers.ValidationError(
                     "not an ISO 8601 instant (2026-03-01T09:00:00+08:00) or day (YYYY-MM-DD)"
@@ -210,14 +210,27 @@ def parse_as_of(raw: Any) -> datetime:
                     "an instant needs its UTC offset (…+08:00 or …Z); or send a day YYYY-MM-DD"
                 )
             instant = parsed
-        # An instant UTC cannot hold (year 1 at +14:00) would fail wherever it is converted.
-        instant.astimezone(UTC)
-        return min(instant, timezone.now())
     except (ValueError, OverflowError):
         raise serializers.ValidationError("not a date or time this calendar has") from None
+    now = timezone.now()
+    try:
+        instant.astimezone(UTC)
+    except OverflowError:
+        # Past either end of what UTC can hold (year 1 at +14:00, year 9999 at -14:00): before
+        # any memory was written, or the future — each means what the nearest instant means.
+        return datetime.min.replace(tzinfo=UTC) if instant.year == 1 else now
+    return min(instant, now)
 
 
-@extend_schema_field({"type": "string", "maxLength": MAX_AS_OF, "example": "2026-03-01"})
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "format": "date", "maxLength": 10},
+            {"type": "string", "format": "date-time", "maxLength": MAX_AS_OF},
+        ],
+        "example": "2026-03-01",
+    }
+)
 class AsOfField(serializers.Field):
     """``parse_as_of`` as a field of a request body (optional; absent: now)."""
 

@@ -20,7 +20,7 @@ BAD_AS_OF = [
     "yesterday",
     "",
     "2026-02-15T10:00:00+25:00",
-    "0001-01-01T00:00:00+14:00",  # before the first instant UTC can hold
+    "2026-02-15T24:00:00Z",
     "2" * 41,
     20260215,  # not a string
     True,
@@ -84,8 +84,26 @@ def test_a_bad_as_of_is_refused_naming_it(v1, scope, agent, as_of):
     assert counts() == before
 
 
+@pytest.mark.parametrize(
+    ("as_of", "holds"),
+    [
+        ("2026-02-15t10:00:00z", OLD),  # RFC 3339's lower-case letters
+        ("2026-02-15T10:00:00.123456789-05:00", OLD),  # nanoseconds: read to the microsecond
+        ("0001-01-01T00:00:00+14:00", None),  # before UTC's first instant: before anything
+        ("0001-01-01", None),
+        ("9999-12-31T23:59:59-14:00", NEW),  # past UTC's last instant: the future, now
+        ("9999-12-31", NEW),
+    ],
+)
+def test_every_date_and_date_time_the_schema_allows_is_read(v1, scope, agent, as_of, holds):
+    store_editors(scope, agent)
+    found = contents(search(v1, scope, as_of=as_of))
+    assert {OLD, NEW} & set(found) == ({holds} if holds else set())
+
+
 def test_the_published_schema_describes_as_of(v1):
     schema = v1.client.get("/v1/schema?format=json").json()
     for name in ("SearchInputRequest", "ContextInputRequest"):
         field = schema["components"]["schemas"][name]["properties"]["as_of"]
-        assert field["type"] == "string" and "offset" in field["description"]
+        assert [f["format"] for f in field["oneOf"]] == ["date", "date-time"]
+        assert "offset" in field["description"]
