@@ -3,7 +3,8 @@
 ``migrate_payloads`` fills what a payload lacks (``hash``, ``text_lemmatized``,
 ``schema_version`` and the governance defaults: ``status=active``, ``valid_until`` =
 ``created_at`` + ``POCO_MEMORY_LIFETIME_DAYS`` (730), ``confidence`` by source,
-``embedding_model``) without touching ids or vectors. A field that is present is never
+``embedding_model``) without touching ids or vectors, and a superseded memory's
+``superseded_at`` (when its successor began to hold). A field that is present is never
 overwritten, even when empty (``valid_until: null`` means "never expires"); ``schema_version``
 is raised to the current one.
 Rows are read in batches by id and re-read under their scope's write lock before the patch, so
@@ -32,10 +33,10 @@ from memories.engine import get_engine
 from memories.engine.internals import backup_entities, clear_entities, link_entities, merge_payload
 from memories.governance import default_confidence
 from memories.locks import scope_write_lock
-from memories.models import MemoryRow
+from memories.models import AuditEvent, MemoryRow
 from memories.ops.progress import Progress
-from memories.recall.live import is_live
-from memories.types import SCHEMA_VERSION, MemoryScope, ScopeError, Source
+from memories.recall.live import is_live, parse_instant
+from memories.types import SCHEMA_VERSION, MemoryScope, MemoryStatus, ScopeError, Source
 
 BATCH = 200
 
@@ -80,6 +81,31 @@ def missing_fields(payload: dict[str, Any]) -> dict[str, Any]:
         # Preflight has checked the table's width against this embedder before a migration.
         fields["embedding_model"] = settings.EMBEDDING_MODEL
     return fields
+
+
+def superseded_at(row: MemoryRow) -> dict[str, Any]:
+    """``superseded_at`` for a memory superseded before it was recorded: when its successor
+    began to hold (the successor's ``created_at``, as a supersede writes it now), else when the
+    audit trail says it was superseded; nothing when neither is known (it then holds at no
+    instant of a search ``as_of``, rather than at a guessed one)."""
+    payload = row.payload or {}
+    if payload.get("status") != MemoryStatus.SUPERSEDED or payload.get("superseded_at"):
+        return {}
+    successor = str(payload.get("superseded_by") or "")
+    if successor:
+        found = MemoryRow.objects.filter(id=successor).values_list("payload", flat=True).first()
+        since = parse_instant((found or {}).get("created_at"))
+        if since is not None:
+            return {"superseded_at": since.isoformat()}
+    event = (
+        AuditEvent.objects.filter(
+            memory_id=row.id, event=AuditEvent.Event.UPDATE, status=MemoryStatus.SUPERSEDED
+        )
+        .order_by("-created_at", "-id")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    return {"superseded_at": event.isoformat()} if event is not None else {}
 
 
 def _batches() -> Iterator[list[tuple[str, str]]]:
@@ -127,7 +153,7 @@ def migrate_payloads(*, apply: bool, write: Callable[[str], None]) -> MigrationR
                 continue
             with scope_write_lock(scope):
                 for row in MemoryRow.objects.filter(id__in=ids).defer("vector"):
-                    fields = missing_fields(row.payload or {})
+                    fields = missing_fields(row.payload or {}) | superseded_at(row)
                     if not fields:
                         continue
                     report.changed += 1

@@ -155,3 +155,41 @@ def test_rebuild_entities_backs_up_then_links_trusted_memories_only(
     assert linked_ids() == {trusted}
     assert get_engine().entity_links(memory_id=trusted) >= 1
     assert get_engine().entity_links(memory_id=noisy) == 0
+
+
+def test_apply_gives_a_memory_superseded_before_it_was_recorded_its_superseded_at(scope, agent):
+    """Its end comes from its successor's created_at, or, once that is deleted, from the audit
+    row of the supersede; without either it stays unknown."""
+    from datetime import UTC, datetime
+
+    from memories.models import AuditEvent
+    from memories.services import memory_delete
+
+    key = "preference.editor"
+    first = memory_add(scope=scope, text="用户用 Vim 写代码", actor=agent, memory_key=key)
+    since = datetime(2026, 3, 1, 1, tzinfo=UTC)
+    second = memory_add(
+        scope=scope, text="用户改用 VS Code 写代码", actor=agent, memory_key=key, created_at=since
+    )
+    third = memory_add(scope=scope, text="用户又改用 Zed 写代码", actor=agent, memory_key=key)
+    assert second.superseded_id == first.memory_id and third.superseded_id == second.memory_id
+    assert memory_delete(scope=scope, memory_id=third.memory_id, actor=agent).status == "deleted"
+    unknown = add(scope, agent, "用户以前用 Emacs 写代码")
+    mem0_sql(
+        """UPDATE poco_memories SET payload = payload || '{"status": "superseded"}' """
+        "WHERE id = %s",
+        (unknown,),
+    )
+    for memory_id in (first.memory_id, second.memory_id):
+        mem0_sql(
+            "UPDATE poco_memories SET payload = payload - 'superseded_at' WHERE id = %s",
+            (memory_id,),
+        )
+
+    run("--apply")
+
+    assert parse_datetime(payload(first.memory_id)["superseded_at"]) == since
+    supersede = AuditEvent.objects.get(memory_id=second.memory_id, status="superseded")
+    assert parse_datetime(payload(second.memory_id)["superseded_at"]) == supersede.created_at
+    assert "superseded_at" not in payload(unknown)
+    assert "changed 0" in run("--apply")
