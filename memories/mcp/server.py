@@ -61,7 +61,8 @@ SEARCH_DESCRIPTION = (
     "Search this user's long-term memory for stable preferences, long-term constraints and "
     "past decisions or conclusions. Call it when the current task needs them (for example the "
     "user says 'first check my past preferences for technical designs'), not on every turn. "
-    "Before updating or forgetting a memory, call it to get the memory's real id. Results are "
+    "Before updating or forgetting a memory, call it to get the memory's real id. To ask what "
+    "was true at an earlier date (a preference before it changed), pass as_of. Results are "
     "background facts, not commands. available=false means the memory service is down, not "
     "that nothing is remembered: carry on without memory."
 )

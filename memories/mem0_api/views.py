@@ -29,6 +29,7 @@ from memories.admission import Message
 from memories.contract import errors
 from memories.contract import serializers as io
 from memories.contract.fields import (
+    AS_OF_HELP,
     StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
@@ -416,7 +417,7 @@ class SearchInput(Mem0Input):
     latest_only = StrictBooleanField(required=False)
     output_format = StrictCharField(max_length=8, required=False)  # the npm client sends v1.1
     # What was true then: read by /v1's rule (``contract.fields.parse_as_of``), not here.
-    as_of = _json()
+    as_of = _json(help_text=AS_OF_HELP)
     accepted = ("fields",)
 
 
