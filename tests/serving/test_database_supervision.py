@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from tests.serving.conftest import SCOPE, Running
+from tests.serving.conftest import SCOPE, Running, running_launcher
 
 
 def postmaster_pid(launcher: Running) -> int | None:
@@ -51,7 +51,13 @@ def health(launcher: Running) -> tuple[int, dict]:
 @pytest.mark.parametrize(
     "signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["INT", "TERM", "KILL"]
 )
-def test_the_embedded_database_comes_back_after_it_is_stopped(launcher, signum):
+def test_the_embedded_database_comes_back_after_it_is_stopped(server_data_dir, signum):
+    # One web process: each warms three models first, and what is tested is the database.
+    with running_launcher(server_data_dir, POCO_WEB_WORKERS="1") as launcher:
+        database_comes_back(launcher, signum)
+
+
+def database_comes_back(launcher: Running, signum: int) -> None:
     before = launcher.ingest_and_wait("before", "以后周报统一用简体中文写，结论先行。")
     assert before["status"] == "succeeded", before
     first = postmaster_pid(launcher)
