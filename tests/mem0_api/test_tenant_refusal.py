@@ -82,3 +82,10 @@ def test_another_tenants_ids_and_random_ones_are_refused_alike(mem0_host, token,
     assert set(TokenRefusal.objects.values_list("token_name", "tenant_id", "edge")[recorded:]) == {
         (name, "beta", "mem0")
     }
+
+
+def test_a_token_bound_to_no_tenant_is_refused_without_a_header_too(mem0_host):
+    headers = {"Authorization": f"Token {NONE_TOKEN}"}
+    with httpx.Client(base_url=mem0_host, headers=headers, timeout=60) as c:
+        answers = [c.get("/v1/ping/"), c.get(f"/v1/memories/{uuid.uuid4()}/")]
+    assert [a.status_code for a in answers] == [403, 403], [a.text for a in answers]
