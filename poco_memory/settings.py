@@ -125,6 +125,10 @@ def _database_from_url(url: str) -> dict[str, object]:
         # Persistent per-thread connections leak under ASGI (every request runs on a thread
         # of its own); the pool bounds them and takes each back when the request ends.
         "CONN_MAX_AGE": 0,
+        # The pool checks a connection before it hands it out: after PostgreSQL restarted (the
+        # launcher restarts the embedded one), every pooled connection is dead, and each would
+        # otherwise fail one request before the pool drops it.
+        "CONN_HEALTH_CHECKS": True,
         # One test database per test process: several suites may run side by side.
         "TEST": {"NAME": f"test_poco_memory_{os.getpid()}"},
     }

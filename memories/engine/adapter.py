@@ -879,6 +879,9 @@ def engine_pool(connection_string: str) -> Any:
         max_size=settings.ENGINE_POOL_SIZE,
         timeout=settings.DB_POOL_TIMEOUT,
         max_idle=settings.DB_POOL_MAX_IDLE,
+        # Checked before it is handed out, like Django's (settings): a restarted server
+        # leaves the pool holding dead connections.
+        check=ConnectionPool.check_connection,
         kwargs={} if settings.DB_PREPARED_STATEMENTS else {"prepare_threshold": None},
         open=False,
     )

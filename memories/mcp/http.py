@@ -5,7 +5,8 @@ that is neither one of those hosts nor in ``CSRF_TRUSTED_ORIGINS`` (DNS rebindin
 wrong service token (401), missing or malformed scope headers (400), a token bound to other
 tenants (403, recorded), a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413) or one whose JSON
 repeats a key or nests too deep (400) — each in the project's one error shape. Stateless mode:
-every POST stands alone, so any replica can answer it.
+every POST stands alone, so any replica can answer it, and any other method is 405 (the
+streamable HTTP transport lets a server offer no GET event stream).
 """
 
 from __future__ import annotations
@@ -77,15 +78,22 @@ class McpGate:
             headers = Headers(scope=scope)
             # In a thread: refusing a token for a tenant writes the refusal to the database.
             await in_thread(lambda: check_request(headers))
-            if scope["method"] == "POST":
-                body = await read_body(receive, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-                problem = ambiguous_json(body)
-                if problem:
-                    raise ConnectionRefused(400, "malformed_json", problem)
-                receive = replay(body, receive)
+            if scope["method"] != "POST":
+                # Stateless: no event stream for a GET to hold open (the SDK's stays open,
+                # empty, as long as the client waits), no session for a DELETE to end.
+                raise ConnectionRefused(
+                    405, "method_not_allowed", "/mcp answers POST only (stateless)"
+                )
+            body = await read_body(receive, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+            problem = ambiguous_json(body)
+            if problem:
+                raise ConnectionRefused(400, "malformed_json", problem)
+            receive = replay(body, receive)
         except ConnectionRefused as refused:
             answer = error_body(refused.error, refused.detail, refused.fields)
             extra = {"WWW-Authenticate": "Bearer"} if refused.status == 401 else None
+            if refused.status == 405:
+                extra = {"Allow": "POST"}
             response = JSONResponse(answer, status_code=refused.status, headers=extra)
             await response(scope, receive, send)
             return

@@ -85,6 +85,10 @@ class Mem0View(APIView):
         it, never read as its last value (``?user_id=other&user_id=victim``)."""
         super().initial(request, *args, **kwargs)
         self.params = query_params(request)
+        # The tenant is checked before anything is looked up in it: an id of a tenant the token
+        # cannot serve and a random one are then refused alike (recorded, counted, 403).
+        if request.META.get(_TENANT_META):
+            self.caller().check_tenant(self.tenant())
 
     def caller(self) -> ServiceCaller:
         caller = self.request.user
@@ -102,6 +106,8 @@ class Mem0View(APIView):
         tenants = self.caller().token.tenants
         if tenants is not None and len(tenants) == 1:
             return next(iter(tenants))
+        if tenants is not None and not tenants:  # a token bound to no tenant (a scraper's)
+            self.caller().check_tenant("")
         raise Refused(
             f"this token serves more than one tenant: name one in the {TENANT_HEADER} header"
         )

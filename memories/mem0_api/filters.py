@@ -135,6 +135,10 @@ def _set_category(result: Translated, value: Any) -> None:
             raise Refused("categories takes one of in, contains or eq", "filters")
         value = next(iter(value.values()))
     if isinstance(value, list):
+        # A category is a name: an object or a list inside is refused before it is compared
+        # (neither can be hashed, and neither names a category).
+        if not all(isinstance(item, str) for item in value):
+            raise Refused("categories takes category names (strings)", "filters")
         if len(set(value)) != 1:
             raise Refused(
                 "one category per query: a memory here has exactly one of " + ", ".join(CATEGORIES),

@@ -38,6 +38,7 @@ from memories.contract.fields import (
 )
 from memories.contract.outcomes import Edge, http_status
 from memories.contract.parsers import ambiguous_json, loads
+from memories.digests import log_name
 from memories.governance import UNSET
 from memories.mem0_api import schema as doc
 from memories.mem0_api import shapes
@@ -732,7 +733,7 @@ class FeedbackView(Mem0View):
         scope, valid = self.memory_input(data["memory_id"])
         logger.info(
             "mem0 feedback: scope=%s memory=%s feedback=%s",
-            scope.key,
+            log_name(scope.key),
             valid["memory_id"],
             data.get("feedback"),
         )

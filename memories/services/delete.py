@@ -11,6 +11,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from memories import metrics
+from memories.digests import log_name
 from memories.engine import get_engine
 from memories.locks import scope_write_lock
 from memories.models import AuditEvent, DeletionMark, MemoryUse
@@ -93,7 +94,9 @@ def _delete_owned(ctx: WriteContext, *, memory_id: str) -> DeleteOutcome:
         if not left:
             return DeleteOutcome(status=DeleteStatus.DELETED, deleted_count=1)
         metrics.delete_item_partial_cleanup.inc()
-        logger.warning("delete left residue: memory=%s scope=%s", memory_id, ctx.scope.key)
+        logger.warning(
+            "delete left residue: memory=%s scope=%s", memory_id, log_name(ctx.scope.key)
+        )
         return DeleteOutcome(
             status=DeleteStatus.PARTIAL_CLEANUP,
             deleted_count=1,

@@ -84,3 +84,24 @@ def test_delete_user_leaves_another_scopes_run_ids_alone(v1_live, scope, other_s
         "lifecycle_ingestjob.run_id",
         "memories_auditevent.run_id",
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_service_log_names_a_scope_and_its_runs_by_a_keyed_digest_only(v1_live, caplog):
+    """After delete-user nothing a client sent for the scope remains in the log either: the
+    log names the scope and its run ids by a keyed digest (the deletion marks' key), never by
+    the ids themselves."""
+    from memories.digests import keyed_digest
+    from memories.types import MemoryScope
+
+    scope = MemoryScope(tenant_id="acme", user_id=f"delme-{MARK}")
+    caplog.set_level("INFO")
+    ingest = body(scope, messages=task_for(1), run_id=f"run-{MARK}-9", source="task_completed")
+    assert v1_live.post("ingest", ingest).status_code == 202
+    run_queue()
+    assert v1_live.post("delete-user", body(scope)).json()["status"] == "deleted"
+
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "ingest queued" in logged, logged
+    assert MARK not in logged, logged
+    assert keyed_digest(scope.key)[:16] in logged, logged

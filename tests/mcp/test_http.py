@@ -209,3 +209,17 @@ def test_a_body_past_the_upload_limit_is_413(post, authorized, settings):
     assert answer.status_code == 413
     assert_error_shape(answer, "payload_too_large")
     assert post(LIST_TOOLS, **authorized).status_code == 200
+
+
+# --- the methods /mcp answers ------------------------------------------------------------------
+@pytest.mark.parametrize("method", ["GET", "DELETE", "PUT"])
+def test_only_post_is_served_and_nothing_is_held_open(live_url, authorized, method):
+    """Stateless: every POST stands alone, so there is no event stream for a GET to hold open
+    and no session for a DELETE to end. The spec lets a server answer such a GET 405; the
+    answer closes at once, in the one error shape, with the headers of every other answer."""
+    with httpx2.Client(timeout=10) as client:
+        answer = client.request(method, f"{live_url}/mcp", headers={**PROTOCOL, **authorized})
+    assert answer.status_code == 405, answer.text
+    assert answer.headers["Allow"] == "POST"
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert_error_shape(answer, "method_not_allowed")

@@ -107,6 +107,31 @@ def test_a_filter_date_that_is_no_instant_here_is_refused(client, alice, conditi
 
 
 @pytest.mark.parametrize(
+    "categories",
+    [
+        [{"a": 1}],
+        {"in": [[1]]},
+        [["x"]],
+        {"in": [{"a": 1}]},
+        {"eq": [{"in": ["preference"]}]},
+        {"contains": [["preference"]]},
+        [[]],
+        [{}, {}],
+        {"in": ["preference", {"a": 1}]},
+    ],
+)
+def test_a_category_filter_holding_objects_or_lists_is_refused(client, alice, categories):
+    """A category is a name: an object or a list where one belongs is a 400 naming the filters,
+    on search and on get_all, never a 500."""
+    before = state()
+    filters = {"AND": [{"user_id": "alice"}, {"categories": categories}]}
+    searched = client.client.post("/v3/memories/search/", json={"query": "tea", "filters": filters})
+    refused(searched, "filters")
+    refused(client.client.post("/v3/memories/", json={"filters": filters}), "filters")
+    assert state() == before
+
+
+@pytest.mark.parametrize(
     ("field", "value"),
     [
         ("start_date", "2026-13-01"),

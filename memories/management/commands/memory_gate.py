@@ -5,6 +5,7 @@ verify --baseline FILE --report DIR --url URL --token TOKEN`` after it (``memori
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 from pathlib import Path
@@ -13,6 +14,17 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from memories.gate.verify import STEPS
+
+
+def scope_count(text: str) -> int:
+    """A count of scopes: 0 or more (a negative one was taken as 0 without a word)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
 
 
 class Command(BaseCommand):
@@ -24,7 +36,7 @@ class Command(BaseCommand):
         baseline.add_argument("--out", required=True, help="the baseline file to write (JSON)")
         baseline.add_argument(
             "--sample-scopes",
-            type=int,
+            type=scope_count,
             default=0,
             help="also record the top-k ids and scores (never text) of this many real scopes "
             "(those with the most active memories) for fixed questions; verify compares them",
@@ -49,7 +61,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["step"] == "baseline":
-            self._baseline(Path(options["out"]), sample_scopes=max(0, options["sample_scopes"]))
+            self._baseline(Path(options["out"]), sample_scopes=options["sample_scopes"])
         else:
             self._verify(options)
 

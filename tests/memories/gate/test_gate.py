@@ -490,3 +490,17 @@ def test_verify_names_a_baseline_it_cannot_use(tmp_path, content, problem):
         )
     assert str(path) in str(refused.value)
     assert not (tmp_path / "report").exists()
+
+
+@pytest.mark.parametrize("count", ["-1", "-3"])
+def test_a_negative_sample_scopes_is_refused_and_nothing_is_written(tmp_path, count):
+    out = tmp_path / "baseline.json"
+    with pytest.raises(CommandError, match="--sample-scopes"):
+        call_command(
+            "memory_gate",
+            "baseline",
+            *("--out", str(out), "--sample-scopes", count),
+            stdout=StringIO(),
+            stderr=StringIO(),
+        )
+    assert not out.exists()
