@@ -1,0 +1,74 @@
+"""From a conversation to the facts worth keeping: guards, then the decision, then the facts
+written once.
+
+Every sentence the guards let through is written as fact(s) first (``facts.write``); the
+decision judges each written fact with its sentence, so the passage vector the learned head
+computes is the one the stored memory's second vector reuses (same text, same model, the
+per-process cache of ``memories.learned.vectors``).  The user's messages are judged before the
+assistant's: an assistant sentence that only confirms what the user's kept facts already say is
+the same fact, stored once (and never embedded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from memories.engine.extraction import facts, rules
+
+
+@dataclass(frozen=True)
+class Candidate:
+    role: str  # user | assistant
+    sentence: str  # as said
+    fact: str  # as it would be stored
+
+
+Decide = Callable[[Sequence[Candidate]], list[bool]]
+
+
+def candidates(role: str, content: str) -> list[Candidate]:
+    """The facts a message's sentences would become, the guards' vetoes left out."""
+    found = []
+    for sentence in facts.sentences(content):
+        if rules.veto(sentence, role):
+            continue
+        found.extend(Candidate(role, sentence, fact) for fact in facts.write(sentence))
+    return found
+
+
+def extract_facts(
+    messages: Sequence[tuple[str, str]], *, decide: Decide | None
+) -> list[dict[str, str]]:
+    """Mem0's extraction answer for ``messages`` ((role, content) pairs): ``[{"id", "text",
+    "attributed_to"}]``. ``decide`` judges candidates (None: every candidate is kept — the fact
+    writer alone, for its tests)."""
+    users = [c for role, content in messages if role == "user" for c in candidates(role, content)]
+    kept = _decided(users, decide)
+    said = [c.fact for c in kept]
+    assistants = [
+        c
+        for role, content in messages
+        if role == "assistant"
+        for c in candidates(role, content)
+        if not facts.restates(c.fact, said)
+    ]
+    kept += _decided(assistants, decide)
+    out: list[dict[str, str]] = []
+    seen: set[str] = set()
+    for c in kept:
+        if c.fact not in seen:
+            seen.add(c.fact)
+            out.append({"id": str(len(out)), "text": c.fact, "attributed_to": c.role})
+    return out
+
+
+def _decided(found: list[Candidate], decide: Decide | None) -> list[Candidate]:
+    if not found or decide is None:
+        return found
+    return [c for c, keep in zip(found, decide(found), strict=True) if keep]
+
+
+def rules_decide(found: Sequence[Candidate]) -> list[bool]:
+    """The rules alone (no model): what the extractor decided before the learned head."""
+    return [rules.rules_keep(c.sentence, c.role) for c in found]
