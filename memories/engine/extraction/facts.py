@@ -48,7 +48,9 @@ WRAPPER = re.compile(
     r"(?:please\s+)?take\s+(?:that|this|it)\s+into\s+account\b.*|"
     r"(?:please\s+)?(?:plan|schedule|answer|act|adjust|proceed|respond)\b.*\baccordingly\b.*|"
     r"(?:please\s+)?(?:use|apply)\s+(?:that|this|it)\s+(?:going\s+forward|from\s+now\s+on)\b.*|"
-    r"this\s+is\s+important|it'?s\s+important"
+    r"this\s+is\s+important|it'?s\s+important|(?:please\s+)?update\s+(?:that|this|it)|"
+    r"更新一下|更正一下|补充一下|以此为准|按此更新|(?:small |quick )?update|not anymore|"
+    r"go ahead"
     r")\s*[。.!！]*$",
     re.IGNORECASE,
 )
@@ -60,6 +62,8 @@ FILLER = re.compile(
     r"^(?:请|麻烦)?(?:帮我)?(?:记住|记一下|记下)了?[：:，, ]*|"
     r"^(?:please\s+)?(?:remember|note)(?:\s+that)?[:, ]+|"
     r"^(?:fyi|just so you know|for the record)[:, ]+|"
+    r"^(?:actually|also|btw|by the way|heads up|(?:small |quick )?update|correction|"
+    r"另外|还有|对了|补充一下|更新一下)[，,:： ]*|"
     r"^(?:已确认|确认|已记录|已记下|记下了|记住了|收到|明白|了解|已更新|没问题|更正一下|更正)"
     r"[了啦]?[：:，,。 —-]*|"
     r"^(?:confirmed|noted|got it|understood|will do|sure|correction|updated)(?:[:,.!— -]+|$)",
@@ -156,11 +160,15 @@ def write(sentence: str, role: str = "user") -> list[str]:
             continue
         if role == "assistant" and _ASSISTANT_SELF.search(_protect_quotes(text)[0]):
             continue
+        if role == "user" and _about_user(groups[-1]) and _addressed(text):
+            continue  # how the assistant should apply the fact: not part of it
         if groups[-1] and _starts_own_fact(text) and _is_statement(_join(groups[-1], [])):
             groups.append([])
             separators.append([])
         groups[-1].append(text)
-        separators[-1].append(separator)
+        separators[-1].append(
+            "; " if separator.strip() in (";", "；") and not chinese else separator
+        )
     facts = []
     for clauses, seps in zip(groups, separators, strict=True):
         if not clauses:
@@ -186,6 +194,23 @@ def _is_statement(text: str) -> bool:
 
 
 _ASSISTANT_SELF = re.compile(r"我|咱|\b(?:I|I'm|I’m|I'll|I’ll|I've|me|my|we|we'll|us|let's)\b")
+
+
+# A clause telling the assistant what to do with a fact stated before it.
+_ADDRESSED = re.compile(
+    r"你|您|帮我|给我|的时候|时候|为准|就行|记得|推荐|按这个|照这个|按此|"
+    r"\byou\b|\byour\b|^(?:so|please|suggest|leave|factor|keep|use|make|give|avoid|plan|"
+    r"schedule|propose|write|don't|do not|any|when|whenever|if)\b",
+    re.IGNORECASE,
+)
+
+
+def _about_user(group: list[str]) -> bool:
+    return bool(group) and bool(_OWN_SUBJECT.match(group[0]))
+
+
+def _addressed(clause: str) -> bool:
+    return not _OWN_SUBJECT.match(clause) and bool(_ADDRESSED.search(_protect_quotes(clause)[0]))
 
 
 def _starts_own_fact(clause: str) -> bool:
@@ -242,7 +267,7 @@ _MODALS = word_set(
 )
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "are": "is", "be": "is"}
 _EN_SUBJECT = re.compile(
-    rf"\b(?P<subject>I|we)(?P<adverbs>(?:\s+(?:{_ADVERBS}))*)\s+(?P<verb>[A-Za-z']+)"
+    rf"\b(?P<subject>I|we|you)(?P<adverbs>(?:\s+(?:{_ADVERBS}))*)\s+(?P<verb>[A-Za-z'-]+)"
 )
 
 
@@ -264,7 +289,9 @@ def _third_singular(verb: str) -> str:
 
 
 def _en_subject(match: re.Match[str]) -> str:
-    subject = "the user" if match.group("subject") == "I" else "the user's team"
+    subject = {"I": "the user", "we": "the user's team", "you": "the assistant"}[
+        match.group("subject")
+    ]
     verb = match.group("verb")
     return f"{subject}{match.group('adverbs')} {_third_singular(verb)}"
 
@@ -326,16 +353,19 @@ def third_person(text: str, role: str = "user") -> str:
     protected, spans = _protect_quotes(text)
     if role == "assistant":
         return _restore(_you(protected), spans)
-    if is_chinese(text):
-        for pattern, replacement in _ZH_PERSON:
-            protected = pattern.sub(replacement, protected)
-    else:
+    for pattern, replacement in _ZH_PERSON:
+        protected = pattern.sub(replacement, protected)
+    if not is_chinese(text):
         for pattern, replacement in _EN_PERSON[:10]:
             protected = pattern.sub(replacement, protected)
+        protected = re.sub(r"\b(?:[Pp]lease),?\s+|,?\s+please\b", "", protected)
+        protected = re.sub(r"\b[Yy]ou(?:'re|’re| are)\b", "the assistant is", protected)
+        protected = re.sub(r"\b[Yy]ou(?:'ll|’ll)\b", "the assistant will", protected)
         protected = _EN_SUBJECT.sub(
-            lambda m: _en_subject(m) if m.group("subject") in ("I", "we") else m.group(0),
-            re.sub(r"\bWe\b", "we", protected),
+            _en_subject, re.sub(r"\bWe\b", "we", re.sub(r"\bYou\b", "you", protected))
         )
+        protected = re.sub(r"\byour\b", "the assistant's", protected)
+        protected = re.sub(r"\byou\b", "the assistant", protected)
         for pattern, replacement in _EN_PERSON[10:]:
             protected = pattern.sub(replacement, protected)
         protected = re.sub(r"\bI\b", "the user", protected)
@@ -350,11 +380,16 @@ _STOP = word_set(
 )
 
 
+def _stem(word: str) -> str:
+    word = re.sub(r"['’]s$", "", word)
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def tokens(text: str) -> frozenset[str]:
     """Han bigrams and lower-cased Latin words, without the person and function words: two
     wordings of one statement share most of them."""
     text = re.sub(r"用户的?|团队的?|已确认|确认|以后|今后|统一|都|的", " ", text.lower())
-    words = {w for w in _LATIN_WORD.findall(text) if w not in _STOP}
+    words = {_stem(w) for w in _LATIN_WORD.findall(text) if w not in _STOP}
     han_runs = re.findall(f"[{HAN.pattern[1:-1]}]+", text)
     bigrams = {run[i : i + 2] for run in han_runs for i in range(max(len(run) - 1, 1))}
     return frozenset(words | bigrams)

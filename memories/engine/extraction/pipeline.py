@@ -37,36 +37,48 @@ def candidates(role: str, content: str) -> list[Candidate]:
     return found
 
 
+def extract(
+    messages: Sequence[tuple[str, str]], *, decide: Decide | None
+) -> list[tuple[int, Candidate]]:
+    """The kept candidates with the index of the message each came from, in message order, each
+    text once. ``decide`` judges candidates (None: every candidate is kept — the fact writer
+    alone, for its tests)."""
+    found = [(i, c) for i, (role, text) in enumerate(messages) for c in candidates(role, text)]
+    users = [(i, c) for i, c in found if c.role == "user"]
+    kept = _decided(users, decide)
+    said = [c.fact for _, c in kept]
+    # An assistant sentence that only restates what the user's kept facts say is never judged.
+    assistants = [
+        (i, c) for i, c in found if c.role == "assistant" and not facts.restates(c.fact, said)
+    ]
+    kept += _decided(assistants, decide)
+    out: list[tuple[int, Candidate]] = []
+    seen: set[str] = set()
+    for i, c in sorted(kept, key=lambda pair: pair[0]):
+        if c.fact not in seen:
+            seen.add(c.fact)
+            out.append((i, c))
+    return out
+
+
 def extract_facts(
     messages: Sequence[tuple[str, str]], *, decide: Decide | None
 ) -> list[dict[str, str]]:
     """Mem0's extraction answer for ``messages`` ((role, content) pairs): ``[{"id", "text",
-    "attributed_to"}]``. ``decide`` judges candidates (None: every candidate is kept — the fact
-    writer alone, for its tests)."""
-    users = [c for role, content in messages if role == "user" for c in candidates(role, content)]
-    kept = _decided(users, decide)
-    said = [c.fact for c in kept]
-    assistants = [
-        c
-        for role, content in messages
-        if role == "assistant"
-        for c in candidates(role, content)
-        if not facts.restates(c.fact, said)
+    "attributed_to"}]``."""
+    return [
+        {"id": str(n), "text": c.fact, "attributed_to": c.role}
+        for n, (_, c) in enumerate(extract(messages, decide=decide))
     ]
-    kept += _decided(assistants, decide)
-    out: list[dict[str, str]] = []
-    seen: set[str] = set()
-    for c in kept:
-        if c.fact not in seen:
-            seen.add(c.fact)
-            out.append({"id": str(len(out)), "text": c.fact, "attributed_to": c.role})
-    return out
 
 
-def _decided(found: list[Candidate], decide: Decide | None) -> list[Candidate]:
+def _decided(
+    found: list[tuple[int, Candidate]], decide: Decide | None
+) -> list[tuple[int, Candidate]]:
     if not found or decide is None:
         return found
-    return [c for c, keep in zip(found, decide(found), strict=True) if keep]
+    verdicts = decide([c for _, c in found])
+    return [pair for pair, keep in zip(found, verdicts, strict=True) if keep]
 
 
 def rules_decide(found: Sequence[Candidate]) -> list[bool]:

@@ -13,12 +13,15 @@ import re
 
 ONE_OFF = re.compile(
     r"这次|本次|这一次|今天|明天|昨天|今晚|今早|下午|上午|刚才|刚刚|马上|临时|暂时|待会|一会儿|"
-    r"\bthis time\b|\btoday\b|\btomorrow\b|\btonight\b|\bright now\b|\bfor now\b|\bjust once\b",
+    r"这封|这份|这篇|这张|这条消息|"
+    r"\bthis time\b|\btoday\b|\btomorrow\b|\btonight\b|\bright now\b|\bfor now\b|\bjust once\b|"
+    r"\bthis (?:flyer|email|document|doc|file|report|draft|message|slide|deck|pr|ticket|one)\b",
     re.IGNORECASE,
 )
 SNAPSHOT = re.compile(
     r"(当前|现在|目前).{0,8}(可用|可以用|启用|安装)|可用的?(工具|插件|技能|模型)|"
-    r"(工具|插件|技能|模型)(列表|清单)|"
+    r"(工具|插件|技能|模型)(列表|清单)|本机|这台(电脑|机器)|电量|"
+    r"\b(?:on )?this machine\b|\bbattery\b|\binstalled\b|"
     r"\b(currently|now) (available|enabled|installed)\b|"
     r"\bavailable (tools|plugins|skills|models)\b",
     re.IGNORECASE,
@@ -56,6 +59,17 @@ WRAPPED = re.compile(
 )
 
 
+# A request for a task now ("帮我写个 PRD 的大纲", "Can you summarise this?"), unless it sets how
+# every such task is done ("帮我写邮件的时候都…", "whenever you…").
+REQUEST = re.compile(
+    r"^(?:请|麻烦)?(?:帮我|帮忙|给我|替我)(?!.*(?:以后|今后|的时候|每次|总是|一律|统一|都))|"
+    r"^(?:好[的，,]?\s*)?我(?:先|来|再)?\S{0,2}一下|"
+    r"^(?:please\s+)?(?:help me|can you|could you|would you|write me|give me|show me|make me|"
+    r"draft me)\b(?!.*\b(?:always|from now on|every time|whenever|in future|going forward)\b)",
+    re.IGNORECASE,
+)
+
+
 def veto(sentence: str, role: str) -> str | None:
     """Why a sentence may not be kept whatever the head says, or None."""
     if ONE_OFF.search(sentence):
@@ -73,6 +87,8 @@ def veto(sentence: str, role: str) -> str | None:
             return "assistant_unconfirmed"
     elif role != "user":
         return "role"
+    elif REQUEST.search(sentence.strip()):
+        return "request"
     return None
 
 

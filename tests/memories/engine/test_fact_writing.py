@@ -42,11 +42,17 @@ from memories.engine.extraction.pipeline import extract_facts
         ),
         (
             "For all future SQL you write for me, use the PostgreSQL dialect, not MySQL.",
-            ["For all future SQL you write for the user, use the PostgreSQL dialect, not MySQL."],
+            [
+                "For all future SQL the assistant writes for the user, use the PostgreSQL "
+                "dialect, not MySQL."
+            ],
         ),
         ("我对青霉素过敏，这个很重要，一定要记住。", ["用户对青霉素过敏。"]),
         ("好，那以后缓存都统一用 Redis。", ["以后缓存都统一用 Redis。"]),
-        ("OK so from now on, I want answers in English.", ["From now on, the user wants answers in English."]),
+        (
+            "OK so from now on, I want answers in English.",
+            ["From now on, the user wants answers in English."],
+        ),
         (
             "以后所有技术方案都使用简体中文，项目叫“Poco”。",
             ["以后所有技术方案都使用简体中文。", "项目叫“Poco”。"],
