@@ -26,7 +26,7 @@ from memories.text import HAN, word_set
 # only before a space (3.11, example.com stay whole).
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])|\n+|(?<=[.])\s+")
 # Clauses: Chinese comma/semicolon, an English semicolon, or an English comma before a space.
-_CLAUSE = re.compile(r"(，|；|;|,\s+|:\s+|：)")
+_CLAUSE = re.compile(r"(，|；|;\s+|,\s+|:\s+|：)")
 _TERMINAL = "。！？!?.…"
 
 # Quoted spans keep their words (a quoted 我 is the quote's speaker, not the user).
@@ -162,7 +162,12 @@ def write(sentence: str, role: str = "user") -> list[str]:
             continue
         if role == "user" and _about_user(groups[-1]) and _addressed(text):
             continue  # how the assistant should apply the fact: not part of it
-        if groups[-1] and _starts_own_fact(text) and _is_statement(_join(groups[-1], [])):
+        if (
+            groups[-1]
+            and _starts_own_fact(text)
+            and content_size(text) >= 5  # "我很反感" stays with what it is about
+            and _is_statement(_join(groups[-1], []))
+        ):
             groups.append([])
             separators.append([])
         groups[-1].append(text)
@@ -184,7 +189,8 @@ def write(sentence: str, role: str = "user") -> list[str]:
 # A clause that only sets when or how the next one holds ("from now on, I…", "以后，我…").
 _ADVERBIAL = re.compile(
     r"^(?:from now on|going forward|in general|by default|in the future|for all future \w+|"
-    r"(?:以后|今后|往后|从现在起|从现在开始|默认|平时|一般|通常|总的来说)(?:的话)?)$",
+    r"(?:以后|今后|往后|从现在起|从现在开始|默认|平时|一般|通常|总的来说)(?:的话)?|"
+    r".*(?:之后|以后|以来|的时候|期间)|(?:after|since|when|before|once|until)\b.*)$",
     re.IGNORECASE,
 )
 

@@ -29,11 +29,11 @@ Decide = Callable[[Sequence[Candidate]], list[bool]]
 
 def candidates(role: str, content: str) -> list[Candidate]:
     """The facts a message's sentences would become, the guards' vetoes left out."""
-    found = []
+    found: list[Candidate] = []
     for sentence in facts.sentences(content):
         if rules.veto(sentence, role):
             continue
-        found.extend(Candidate(role, sentence, fact) for fact in facts.write(sentence))
+        found.extend(Candidate(role, sentence, fact) for fact in facts.write(sentence, role))
     return found
 
 

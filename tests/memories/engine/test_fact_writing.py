@@ -69,6 +69,15 @@ from memories.engine.extraction.pipeline import extract_facts
         ("我们团队每周一开例会，以后都按这个来。", ["用户的团队每周一开例会。"]),
         # First person inside the user's quotes is a quote, not the user.
         ("我的口头禅是“我来搞定”。", ["用户的口头禅是“我来搞定”。"]),
+        # A clause that only says when is not a fact of its own; "TL;DR" is not two clauses.
+        (
+            "上次数据库误删的事之后，我们团队定了规矩：生产库的 DELETE 先在从库上确认行数。",
+            ["上次数据库误删的事之后，用户的团队定了规矩：生产库的 DELETE 先在从库上确认行数。"],
+        ),
+        (
+            "Put the TL;DR at the top of every doc you write for me.",
+            ["Put the TL;DR at the top of every doc the assistant writes for the user."],
+        ),
         ("参考和", []),
         ("Use the and", []),
     ],
