@@ -15,18 +15,21 @@ _EDITORS = (
 )
 _LANGUAGES = (
     r"python|go|golang|java|kotlin|rust|c\+\+|c#|typescript|javascript|ruby|php|swift|scala|"
-    r"elixir|haskell|dart|r|julia|lua|perl|clojure|ocaml|zig"
+    r"elixir|haskell|dart|r|julia|lua|perl|clojure|ocaml|zig|c"
 )
 _ROLES_ZH = (
     r"工程师|经理|设计师|研究员|学生|老师|教师|架构师|分析师|科学家|开发者|开发|程序员|运维|"
-    r"负责人|总监|主管|组长|创始人|实习生|顾问|医生|律师|产品|测试|CTO|CEO|CIO|PM"
+    r"负责人|总监|主管|组长|创始人|实习生|顾问|医生|律师|产品|测试|研究生|博士生|护士|会计|"
+    r"编辑|记者|翻译|SDE|SRE|tech lead|CTO|CEO|CIO|PM"
 )
 _ROLES_EN = (
     r"engineer|developer|manager|designer|scientist|researcher|student|teacher|architect|"
     r"analyst|lead|consultant|founder|intern|cto|ceo|pm|sre|devops|programmer|doctor|lawyer|"
-    r"director|administrator|admin"
+    r"director|administrator|admin|nurse|illustrator|writer|translator|accountant|editor|"
+    r"journalist|professor|postdoc|phd student|artist|photographer|physician|pharmacist|"
+    r"technician|marketer|recruiter|owner"
 )
-_SUBJECT_ZH = r"^(?:用户|我)(?:[^，,。；;]{0,8}?)"
+_SUBJECT_ZH = r"^(?:用户|我)(?:[^，,。；;的]{0,8}?)"
 _SUBJECT_EN = r"^the user(?:'s)? (?:now |currently |usually |mainly |mostly |always |has )?"
 
 KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -35,8 +38,10 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"(用|使用|以)(简体中文|繁体中文|中文|英文|英语|日文|日语)(来)?(回答|回复|答复|交流)|"
             r"(回答|回复|答复).{0,4}(用|使用)(简体中文|繁体中文|中文|英文|英语|日文|日语)|"
-            r"\b(answer|answers|respond|reply|replies|responses)\b.{0,24}"
-            r"\bin (english|chinese|japanese|simplified chinese|german|french|spanish)\b",
+            r"(?:解释|回答|回复|答复)(?:都|一律|统一)?(?:用|使用)(?:简体中文|繁体中文|中文|英文|英语|日文|日语)|"
+            r"\b(answer|answers|respond|reply|replies|responses|explanations?)\b.{0,24}"
+            r"\bin (?:british |american |simplified |traditional |brazilian )?(english|chinese|"
+            r"japanese|german|french|spanish|portuguese|korean|italian|russian|dutch|arabic|hindi)\b",
             re.IGNORECASE,
         ),
     ),
@@ -44,7 +49,8 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "profile.time_zone",
         re.compile(
             r"时区|\btime ?zone\b|\b(?:utc|gmt) ?[+-] ?\d|\b(?:asia|europe|america|africa|"
-            r"australia|pacific)/[a-z_]+",
+            r"australia|pacific)/[a-z_]+|\b(?:pacific|eastern|central|mountain) time\b|"
+            r"(?-i:\b(?:PT|ET|CT|CET|CEST|BST|AEST|JST|PST|EST|PDT|EDT)\b)",
             re.IGNORECASE,
         ),
     ),
@@ -59,18 +65,9 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "profile.diet",
         re.compile(
-            r"素食|吃素|纯素|清真|(?:不吃|不能吃)(?:肉|猪肉|牛肉|荤)|\bvegetarian\b|\bvegan\b|"
-            r"\bhalal\b|\bkosher\b|\bpescatarian\b|\bdoesn't eat (?:meat|pork|beef)\b",
-            re.IGNORECASE,
-        ),
-    ),
-    (
-        "profile.home_city",
-        re.compile(
-            _SUBJECT_ZH
-            + r"(?:住在|搬到了?|搬去了?|定居在?|家在|生活在)|"
-            + _SUBJECT_EN
-            + r"(?:lives? in|moved to|relocated to|is based in|lived in)\b",
+            r"素食|吃素|纯素|全素|蛋奶素|清真|(?:不吃|不能吃)(?:肉|猪肉|牛肉|荤)|\bvegetarian\b|\bvegan\b|"
+            r"\bhalal\b|\bkosher\b|\bpescatarian\b|"
+            r"\b(?:doesn't|does not|don't|do not) eat (?:red )?(?:meat|pork|beef)\b",
             re.IGNORECASE,
         ),
     ),
@@ -80,7 +77,18 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _SUBJECT_ZH
             + r"(?:在.{1,16}(?:工作|上班|任职)|就职于|入职了?|供职于)|"
             + _SUBJECT_EN
-            + r"(?:works? (?:at|for)|is employed (?:at|by)|joined)\b",
+            + r"(?:works? (?:at|for)|is employed (?:at|by)|joined|is at)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "profile.home_city",
+        re.compile(
+            _SUBJECT_ZH
+            + r"(?:住在|搬到了?|搬去了?|定居在?|(?<!老)家在|生活在)|"
+            + _SUBJECT_EN
+            + r"(?:lives? in|moved to|relocated to|is based in|lived in|works remotely from)\b|"
+            r"^(?:用户|我)(?:现在|目前)?\s*base\s*在",
             re.IGNORECASE,
         ),
     ),
@@ -105,11 +113,11 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "profile.programming_language",
         re.compile(
-            rf"(?:主要|主力|日常)(?:编程)?(?:语言|用|写|使用)(?:是)?\s*(?:{_LANGUAGES})\b|"
+            rf"(?:主要|主力|日常)(?:编程)?(?:语言|用|写|使用)(?:是|写|用)?\s*(?:{_LANGUAGES})(?![\w+#])|"
             rf"(?:主力|主要)(?:编程)?语言|"
             rf"\b(?:main|primary|preferred|go-to) (?:programming )?language\b|"
             rf"\b(?:mainly|mostly|primarily) (?:writes|codes in|programs in|uses)\s+"
-            rf"(?:{_LANGUAGES})\b",
+            rf"(?:{_LANGUAGES})(?![\w+#])",
             re.IGNORECASE,
         ),
     ),
