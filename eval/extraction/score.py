@@ -51,8 +51,9 @@ _UNGRAMMATICAL = re.compile(
 )
 
 
-def problems(fact: str, language: str) -> list[str]:
-    """What keeps ``fact`` from being a well-formed memory of a user who writes ``language``."""
+def problems(fact: str, language: str, said: str = "") -> list[str]:
+    """What keeps ``fact`` from being a well-formed memory of a user who writes ``language``
+    (``said``: the user's message it came from; a code-mixed one is matched by its words)."""
     from memories.engine.extraction import facts as writer
 
     found = []
@@ -67,9 +68,20 @@ def problems(fact: str, language: str) -> list[str]:
         found.append("dangling")
     if _UNGRAMMATICAL.search(fact):
         found.append("ungrammatical")
-    if ("zh" if writer.is_chinese(fact) else "en") != language:
+    if ("zh" if writer.is_chinese(fact) else "en") != language and not _untranslated(fact, said):
         found.append("language")
     return found
+
+
+def _untranslated(fact: str, said: str) -> bool:
+    """A fact from a message mixing Chinese and English is in the user's language when its
+    Chinese is the message's own (beside the person words the writer adds): nothing translated."""
+    from memories.text import HAN
+
+    said_han = set(HAN.findall(said))
+    if not said_han or not re.search(r"[A-Za-z]", said):
+        return False
+    return set(HAN.findall(fact)) - set("用户的团队") <= said_han
 
 
 def user_language(messages: Sequence[dict[str, Any]]) -> str:
@@ -121,7 +133,14 @@ def score(conversations: Sequence[dict[str, Any]], extract: Extractor) -> dict[s
             for i, text in stored:
                 from_message[i].append(text)
                 tally.stored += 1
-                found = problems(text, language)
+                # The user's language is the message's when the user said it (a mixed
+                # conversation switches), the conversation's for the assistant's confirmation.
+                said = messages[i]
+                found = (
+                    problems(text, user_language([said]), said["content"])
+                    if said["role"] == "user"
+                    else problems(text, language)
+                )
                 if found:
                     tally.bad.append(f"{text}  <- {', '.join(found)}")
                 else:
@@ -156,7 +175,8 @@ def shipped() -> Extractor:
     from memories.engine.extraction import decision, pipeline
 
     def run(messages: Sequence[tuple[str, str]]) -> list[tuple[int, str]]:
-        return [(i, c.fact) for i, c in pipeline.extract(messages, decide=decision.head_decide)]
+        found = pipeline.extract(messages, decide=decision.head_decide, same=decision.same_meaning)
+        return [(i, c.fact) for i, c in found]
 
     return run
 

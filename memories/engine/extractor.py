@@ -54,7 +54,7 @@ def _new_messages(prompt: str) -> list[tuple[str, str]]:
 def extract_facts(messages: list[tuple[str, str]]) -> list[dict[str, str]]:
     """The facts worth keeping in ``messages``: the rules' guards, the learned head's decision,
     the fact writer (``memories.engine.extraction``)."""
-    return pipeline.extract_facts(messages, decide=decision.head_decide)
+    return pipeline.extract_facts(messages, decide=decision.head_decide, same=decision.same_meaning)
 
 
 class RulesExtractorLLM(LLMBase):

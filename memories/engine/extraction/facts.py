@@ -26,7 +26,7 @@ from memories.text import HAN, word_set
 # only before a space (3.11, example.com stay whole).
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])|\n+|(?<=[.])\s+")
 # Clauses: Chinese comma/semicolon, an English semicolon, or an English comma before a space.
-_CLAUSE = re.compile(r"(，|；|;\s+|,\s+|:\s+|：)")
+_CLAUSE = re.compile(r"(，|；|;\s+|,\s+|:\s+|：|\s+[—–]+\s+|——)")
 _TERMINAL = "。！？!?.…"
 
 # Quoted spans keep their words (a quoted 我 is the quote's speaker, not the user).
@@ -39,7 +39,7 @@ WRAPPER = re.compile(
     r"(?:请|你)?(?:一定|务必|千万)?(?:要)?(?:帮我)?(?:记住|记牢|记好|记下|记一下|牢记|别忘了|不要忘了|不要忘记)"
     r"(?:这个|这点|这一点|这件事|这条|哦|啊|了)?|"
     r"(?:以后|今后|之后)?(?:都|就)?(?:按|照)(?:这个|这样|这条)(?:来|办|执行)?(?:吧|哦)?|"
-    r"(?:以后|今后)?(?:就)?这么(?:办|定了|做)(?:吧)?|"
+    r"(?:以后|今后)?(?:就)?这么(?:办|定了?|做)(?:吧)?|讨论过了|商量好了|就这样|算了|"
     r"(?:请)?(?:以后|今后)?(?:相应地?|据此|照此)(?:安排|处理|调整|执行)(?:吧)?|"
     r"(?:please\s+)?(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind\b.*|"
     r"(?:please\s+)?(?:remember|note)\s+(?:that|this|it)\b\.?|"
@@ -64,7 +64,8 @@ FILLER = re.compile(
     r"^(?:fyi|just so you know|for the record)[:, ]+|"
     r"^(?:actually|also|btw|by the way|heads up|(?:small |quick )?update|correction|"
     r"另外|还有|对了|补充一下|更新一下)[，,:： ]*|"
-    r"^(?:已确认|确认|已记录|已记下|记下了|记住了|收到|明白|了解|已更新|没问题|更正一下|更正)"
+    r"^(?:已确认|确认|已记录|已记下|记下了|记住了|收到|明白|了解|已更新|没问题|更正一下|更正|"
+    r"就这么定|定了)"
     r"[了啦]?[：:，,。 —-]*|"
     r"^(?:confirmed|noted|got it|understood|will do|sure|correction|updated)(?:[:,.!— -]+|$)",
     re.IGNORECASE,
@@ -277,8 +278,14 @@ _EN_SUBJECT = re.compile(
 )
 
 
+# Words after "I"/"we" that are no verb ("am I in", "I, too"): left as they are.
+_NOT_VERBS = word_set("in on at to for of and or the a an not so too also as if then with")
+
+
 def _third_singular(verb: str) -> str:
     low = verb.lower()
+    if low in _NOT_VERBS:
+        return verb
     if low in _MODALS:
         return verb
     if low in ("don't", "dont"):

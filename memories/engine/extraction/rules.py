@@ -42,8 +42,8 @@ DURABLE = re.compile(
     re.IGNORECASE,
 )
 CONFIRMED = re.compile(
-    r"已确认|确认采用|已决定|决定采用|最终方案|已记录|已记下|记住了|"
-    r"\bconfirmed\b|\bdecided\b|\bagreed\b|\bnoted\b",
+    r"已确认|确认采用|已决定|决定采用|最终方案|已记录|已记下|记下了|记住了|已更新|定了|收到|"
+    r"\bconfirmed\b|\bdecided\b|\bagreed\b|\bnoted\b|\bgot it\b|\bunderstood\b|\bupdated\b",
     re.IGNORECASE,
 )
 SUGGESTION = re.compile(
@@ -52,6 +52,7 @@ SUGGESTION = re.compile(
 )
 FIRST_PERSON = re.compile(r"我|咱们|\b(?:I|I'm|my|me|our|we|us)\b")
 QUESTION = re.compile(r"[?？]\s*$|吗[。？?]?$|\b(?:what|how|which|why|could you|can you)\b", re.I)
+QUESTION_END = re.compile(r"[?？]\s*$|吗[。？?]?$")
 WRAPPED = re.compile(
     r"记住|别忘|重要|按这个来|keep (?:that|this|it) in mind|remember|assume that|accordingly|"
     r"going forward|from now on|以后|今后",
@@ -59,13 +60,31 @@ WRAPPED = re.compile(
 )
 
 
-# A request for a task now ("帮我写个 PRD 的大纲", "Can you summarise this?"), unless it sets how
-# every such task is done ("帮我写邮件的时候都…", "whenever you…").
+# A request for a task now ("帮我写个 PRD 的大纲", "Can you summarise this?", "我查查": trying,
+# not stating), unless it sets how every such task is done ("帮我写邮件的时候都…", "whenever…").
 REQUEST = re.compile(
     r"^(?:请|麻烦)?(?:帮我|帮忙|给我|替我)(?!.*(?:以后|今后|的时候|每次|总是|一律|统一|都))|"
     r"^(?:好[的，,]?\s*)?我(?:先|来|再)?\S{0,2}一下|"
+    r"^(?:好[的，,]?\s*)?(?:那)?我(?:先|来|再|去)?"
+    r"(?!爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|姥姥|姥爷|婆婆|公公|叔叔|舅舅|伯伯|宝宝|太太)(\S)\1|"
     r"^(?:please\s+)?(?:help me|can you|could you|would you|write me|give me|show me|make me|"
     r"draft me)\b(?!.*\b(?:always|from now on|every time|whenever|in future|going forward)\b)",
+    re.IGNORECASE,
+)
+
+
+# The user thinking aloud about an option, not deciding it.
+USER_SUGGESTION = re.compile(
+    r"可以考虑|要不要|不如我们|我觉得.{0,6}可以|\bhow about\b|\bwhat if we\b|"
+    r"\bmaybe we (?:should|could)\b|\bwe could consider\b|\b(?:i|we) suggest\b|我建议|我提议",
+    re.IGNORECASE,
+)
+
+
+# A question is not a statement, unless it asks for a standing rule ("以后能不能都…？").
+ASKS_ALWAYS = re.compile(
+    r"以后|今后|每次|总是|一直|默认|\balways\b|\bfrom now on\b|\bevery time\b|\bwhenever\b|"
+    r"\bgoing forward\b|\bby default\b",
     re.IGNORECASE,
 )
 
@@ -89,6 +108,10 @@ def veto(sentence: str, role: str) -> str | None:
         return "role"
     elif REQUEST.search(sentence.strip()):
         return "request"
+    elif USER_SUGGESTION.search(sentence):
+        return "suggestion"
+    elif QUESTION_END.search(sentence) and not ASKS_ALWAYS.search(sentence):
+        return "question"
     return None
 
 

@@ -48,6 +48,10 @@ from memories.engine.extraction.pipeline import extract_facts
             ],
         ),
         ("我对青霉素过敏，这个很重要，一定要记住。", ["用户对青霉素过敏。"]),
+        (
+            "I'm allergic to shellfish — keep that in mind whenever you suggest restaurants.",
+            ["The user is allergic to shellfish."],
+        ),
         ("好，那以后缓存都统一用 Redis。", ["以后缓存都统一用 Redis。"]),
         (
             "OK so from now on, I want answers in English.",
