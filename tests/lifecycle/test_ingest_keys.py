@@ -33,3 +33,21 @@ def test_moving_to_hangzhou_supersedes_living_in_wuhan(v1_live, scope):
     assert [(r.content, r.payload["memory_key"]) for r in active] == [
         ("The user moved to Hangzhou.", "profile.home_city")
     ]
+
+
+def test_the_gates_ingest_is_stored_as_the_users_two_facts_once(v1_live, scope):
+    """The upgrade gate's conversation: two facts in one sentence, a one-off, and the
+    assistant's confirmation of the user's own statement (stored a second time before)."""
+    job = ingest(
+        v1_live,
+        scope,
+        "run-gate",
+        "以后所有技术方案都使用简体中文，项目叫“Poco”。这次先生成一份 HTML 报告。",
+        "好的，已生成报告。已确认：Poco 的技术方案统一使用简体中文。",
+    )
+    assert job.status == IngestJob.Status.SUCCEEDED, job.reason
+    stored = MemoryRow.objects.filter(payload__user_id=scope.key)
+    assert sorted((r.content, r.payload["attributed_to"]) for r in stored) == [
+        ("以后所有技术方案都使用简体中文。", "user"),
+        ("项目叫“Poco”。", "user"),
+    ]
