@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # A standalone PostgreSQL (the bundled binaries) for running against a server we did not start.
 EXTERNAL_PG ?= .data/external-pg
 
-.PHONY: install run cluster test test-fast reliability lint bench load eval screenshots db-start db-stop gate clean
+.PHONY: install run cluster test test-fast reliability lint bench load eval screenshots db-start db-stop gate clean train-extractor
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,10 @@ gate: install
 # Recall quality on the shipped labelled set, beside raw mem0ai (docs/retrieval.md).
 eval: install
 	$(BIN)/python -m eval.run --write
+
+# The offline extractor's learned decision from eval/extraction/ (docs/extraction.md).
+train-extractor: install
+	$(BIN)/python manage.py train_extractor
 
 clean:
 	rm -rf $(VENV) .data *.egg-info

@@ -341,11 +341,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="print every query not hit first")
     parser.add_argument(
         "--only",
-        choices=("written", "grown", "conversations", "as_of"),
-        help="run one part only (--write then updates only the conversations' or the as-of "
-        "tables, and only when that is the part run)",
+        choices=("written", "grown", "conversations", "as_of", "extraction"),
+        help="run one part only (--write then updates only that part's tables, and only when "
+        "that is the part run)",
     )
     args = parser.parse_args(argv)
+    if args.only == "extraction":  # no database: the extractor alone (docs/extraction.md)
+        return _extraction(args.write)
     _setup()
     parts = (("As written", False), ("Grown: 30 more projects per scope", True))
     wanted = {"written": parts[:1], "grown": parts[1:], "conversations": (), "as_of": ()}
@@ -372,6 +374,19 @@ def main(argv: list[str] | None = None) -> int:
             _write(as_of_table, AS_OF_BEGIN, AS_OF_END)
     if args.write:
         print(f"\nwritten to {DOC}")
+    if not args.only:
+        _extraction(args.write)
+    return 0
+
+
+def _extraction(write: bool) -> int:
+    from eval.extraction import score
+
+    table = score.evaluate()
+    print("\n**Extraction (test split)**\n\n" + table)
+    if write:
+        score.write(table)
+        print(f"\nwritten to {score.DOC}")
     return 0
 
 

@@ -48,6 +48,7 @@ from memories.services import (
     propose_key,
     quota_room,
 )
+from memories.text import normalize_quotes
 from memories.types import Actor, ActorKind, BackendError, MemoryScope, Source, WriteStatus
 
 logger = logging.getLogger(__name__)
@@ -104,7 +105,10 @@ def ingest_submit(
             run_id=run_id,
             source=source,
             run_kind=run_kind,
-            messages=[{"role": m.role, "content": m.content} for m in admission.messages],
+            messages=[
+                {"role": m.role, "content": _as_typed(m.content, messages)}
+                for m in admission.messages
+            ],
             metadata=metadata or {},
         )
         defer_ingest(scope=scope, job_id=str(job.id))
@@ -112,6 +116,16 @@ def ingest_submit(
         "ingest queued: scope=%s run=%s job=%s", log_name(scope.key), log_name(run_id), job.id
     )
     return IngestSubmission(accepted=True, status="queued", job_id=str(job.id))
+
+
+def _as_typed(cleaned: str, typed: list[Message]) -> str:
+    """The message as the user typed it when admission's cleaning changed only its quotation
+    marks: facts keep the user's “陈工”, not "陈工" (a message cleaned of more keeps the cleaned
+    text)."""
+    for message in typed:
+        if message.content != cleaned and normalize_quotes(message.content.strip()) == cleaned:
+            return message.content.strip()
+    return cleaned
 
 
 @dataclass

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from memories.learned.e5 import bundled_e5
+from memories.learned.vectors import passage_vectors
 from memories.types import BackendError
 
 E5_SMALL = "e5-small"
@@ -59,7 +60,9 @@ class BundledE5:
         return _rows(e5.query([_head(e5, text) for text in texts]))
 
     def passages(self, texts: Sequence[str]) -> list[list[float]]:
-        return _rows(self._e5().passage(list(texts))) if texts else []
+        # Through the per-process cache: a fact the extractor's learned head has just judged is
+        # stored with the very vector it computed, not embedded a second time.
+        return _rows(passage_vectors(list(texts))) if texts else []
 
 
 def _head(e5: Any, text: str) -> str:

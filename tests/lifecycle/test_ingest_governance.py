@@ -57,7 +57,7 @@ def test_a_new_inferred_value_supersedes_the_old_inference(v1_live, scope):
     second = ingest(v1_live, scope, "run-2", "以后都用英文回答我。")
     assert second.status == IngestJob.Status.SUCCEEDED
     assert MemoryRow.objects.get(id=old).payload["superseded_by"] == second.memory_ids[0]
-    assert current(scope) == [("以后都用英文回答我。", KEY)]
+    assert current(scope) == [("以后都用英文回答用户。", KEY)]
 
 
 def test_an_inference_never_replaces_what_the_user_said(v1_live, scope):

@@ -1,0 +1,98 @@
+"""From a conversation to the facts worth keeping: guards, then the decision, then the facts
+written once.
+
+Every sentence the guards let through is written as fact(s) first (``facts.write``); the
+decision judges each written fact with its sentence, so the passage vector the learned head
+computes is the one the stored memory's second vector reuses (same text, same model, the
+per-process cache of ``memories.learned.vectors``).  The user's messages are judged before the
+assistant's: an assistant sentence that only confirms what the user's kept facts already say is
+the same fact, stored once (and never embedded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from memories.engine.extraction import facts, rules
+
+
+@dataclass(frozen=True)
+class Candidate:
+    role: str  # user | assistant
+    sentence: str  # as said
+    fact: str  # as it would be stored
+
+
+Decide = Callable[[Sequence[Candidate]], list[bool]]
+
+# The share of an assistant fact's tokens found among the user's kept facts above which it only
+# restates them (measured on the labelled set's dev split: docs/extraction.md).
+RESTATES_SHARE = 0.6
+# (assistant facts, the user's kept facts) -> whether each assistant fact says one of them.
+Same = Callable[[Sequence[str], Sequence[str]], list[bool]]
+
+
+def candidates(role: str, content: str) -> list[Candidate]:
+    """The facts a message's sentences would become, the guards' vetoes left out."""
+    found: list[Candidate] = []
+    for sentence in facts.sentences(content):
+        if rules.veto(sentence, role):
+            continue
+        found.extend(Candidate(role, sentence, fact) for fact in facts.write(sentence, role))
+    return found
+
+
+def extract(
+    messages: Sequence[tuple[str, str]], *, decide: Decide | None, same: Same | None = None
+) -> list[tuple[int, Candidate]]:
+    """The kept candidates with the index of the message each came from, in message order, each
+    text once. ``decide`` judges candidates (None: every candidate is kept — the fact writer
+    alone, for its tests)."""
+    found = [(i, c) for i, (role, text) in enumerate(messages) for c in candidates(role, text)]
+    users = [(i, c) for i, c in found if c.role == "user"]
+    kept = _decided(users, decide)
+    said = [c.fact for _, c in kept]
+    # An assistant sentence that only restates what the user's kept facts say is never judged.
+    assistants = [
+        (i, c)
+        for i, c in found
+        if c.role == "assistant" and not facts.restates(c.fact, said, share=RESTATES_SHARE)
+    ]
+    if same is not None and assistants and said:
+        # Restated in other words ("Noted — decaf after noon."): the same meaning.
+        verdicts = same([c.fact for _, c in assistants], said)
+        assistants = [pair for pair, repeat in zip(assistants, verdicts, strict=True) if not repeat]
+    kept += _decided(assistants, decide)
+    out: list[tuple[int, Candidate]] = []
+    seen: set[str] = set()
+    for i, c in sorted(kept, key=lambda pair: pair[0]):
+        if c.fact not in seen:
+            seen.add(c.fact)
+            out.append((i, c))
+    return out
+
+
+def extract_facts(
+    messages: Sequence[tuple[str, str]], *, decide: Decide | None, same: Same | None = None
+) -> list[dict[str, str]]:
+    """Mem0's extraction answer for ``messages`` ((role, content) pairs): ``[{"id", "text",
+    "attributed_to"}]``."""
+    return [
+        {"id": str(n), "text": c.fact, "attributed_to": c.role}
+        for n, (_, c) in enumerate(extract(messages, decide=decide, same=same))
+    ]
+
+
+def _decided(
+    found: list[tuple[int, Candidate]], decide: Decide | None
+) -> list[tuple[int, Candidate]]:
+    if not found or decide is None:
+        return found
+    verdicts = decide([c for _, c in found])
+    return [pair for pair, keep in zip(found, verdicts, strict=True) if keep]
+
+
+def rules_decide(found: Sequence[Candidate]) -> list[bool]:
+    """The rules alone (no model): what the extractor decided before the learned head."""
+    return [rules.rules_keep(c.sentence, c.role) for c in found]

@@ -1,0 +1,53 @@
+"""A later statement of the same attribute supersedes the earlier one through ingest (the real
+worker, the offline extractor): the key is proposed on the written fact, in either language."""
+
+from __future__ import annotations
+
+from lifecycle.models import IngestJob
+from memories.models import MemoryRow
+from tests.lifecycle.conftest import run_queue
+from tests.memories.conftest import body
+
+
+def ingest(v1, scope, run_id: str, said: str, answer: str) -> IngestJob:
+    messages = [{"role": "user", "content": said}, {"role": "assistant", "content": answer}]
+    accepted = v1.post(
+        "ingest", body(scope, run_id=run_id, source="task_completed", messages=messages)
+    )
+    assert accepted.status_code == 202, accepted.content
+    run_queue()
+    return IngestJob.objects.get(id=accepted.json()["job_id"])
+
+
+def test_moving_to_hangzhou_supersedes_living_in_wuhan(v1_live, scope):
+    first = ingest(v1_live, scope, "run-1", "我住在武汉。", "好的。")
+    assert first.status == IngestJob.Status.SUCCEEDED, first.reason
+    [wuhan] = first.memory_ids
+    assert MemoryRow.objects.get(id=wuhan).content == "用户住在武汉。"
+
+    second = ingest(v1_live, scope, "run-2", "I moved to Hangzhou.", "Noted.")
+    assert second.status == IngestJob.Status.SUCCEEDED, second.reason
+    [hangzhou] = second.memory_ids
+    assert MemoryRow.objects.get(id=wuhan).payload["superseded_by"] == hangzhou
+    active = MemoryRow.objects.filter(payload__user_id=scope.key, payload__status="active")
+    assert [(r.content, r.payload["memory_key"]) for r in active] == [
+        ("The user moved to Hangzhou.", "profile.home_city")
+    ]
+
+
+def test_the_gates_ingest_is_stored_as_the_users_two_facts_once(v1_live, scope):
+    """The upgrade gate's conversation: two facts in one sentence, a one-off, and the
+    assistant's confirmation of the user's own statement (stored a second time before)."""
+    job = ingest(
+        v1_live,
+        scope,
+        "run-gate",
+        "以后所有技术方案都使用简体中文，项目叫“Poco”。这次先生成一份 HTML 报告。",
+        "好的，已生成报告。已确认：Poco 的技术方案统一使用简体中文。",
+    )
+    assert job.status == IngestJob.Status.SUCCEEDED, job.reason
+    stored = MemoryRow.objects.filter(payload__user_id=scope.key)
+    assert sorted((r.content, r.payload["attributed_to"]) for r in stored) == [
+        ("以后所有技术方案都使用简体中文。", "user"),
+        ("项目叫“Poco”。", "user"),
+    ]

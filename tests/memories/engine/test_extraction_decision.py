@@ -1,0 +1,113 @@
+"""The learned decision of the offline extractor: the shipped weights load and decide (the
+English statements the rules missed are kept, one-offs, snapshots and suggestions are not), the
+guards veto whatever the head says, training is deterministic, and the vector the head computed
+is the one the stored memory's second vector reuses."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memories.engine.extraction import decision
+from memories.engine.extraction.pipeline import extract_facts
+from memories.engine.extractor import extract_facts as provider_extract
+from memories.learned.heads import E5_SMALL_PASSAGE, load_head
+
+
+def kept(messages):
+    return [f["text"] for f in extract_facts(messages, decide=decision.head_decide)]
+
+
+def test_the_shipped_weights_load():
+    head = load_head(decision.WEIGHTS)
+    assert head.meta["vectors"] == E5_SMALL_PASSAGE
+    assert head.weights.shape == (384 + len(head.meta["cues"]),)
+    assert 0.0 < head.threshold < 1.0
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # Durable statements the rules extractor missed.
+        (
+            "I'm vegetarian, keep that in mind whenever you suggest restaurants.",
+            "The user is vegetarian.",
+        ),
+        (
+            "Our production cluster runs in the Frankfurt region; assume that for any latency "
+            "estimates.",
+            "The user's production cluster runs in the Frankfurt region.",
+        ),
+        ("我对青霉素过敏，这个很重要，一定要记住。", "用户对青霉素过敏。"),
+    ],
+)
+def test_the_head_keeps_durable_statements(said, fact):
+    assert kept([("user", said), ("assistant", "OK.")]) == [fact]
+    assert [f["text"] for f in provider_extract([("user", said)])] == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Can you summarise this PDF for me?",
+        "帮我看看这段报错是什么意思？",
+        "谢谢，辛苦了。",
+        "Thanks, that works.",
+    ],
+)
+def test_the_head_stores_nothing_for_questions_and_chitchat(said):
+    assert kept([("user", said)]) == []
+
+
+def test_guards_veto_whatever_the_head_says():
+    always = lambda found: [True] * len(found)  # noqa: E731 - a head that keeps everything
+    messages = [
+        ("user", "这次先用进程内缓存。Tonight just give me three dinner ideas."),
+        ("user", "当前可用的工具有 web_search 和 code_interpreter。"),
+        ("assistant", "建议以后缓存统一用 Redis。"),
+    ]
+    assert extract_facts(messages, decide=always) == []
+
+
+TINY = [
+    {
+        "id": f"t{n}",
+        "split": split,
+        "lang": "en",
+        "messages": [
+            {"role": "user", "content": durable, "label": "durable", "facts": [{"text": fact}]},
+            {"role": "user", "content": other, "label": "chitchat", "facts": []},
+        ],
+    }
+    for n, (split, durable, fact, other) in enumerate(
+        [
+            ("train", "I'm vegan.", "The user is vegan.", "Thanks a lot!"),
+            ("train", "I live in Berlin.", "The user lives in Berlin.", "What time is it?"),
+            ("train", "我住在武汉。", "用户住在武汉。", "好的，谢谢。"),
+            ("train", "我们团队用 Go。", "用户的团队用 Go。", "这个报错是什么意思？"),
+            ("dev", "I work at Shopify.", "The user works at Shopify.", "Nice, thanks."),
+            ("dev", "我是后端工程师。", "用户是后端工程师。", "辛苦了。"),
+        ]
+    )
+]
+
+
+def test_training_is_deterministic(tmp_path):
+    first = decision.train(TINY, source="tiny")
+    second = decision.train(TINY, source="tiny")
+    assert np.array_equal(first.weights, second.weights)
+    assert (first.bias, first.threshold, first.meta) == (second.bias, second.threshold, second.meta)
+    first.save(tmp_path / "a.npz")
+    again = load_head(tmp_path / "a.npz")
+    assert np.array_equal(again.weights, first.weights.astype(np.float32))
+    assert first.meta["train_positives"] == 4
+
+
+def test_the_second_vector_of_a_kept_fact_is_the_one_the_head_computed():
+    from memories.engine.second import BundledE5
+    from memories.learned import vectors
+
+    [fact] = kept([("user", "I'm a pescatarian, so leave out meat when you plan meals.")])
+    assert fact in vectors._cache  # computed by the head
+    cached = vectors._cache[fact].copy()
+    assert np.array_equal(np.asarray(BundledE5().passages([fact])[0], dtype=np.float32), cached)
