@@ -41,7 +41,6 @@ def test_look_alikes_stay_admitted():
 
 def test_an_answer_to_a_request_for_a_secret_is_a_secret():
     for question, answer in (ASKED, ASKED_ZH):
-        assert admit(source="chat", messages=[user(answer)]).admitted
         result = admit(source="chat", messages=[assistant(question), user(answer)])
         assert (result.admitted, result.reason) == (False, "credential")
 
