@@ -70,6 +70,7 @@ SECRETS: tuple[tuple[str, str], ...] = (
     ("aws-secret-alone", AWS_SECRET),
     ("ssn", f"my SSN is {SSN}"),
     ("ssn-bare", f"SSN {SSN.replace('-', ' ')}"),
+    ("intl-phone", "call me at +44 20 7946 0958"),
     ("leetspeak", "p@ssw0rd: Kiwi44Moss!"),
     ("wifi-key", "wifi key is Kiwi300Moss"),
     ("wifi-zh", "家里 wifi 是 kiwi300moss"),
