@@ -55,6 +55,10 @@ _SECRET_WORDS: Final = (
     r"|jelsz[oó]|κωδικ[οό]ς|συνθηματικ|пароль|паролі|סיסמ|كلمة\s+(?:المرور|السر)|رمز\s+عبور"
     r"|पासवर्ड|रहस्य|รหัสผ่าน|รหัส|パスワード|暗証番号|暗號|暗号|비밀번호|비번|암호|패스워드"
     r"|密\s*[码碼]|口\s*令|[验驗]\s*[证證]\s*[码碼]|校验码|动态码|取款码|助记词|私钥|密钥|秘钥|令牌"
+    r"|認証コード|確認コード|인증\s*번호|код\s+подтверждения|пин(?:-код)?|bestätigungscode"
+    r"|code\s+de\s+vérification|c[oó]digo\s+de\s+verifica\w*|codice\s+di\s+verifica"
+    r"|doğrulama\s+kodu|mã\s+xác\s+nhận|kode\s+verifikasi|verificatiecode|kod\s+weryfikacyjny"
+    r"|رمز\s+التحقق|ओटीपी|backup\s+code"
     r"|\botp\b|\bpin\b|\b2fa\b|\btotp\b|\bcvv\b|\bcvc\b|one[\s\-]?time\s+(?:pass)?code"
     r"|verification\s+code|security\s+code|auth(?:entication)?\s+code|access\s+code"
     r"|api[\s_\-]?key|secret(?:\s+key)?|client[\s_\-]?secret|access[\s_\-]?key|private[\s_\-]?key"
@@ -69,10 +73,14 @@ _GAP_RE: Final = re.compile(r"[^\n。！？!?；;,，]{0,30}")
 # possessive, "for the router" — "the OTP is 492889", "비밀번호는 …", "取款密码 8889" — not
 # "password manager is 1Password" or "密码策略从 2024 年开始".
 _CONNECTOR_RE: Final = re.compile(
-    r"[^\W\d_]{0,3}(?:\s|码|碼|:|=|-|是|为|為|は|는|은|이|가|の|です|is|was|:|#|no\.?|number|code"
-    r"|lautet|ist|est|es|é|è|to|är|on|je|είναι|היא|هي|là|คือ|ของ\S*|adalah|saya|my|mine|μου|שלי"
-    r"|của\s+tôi|我的|的|de\s+\S+|du\s+\S+|of\s+\S+|for\s+\S+|at\s+\S+|the|a|an|new|now"
-    r"|改成了?|改为|设为|设成|换成了?|就是)*\s*",
+    # A short inflection of an alphabetic word ("şifrem", "salasanani"), never Han: "密码管理器是"
+    # is a password manager, not a password.
+    r"(?:(?![\u3400-\u9fff])[^\W\d_]){0,3}"
+    r"(?:\s|码|碼|:|=|-|是|为|為|は|는|은|이|가|の|です|is|was|:|#|no\.?|number|code|код|kod|kodu"
+    r"|código|codice|コード|lautet|ist|est|es|é|è|to|är|on|je|είναι|היא|هي|là|คือ|ของ\S*|adalah"
+    r"|saya|mine|μου|שלי|của\s+tôi|我的|的|de|du|da|di|of|for|at|der|meiner|meines"
+    r"|(?:my|ma|mi|mon|minha|mio|mia|la|le|el|o|il|the|a|an|your|our)\s+\S+"
+    r"|карты|karte|carte|tarjeta|cartão|card|the|new|now|改成了?|改为|设为|设成|换成了?|就是)*\s*",
     re.IGNORECASE,
 )
 # A number followed by a unit is a rule or a count, not a code: "6 位", "12 characters".
@@ -173,8 +181,37 @@ _ID_SHAPE_RE: Final = re.compile(
 )
 
 
-def _strong(value: str) -> bool:
-    return not _ID_SHAPE_RE.fullmatch(value)
+# One word with a digit or two before or after it: a product or a handle (KeePass2, 1Password,
+# Python3). A password may look so too, but then only a secret's word before it says so.
+_NAME_SHAPE_RE: Final = re.compile(r"[A-Za-z][a-z]+[A-Z]?[a-z]*\d{1,2}[a-z]?|\d{1,2}[A-Z]?[a-z]+")
+# What code and configuration are named like: snake_case, kebab-case, CONSTANT_CASE, dotted
+# names, camelCase words, timestamps, versions.
+_CODE_NAME_RE: Final = re.compile(
+    r"[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)+|[a-z]+[A-Z][a-z]+\d*|\S*\.[a-z]{2,4}"
+    r"|\d{4}-\d\d-\d\d[T ]\S*|v?\d+(?:\.\d+)+\S*|[A-Za-z0-9\-]+\(\d*\)?\S*|\S*[?&]\S*=\S*"
+)
+# A code of 4–8 digits is what a PIN or a one-time code is; longer runs are order numbers,
+# timestamps, phone numbers (``identifiers``) and shorter ones are counts.
+_CODE_SHAPE_RE: Final = re.compile(r"\d{4,8}")
+
+
+def _strong(value: str, view: str) -> bool:
+    """A value the model may judge: not an id's shape, a name's, or a number with its unit; a
+    number only where a code's word is said (limits, prices and scores are numbers too)."""
+    if _CODE_SHAPE_RE.fullmatch(value):
+        after = view[view.find(value) + len(value) :]
+        return not _UNIT_AFTER_RE.match(after) and _names_a_code(view)
+    value = value.removesuffix("'s")
+    if len(value) < 6 or "/" in value or _CODE_NAME_RE.fullmatch(value):
+        return False
+    return not (_ID_SHAPE_RE.fullmatch(value) or _NAME_SHAPE_RE.fullmatch(value))
+
+
+def _names_a_code(view: str) -> bool:
+    """A secret's word other than "token" (whose numbers are limits: "token 的上限是 8192")."""
+    return any(
+        not word.group().lower().startswith("token") for word in _SECRET_WORD_RE.finditer(view)
+    )
 
 
 def _not_a_value(value: str) -> bool:
@@ -237,7 +274,7 @@ def find_meant_secret(text: str, *, context: str = "") -> tuple[str, str] | None
     # The model reads only texts holding a value an id cannot explain away: a number alone (a
     # price, a count, a limit), a UUID, a hex digest or a URL is a secret only after a secret's
     # word, above.
-    if not any(_strong(value) for _view, values in candidates_by_view for value in values):
+    if not any(_strong(value, view) for view, values in candidates_by_view for value in values):
         return None
     # One model call: the folded text, the way the stored memory's vector will read it.
     if talks_about_secret(fold(text)):

@@ -138,6 +138,7 @@ def _is_ssn(number: str) -> bool:
 
 # --- phone numbers in international form ---------------------------------------------------------
 
+
 # ``identifiers`` reads Chinese mobile numbers by hand. A number written with its country code
 # ("+44 20 7946 0958") is a phone number in any country: phonenumbers' metadata knows which
 # are valid. Only the "+" form is read — without it, region-guessed matches flag contract
