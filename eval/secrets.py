@@ -45,7 +45,8 @@ def evaluate() -> str:
         for row in rows:
             groups[getattr(row, key)].append(row)
         lines = [
-            f"| {title} | secrets refused (gate) | shapes only | benign kept (gate) | shapes only |",
+            f"| {title} | secrets refused (gate) | shapes only "
+            "| benign kept (gate) | shapes only |",
             "|---|---:|---:|---:|---:|",
         ]
         for group in sorted(groups, key=lambda g: (-len(groups[g]), g)):
