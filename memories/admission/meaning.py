@@ -101,6 +101,10 @@ _SMALL_CAPITALS: Final = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏ�
 _HEX_RUN_RE: Final = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){4,}(?![0-9A-Fa-f])")
 
 
+# Emoji and pictographs (the usual ranges; ``_symbols_dropped`` then reads categories).
+_SYMBOL_CHAR_RE: Final = re.compile("[\u2190-\u2bff\u3200-\u32ff\U0001f000-\U0001faff]")
+
+
 def _symbols_dropped(text: str) -> str:
     """Emoji and other symbols (So, Sk) removed: "密码是🐶Kiwi…" reads "密码是Kiwi…"."""
     return "".join(
@@ -140,16 +144,17 @@ def meaning_views(text: str) -> Iterator[str]:
     yield folded
     small = folded.translate(_SMALL_CAPITALS)
     candidates = [
-        _symbols_dropped(small),
+        _symbols_dropped(small) if _SYMBOL_CHAR_RE.search(small) else small,
         despace(small),
         _letters_joined(small),
         fold_confusables(small),
         map_chinese_numerals(small),
         _hex_decoded(small),
     ]
-    rot = codecs.encode(small, "rot13")
-    if _SECRET_WORD_RE.search(rot):
-        candidates.append(rot)
+    if small.isascii():  # rot13 turns only ASCII letters
+        rot = codecs.encode(small, "rot13")
+        if _SECRET_WORD_RE.search(rot):
+            candidates.append(rot)
     for view in candidates:
         if view not in seen:
             seen.add(view)
@@ -249,10 +254,12 @@ def find_meant_secret(text: str, *, context: str = "") -> tuple[str, str] | None
     meaning and value; ``context`` is the assistant turn it answers, if any."""
     if not text:
         return None
-    for view in meaning_views(text):
-        found = self_evident_secret(view)
-        if found is not None:
-            return found
+    views = list(meaning_views(text))
+    # Structure is read on the text as typed (folded): a seed phrase or a key is not disguised
+    # by the tricks the other views undo.
+    found = self_evident_secret(views[0])
+    if found is not None:
+        return found
     candidates_by_view = [
         (
             view,
@@ -262,7 +269,7 @@ def find_meant_secret(text: str, *, context: str = "") -> tuple[str, str] | None
                 if not _not_a_value(value)
             ],
         )
-        for view in meaning_views(text)
+        for view in views
     ]
     if not any(candidates for _view, candidates in candidates_by_view):
         return None

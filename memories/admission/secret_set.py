@@ -17,6 +17,7 @@ from typing import Final
 import numpy as np
 
 from memories.admission.normalize import fold
+from memories.learned.heads import E5_SMALL_PASSAGE, LinearHead, best_threshold, fit_logistic
 
 SET_PATH: Final = Path(__file__).parent / "data" / "secrets.jsonl"
 # The head is the second line (the keyword line before it catches most secrets), so its
@@ -42,9 +43,8 @@ def load_set(path: Path = SET_PATH) -> list[Row]:
         return [Row(**json.loads(line)) for line in handle if line.strip()]
 
 
-def train_head(rows: list[Row]):  # -> LinearHead (typed loosely: admission imports no numpy API)
+def train_head(rows: list[Row]) -> LinearHead:
     """The head fitted on the undisguised train rows, its threshold chosen on every fifth."""
-    from memories.learned.heads import E5_SMALL_PASSAGE, LinearHead, best_threshold, fit_logistic
     from memories.learned.vectors import passage_vectors
 
     train = [row for row in rows if row.split == "train" and row.disguise == "none"]

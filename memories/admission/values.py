@@ -49,6 +49,15 @@ def _wordlists() -> tuple[tuple[str, frozenset[str], bool], ...]:
     return tuple(lists)
 
 
+@cache
+def _any_list_word() -> tuple[frozenset[str], frozenset[str]]:
+    """Every word of every list, for the Latin-read and the spaced-read lists: one pass over a
+    text tells whether any list could hold a long enough run."""
+    latin = frozenset().union(*(words for _, words, spaced in _wordlists() if not spaced))
+    spaced = frozenset().union(*(words for _, words, spaced in _wordlists() if spaced))
+    return latin, spaced
+
+
 def _longest_run(tokens: list[str], words: frozenset[str]) -> int:
     best = run = 0
     for token in tokens:
@@ -58,12 +67,20 @@ def _longest_run(tokens: list[str], words: frozenset[str]) -> int:
 
 
 def _is_seed_phrase(text: str) -> bool:
+    if len(text) < 2 * _SEED_MIN_WORDS:
+        return False
     lowered = text.lower()
     latin = _LATIN_WORD_RE.findall(lowered)
     # Numbering and punctuation between the words are dropped: "1.abandon 2.ability".
     spaced = [token.strip(".,;:、，。·-") for token in _SPACED_TOKEN_RE.findall(lowered)]
     spaced = [re.sub(r"^\d+[.)、:]?", "", token) for token in spaced]
     spaced = [token for token in spaced if token]
+    any_latin, any_spaced = _any_list_word()
+    if (
+        _longest_run(latin, any_latin) < _SEED_MIN_WORDS
+        and _longest_run(spaced, any_spaced | any_latin) < _SEED_MIN_WORDS
+    ):
+        return False
     for _language, words, spaced_only in _wordlists():
         tokens = spaced if spaced_only else latin
         if len(tokens) >= _SEED_MIN_WORDS and _longest_run(tokens, words) >= _SEED_MIN_WORDS:
