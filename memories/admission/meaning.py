@@ -78,7 +78,7 @@ _CONNECTOR_RE: Final = re.compile(
     r"(?:(?![\u3400-\u9fff])[^\W\d_]){0,3}"
     r"(?:\s|码|碼|:|=|-|是|为|為|は|는|은|이|가|の|です|is|was|:|#|no\.?|number|code|код|kod|kodu"
     r"|código|codice|コード|lautet|ist|est|es|é|è|to|är|on|je|είναι|היא|هي|là|คือ|ของ\S*|adalah"
-    r"|saya|mine|μου|שלי|của\s+tôi|我的|的|de|du|da|di|of|for|at|der|meiner|meines"
+    r"|saya|mine|μου|שלי|của\s+tôi|我的|我|的|de|du|da|di|of|for|at|der|meiner|meines"
     r"|(?:my|ma|mi|mon|minha|mio|mia|la|le|el|o|il|the|a|an|your|our)\s+\S+"
     r"|карты|karte|carte|tarjeta|cartão|card|the|new|now|改成了?|改为|设为|设成|换成了?|就是)*\s*",
     re.IGNORECASE,
