@@ -1,6 +1,7 @@
 """What admission costs an add, per ordinary text: the gate without its second line (the
-admission before meaning was judged) against the whole gate (shapes, structure, keyword-then-value, and the
-e5-small head when a text carries a value unlike ordinary language).
+admission before meaning was judged) against the whole gate (shapes, structure,
+keyword-then-value, and the e5-small head when a text carries a value unlike ordinary
+language).
 
 ``python -m eval.admission_cost``: the eval set's memories (grown scopes included) and the
 look-alikes of ``tests/memories/admission/benign.txt``, each admitted once with an empty vector
