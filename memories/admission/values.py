@@ -51,11 +51,11 @@ def _wordlists() -> tuple[tuple[str, frozenset[str], bool], ...]:
 
 @cache
 def _any_list_word() -> tuple[frozenset[str], frozenset[str]]:
-    """Every word of every list, for the Latin-read and the spaced-read lists: one pass over a
-    text tells whether any list could hold a long enough run."""
+    """Every word of every list read as Latin words, and of every list read spaced: one pass
+    over a text tells whether any list could hold a long enough run."""
     latin = frozenset().union(*(words for _, words, spaced in _wordlists() if not spaced))
     spaced = frozenset().union(*(words for _, words, spaced in _wordlists() if spaced))
-    return latin, spaced
+    return latin, spaced | latin
 
 
 def _longest_run(tokens: list[str], words: frozenset[str]) -> int:
@@ -78,7 +78,7 @@ def _is_seed_phrase(text: str) -> bool:
     any_latin, any_spaced = _any_list_word()
     if (
         _longest_run(latin, any_latin) < _SEED_MIN_WORDS
-        and _longest_run(spaced, any_spaced | any_latin) < _SEED_MIN_WORDS
+        and _longest_run(spaced, any_spaced) < _SEED_MIN_WORDS
     ):
         return False
     for _language, words, spaced_only in _wordlists():
