@@ -226,12 +226,19 @@ def _not_a_value(value: str) -> bool:
     return _is_placeholder(value) or _is_placeholder(value.strip("<>${}%"))
 
 
+_CLAUSE_RE: Final = re.compile(r"[^.。!！;；,，\n]+[.。!！?？;；,，]?")
+
+
 def asks_for_secret(text: str) -> bool:
-    """Whether an assistant turn asks for a password, a code or a key."""
+    """Whether an assistant turn asks for a password, a code or a key: one clause names a
+    secret and asks for it ("What password should I remember?", "你的 wifi 密码是多少？"),
+    not a clause that names it and another that asks something else ("Your password has been
+    reset. Anything else?")."""
     folded = fold(text)
-    if not (_SECRET_WORD_RE.search(folded) and _ASKING_RE.search(folded)):
-        return False
-    return talks_about_secret(folded)
+    return any(
+        _SECRET_WORD_RE.search(clause.group()) and _ASKING_RE.search(clause.group())
+        for clause in _CLAUSE_RE.finditer(folded)
+    )
 
 
 def talks_about_secret(text: str) -> bool:

@@ -48,6 +48,17 @@ def test_an_answer_to_a_request_for_a_secret_is_a_secret():
 def test_an_answer_to_an_ordinary_question_is_admitted():
     question, answer = NOT_ASKED
     assert admit(source="chat", messages=[assistant(question), user(answer)]).admitted
+    # Naming a password and asking something else is not asking for it.
+    other = "Your password has been reset. Anything else?"
+    assert admit(source="chat", messages=[assistant(other), user(answer)]).admitted
+
+
+@pytest.mark.parametrize(
+    "question", ["你的 wifi 密码是多少？", "请把验证码发给我", "What is the API key for staging?"]
+)
+def test_every_way_of_asking_makes_the_answer_a_secret(question):
+    result = admit(source="chat", messages=[assistant(question), user("记一下：A7b9C2d4")])
+    assert (result.admitted, result.reason) == (False, "credential")
 
 
 @pytest.mark.parametrize("key", SECRET_KEYS)
