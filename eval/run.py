@@ -341,13 +341,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="print every query not hit first")
     parser.add_argument(
         "--only",
-        choices=("written", "grown", "conversations", "as_of", "extraction"),
+        choices=("written", "grown", "conversations", "as_of", "extraction", "secrets"),
         help="run one part only (--write then updates only that part's tables, and only when "
         "that is the part run)",
     )
     args = parser.parse_args(argv)
     if args.only == "extraction":  # no database: the extractor alone (docs/extraction.md)
         return _extraction(args.write)
+    if args.only in (None, "secrets"):
+        _secrets(write=args.write)
+        if args.only:
+            return 0
     _setup()
     parts = (("As written", False), ("Grown: 30 more projects per scope", True))
     wanted = {"written": parts[:1], "grown": parts[1:], "conversations": (), "as_of": ()}
@@ -388,6 +392,23 @@ def _extraction(write: bool) -> int:
         score.write(table)
         print(f"\nwritten to {score.DOC}")
     return 0
+
+
+def _secrets(*, write: bool) -> None:
+    """Admission on the held-out secrets set (eval/secrets.py; its table is in docs/secrets.md)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "poco_memory.settings")
+    from eval import secrets
+
+    table = secrets.evaluate()
+    print("**Secrets**\n\n" + table)
+    if write:
+        path = DOC.with_name("secrets.md")
+        text = path.read_text(encoding="utf-8")
+        pattern = re.compile(re.escape(secrets.BEGIN) + ".*?" + re.escape(secrets.END), re.S)
+        path.write_text(
+            pattern.sub(lambda _: f"{secrets.BEGIN}\n{table}\n{secrets.END}", text),
+            encoding="utf-8",
+        )
 
 
 if __name__ == "__main__":

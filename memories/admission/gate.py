@@ -26,6 +26,7 @@ from typing import Final
 
 from memories.admission.credentials import find_credential
 from memories.admission.identifiers import find_sensitive_identifier
+from memories.admission.meaning import find_meant_secret
 from memories.admission.noise import clean_text
 from memories.admission.normalize import strip_invisible
 from memories.text import normalize_quotes
@@ -89,7 +90,8 @@ def find_secret(text: str) -> tuple[str, str] | None:
     kind = find_sensitive_identifier(text)
     if kind is not None:
         return "sensitive_identifier", kind
-    return None
+    # The second line: structure, then meaning and value (``meaning``).
+    return find_meant_secret(text)
 
 
 # A key's word long enough to be a token and mixing letters and digits is one: real attribute
@@ -210,6 +212,18 @@ def _secret_in(messages: Sequence[Message]) -> AdmissionResult | None:
                 f"message {index} ({_role_label(message.role)}) contains a personal "
                 f"identifier ({kind})",
             )
+    previous = ""
+    for index, message in enumerate(messages):
+        # Meaning and value; a user's turn is read as the answer to the assistant turn before.
+        role = _normalize_role(message.role)
+        found = find_meant_secret(message.content, context=previous if role == "user" else "")
+        if found is not None:
+            what = "a credential" if found[0] == "credential" else "a personal identifier"
+            return _refuse(
+                found[0],
+                f"message {index} ({_role_label(message.role)}) contains {what} ({found[1]})",
+            )
+        previous = message.content if role == "assistant" else ""
     if len(messages) > 1:
         # One line per message: a number split over two messages is read as one number.
         kind = find_sensitive_identifier("\n".join(message.content for message in messages))

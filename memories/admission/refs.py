@@ -14,6 +14,7 @@ import re
 from typing import Final
 
 from memories.admission.gate import find_secret
+from memories.admission.identifiers import find_sensitive_identifier
 
 __all__ = ["MAX_REF", "REF_ALPHABET", "REF_PATTERN", "ref_problem"]
 
@@ -31,7 +32,10 @@ def ref_problem(value: str, *, max_length: int = MAX_REF) -> str | None:
             f"an id of at most {max_length} characters of {REF_ALPHABET}, starting with a "
             "letter or digit"
         )
-    found = find_secret(value)
+    # Read whole, then with its separators as spaces: "run-13912345678" carries a phone number
+    # that the whole token, read as one code, would hide.
+    kind = find_sensitive_identifier(re.sub(r"[._:\-]+", " ", value))
+    found = ("sensitive_identifier", kind) if kind is not None else find_secret(value)
     if found is not None:
         return f"holds a {found[0].replace('_', ' ')} ({found[1]}); send an opaque id"
     return None

@@ -1,0 +1,296 @@
+"""Secrets judged by what a text means and the value it carries.
+
+A list of wordings is always one language or one disguise behind, so the shape checks of
+``credentials`` are the fast first line and this module is the second:
+
+1. a value that is a secret by its own structure is refused whatever surrounds it (``values``:
+   a seed phrase, a WIF key, an AWS secret key, an SSN);
+2. a text holding no value that is unlike ordinary language (``values.value_candidates``) is
+   admitted here without more work — most texts, so most writes never pay for the model;
+3. the word for a password, a code or a key, in any of the languages listed below, followed
+   closely by such a value is refused (the cheap line: no model);
+4. otherwise the bundled multilingual-e5-small reads the text and a small logistic head
+   (``secret_head.npz``, trained by ``manage.py train_secret_head`` on
+   ``memories/admission/data/secrets.jsonl``) says whether it talks about a credential, a
+   code or a key; if it does, the value it carries makes it a secret.
+
+Every check reads a few views of the text that undo one disguise each: emoji and symbols
+between a keyword and its value dropped, small capitals and leetspeak made letters, words
+spelled out joined, Chinese numerals made digits, a hex-encoded or rot13 keyword decoded.
+
+``find_meant_secret(text, context=…)`` also judges a user's answer in the light of the
+assistant turn before it ("What password should I remember?" → "Remember it: …").
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+from memories.admission.credentials import _is_placeholder
+from memories.admission.normalize import despace, fold, fold_confusables, map_chinese_numerals
+from memories.admission.values import self_evident_secret, value_candidates
+
+__all__ = [
+    "HEAD_PATH",
+    "asks_for_secret",
+    "find_meant_secret",
+    "meaning_views",
+    "talks_about_secret",
+]
+
+HEAD_PATH: Final = Path(__file__).with_name("secret_head.npz")
+
+# The word for a password, a PIN, a one-time code, a key, in the languages users write in and
+# the ones the bundled model reads best. Leetspeak letters are accepted inside the Latin words.
+_A, _O, _S, _E, _I = "[a@4]", "[o0]", "[s$5]", "[e3]", "[i1!]"
+_SECRET_WORDS: Final = (
+    rf"p{_A}{_S}{_S}(?:w{_O}rd|phr{_A}{_S}{_E}|c{_O}d{_E}|wd)|pwd|\bpw\b|passwort|kennwort"
+    r"|mot\s+de\s+passe|contrase[nñ]a|senha|wachtwoord|has[lł]o|parola|şifre|sifre"
+    r"|m[aậ]t\s+kh[aẩ]u|kata\s+sandi|lösenord|losenord|adgangskode|passord|salasana|heslo"
+    r"|jelsz[oó]|κωδικ[οό]ς|συνθηματικ|пароль|паролі|סיסמ|كلمة\s+(?:المرور|السر)|رمز\s+عبور"
+    r"|पासवर्ड|रहस्य|รหัสผ่าน|รหัส|パスワード|暗証番号|暗號|暗号|비밀번호|비번|암호|패스워드"
+    r"|密\s*[码碼]|口\s*令|[验驗]\s*[证證]\s*[码碼]|校验码|动态码|取款码|助记词|私钥|密钥|秘钥|令牌"
+    r"|認証コード|確認コード|인증\s*번호|код\s+подтверждения|пин(?:-код)?|bestätigungscode"
+    r"|code\s+de\s+vérification|c[oó]digo\s+de\s+verifica\w*|codice\s+di\s+verifica"
+    r"|doğrulama\s+kodu|mã\s+xác\s+nhận|kode\s+verifikasi|verificatiecode|kod\s+weryfikacyjny"
+    r"|رمز\s+التحقق|ओटीपी|backup\s+code"
+    r"|\botp\b|\bpin\b|\b2fa\b|\btotp\b|\bcvv\b|\bcvc\b|one[\s\-]?time\s+(?:pass)?code"
+    r"|verification\s+code|security\s+code|auth(?:entication)?\s+code|access\s+code"
+    r"|api[\s_\-]?key|secret(?:\s+key)?|client[\s_\-]?secret|access[\s_\-]?key|private[\s_\-]?key"
+    r"|seed(?:\s+phrase)?|(?:door|keypad|gate|lock|safe|alarm)\s+code|门禁码|保险柜密码|recovery\s+(?:phrase|code|key)|mnemonic|(?<!\w)token"
+    r"|wi[\s\-]?fi(?:\s+(?:key|code))?|wlan|wpa2?"
+)
+_SECRET_WORD_RE: Final = re.compile(_SECRET_WORDS, re.IGNORECASE)
+# Between the word and its value: a short stretch without a sentence end ("PIN for the card
+# is", "비밀번호는", "de ma banque est").
+_GAP_RE: Final = re.compile(r"[^\n。！？!?；;,，]{0,30}")
+# Between the word and its value only what says "is": a verb, a separator, a particle, a
+# possessive, "for the router" — "the OTP is 492889", "비밀번호는 …", "取款密码 8889" — not
+# "password manager is 1Password" or "密码策略从 2024 年开始".
+_CONNECTOR_RE: Final = re.compile(
+    # A short inflection of an alphabetic word ("şifrem", "salasanani"), never Han: "密码管理器是"
+    # is a password manager, not a password.
+    r"(?:(?![\u3400-\u9fff])[^\W\d_]){0,3}"
+    r"(?:\s|码|碼|:|=|-|是|为|為|は|는|은|이|가|の|です|is|was|:|#|no\.?|number|code|код|kod|kodu"
+    r"|código|codice|コード|lautet|ist|est|es|é|è|to|är|on|je|είναι|היא|هي|là|คือ|ของ\S*|adalah"
+    r"|saya|mine|μου|שלי|của\s+tôi|我的|我|的|de|du|da|di|of|for|at|der|meiner|meines"
+    r"|(?:my|ma|mi|mon|minha|mio|mia|la|le|el|o|il|the|a|an|your|our)\s+\S+"
+    r"|карты|karte|carte|tarjeta|cartão|card|the|new|now|改成了?|改为|设为|设成|换成了?|就是)*\s*",
+    re.IGNORECASE,
+)
+# A number followed by a unit is a rule or a count, not a code: "6 位", "12 characters".
+_UNIT_AFTER_RE: Final = re.compile(
+    r"\s*(?:位|个|個|次|天|年|月|日|号|號|岁|元|块|分钟|小时|秒|%|digits?|characters?|chars?"
+    r"|days?|years?|times?|minutes?|hours?|seconds?|ziffern|zeichen|caract)",
+    re.IGNORECASE,
+)
+
+# An assistant asking for a secret: the word, and a question or a request.
+_ASKING_RE: Final = re.compile(
+    r"[?？]|\b(?:what|which|tell|give|send|share|type|enter|provide|remember|note)\b"
+    r"|告诉|提供|发给|输入|记下|记住|是多少|是什么|多少|什么",
+    re.IGNORECASE,
+)
+
+_SMALL_CAPITALS: Final = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz")
+_HEX_RUN_RE: Final = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){4,}(?![0-9A-Fa-f])")
+
+
+# Emoji and pictographs (the usual ranges; ``_symbols_dropped`` then reads categories).
+_SYMBOL_CHAR_RE: Final = re.compile("[\u2190-\u2bff\u3200-\u32ff\U0001f000-\U0001faff]")
+
+
+def _symbols_dropped(text: str) -> str:
+    """Emoji and other symbols (So, Sk) removed: "密码是🐶Kiwi…" reads "密码是Kiwi…"."""
+    return "".join(
+        char for char in text if char.isascii() or unicodedata.category(char) not in ("So", "Sk")
+    )
+
+
+_SPELLED_OUT_RE: Final = re.compile(r"(?<!\S)(?:[^\W\d_] ){3,}[^\W\d_](?![^\W\d_])")
+
+
+def _letters_joined(text: str) -> str:
+    """Letters typed one by one with spaces joined: "p a s s w o r d:" → "password:"."""
+    return _SPELLED_OUT_RE.sub(lambda match: match.group().replace(" ", ""), text)
+
+
+def _hex_decoded(text: str) -> str:
+    """Hex runs that decode to printable ASCII words replaced by the words."""
+
+    def decode(match: re.Match[str]) -> str:
+        try:
+            raw = bytes.fromhex(match.group()).decode("ascii")
+        except ValueError:
+            return match.group()
+        return (
+            raw
+            if raw.isprintable() and sum(c.isalpha() for c in raw) >= len(raw) - 1
+            else match.group()
+        )
+
+    return _HEX_RUN_RE.sub(decode, text)
+
+
+def meaning_views(text: str) -> Iterator[str]:
+    """The folded text, then each view that undoes one disguise (only those that differ)."""
+    folded = fold(text)
+    seen = {folded}
+    yield folded
+    small = folded.translate(_SMALL_CAPITALS)
+    candidates = [
+        _symbols_dropped(small) if _SYMBOL_CHAR_RE.search(small) else small,
+        despace(small),
+        _letters_joined(small),
+        fold_confusables(small),
+        map_chinese_numerals(small),
+        _hex_decoded(small),
+    ]
+    if small.isascii():  # rot13 turns only ASCII letters
+        rot = codecs.encode(small, "rot13")
+        if _SECRET_WORD_RE.search(rot):
+            candidates.append(rot)
+    for view in candidates:
+        if view not in seen:
+            seen.add(view)
+            yield view
+
+
+def _keyword_then_value(view: str, candidates: list[str]) -> bool:
+    """The cheap line: a secret word, a connector, then one of the candidate values."""
+    values = candidates
+    for word in _SECRET_WORD_RE.finditer(view):
+        rest = view[word.end() :]
+        gap = _GAP_RE.match(rest)
+        reach = gap.end() if gap else 0
+        for value in values:
+            at = rest.find(value)
+            if at < 0 or at > reach or not _CONNECTOR_RE.fullmatch(rest[:at]):
+                continue
+            if value.isdigit() and _UNIT_AFTER_RE.match(rest[at + len(value) :]):
+                continue
+            return True
+    return False
+
+
+# URLs (a password inside one is the connection-string check's) and inline data: not values.
+_LINKS_RE: Final = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|data:[\w/+.\-]+;base64,)\S*")
+_ID_SHAPE_RE: Final = re.compile(
+    r"\d+|[0-9a-f]{7,64}|[0-9A-F]{7,64}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"
+    r"|(?:id|ID|Id)[:=#]\S+|\S*://\S*"
+)
+
+
+# One word with a digit or two before or after it: a product or a handle (KeePass2, 1Password,
+# Python3). A password may look so too, but then only a secret's word before it says so.
+_NAME_SHAPE_RE: Final = re.compile(r"[A-Za-z][a-z]+[A-Z]?[a-z]*\d{1,2}[a-z]?|\d{1,2}[A-Z]?[a-z]+")
+# What code and configuration are named like: snake_case, kebab-case, CONSTANT_CASE, dotted
+# names, camelCase words, timestamps, versions.
+_CODE_NAME_RE: Final = re.compile(
+    r"[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)+|[a-z]+[A-Z][a-z]+\d*|\S*\.[a-z]{2,4}"
+    r"|\d{4}-\d\d-\d\d[T ]\S*|v?\d+(?:\.\d+)+\S*|[A-Za-z0-9\-]+\(\d*\)?\S*|\S*[?&]\S*=\S*"
+)
+# A code of 4–8 digits is what a PIN or a one-time code is; longer runs are order numbers,
+# timestamps, phone numbers (``identifiers``) and shorter ones are counts.
+_CODE_SHAPE_RE: Final = re.compile(r"\d{4,8}")
+
+
+def _strong(value: str, view: str) -> bool:
+    """A value the model may judge: not an id's shape, a name's, or a number with its unit; a
+    number only where a code's word is said (limits, prices and scores are numbers too)."""
+    if _CODE_SHAPE_RE.fullmatch(value):
+        after = view[view.find(value) + len(value) :]
+        return not _UNIT_AFTER_RE.match(after) and _names_a_code(view)
+    value = value.removesuffix("'s")
+    if len(value) < 6 or "/" in value or _CODE_NAME_RE.fullmatch(value):
+        return False
+    return not (_ID_SHAPE_RE.fullmatch(value) or _NAME_SHAPE_RE.fullmatch(value))
+
+
+def _names_a_code(view: str) -> bool:
+    """A secret's word other than "token" (whose numbers are limits: "token 的上限是 8192")."""
+    return any(
+        not word.group().lower().startswith("token") for word in _SECRET_WORD_RE.finditer(view)
+    )
+
+
+def _not_a_value(value: str) -> bool:
+    """A placeholder, an environment reference, a hashing algorithm's name."""
+    if value.lower().startswith("data:"):  # an inline image, cut out as noise
+        return True
+    return _is_placeholder(value) or _is_placeholder(value.strip("<>${}%"))
+
+
+_CLAUSE_RE: Final = re.compile(r"[^.。!！;；,，\n]+[.。!！?？;；,，]?")
+
+
+def asks_for_secret(text: str) -> bool:
+    """Whether an assistant turn asks for a password, a code or a key: one clause names a
+    secret and asks for it ("What password should I remember?", "你的 wifi 密码是多少？"),
+    not a clause that names it and another that asks something else ("Your password has been
+    reset. Anything else?")."""
+    folded = fold(text)
+    return any(
+        _SECRET_WORD_RE.search(clause.group()) and _ASKING_RE.search(clause.group())
+        for clause in _CLAUSE_RE.finditer(folded)
+    )
+
+
+def talks_about_secret(text: str) -> bool:
+    """The head's judgement: does ``text`` talk about a credential, a code or a key?
+
+    Without its weights file (before the first ``train_secret_head``) nothing is judged by
+    meaning and only the cheap lines apply.
+    """
+    if not HEAD_PATH.exists():
+        return False
+    from memories.learned.heads import load_head
+    from memories.learned.vectors import passage_vectors
+
+    head = load_head(HEAD_PATH)
+    return bool(head.decide(passage_vectors([text]))[0])
+
+
+def find_meant_secret(text: str, *, context: str = "") -> tuple[str, str] | None:
+    """``(reason, kind)`` when ``text`` is a secret by structure, by its words, or by its
+    meaning and value; ``context`` is the assistant turn it answers, if any."""
+    if not text:
+        return None
+    views = list(meaning_views(text))
+    # Structure is read on the text as typed (folded): a seed phrase or a key is not disguised
+    # by the tricks the other views undo.
+    found = self_evident_secret(views[0])
+    if found is not None:
+        return found
+    candidates_by_view = [
+        (
+            view,
+            [
+                value
+                for value in value_candidates(_LINKS_RE.sub(" ", view))
+                if not _not_a_value(value)
+            ],
+        )
+        for view in views
+    ]
+    if not any(candidates for _view, candidates in candidates_by_view):
+        return None
+    for view, candidates in candidates_by_view:
+        if _keyword_then_value(view, candidates):
+            return "credential", "secret_statement"
+    if context and asks_for_secret(context):
+        return "credential", "answer_to_secret_request"
+    # The model reads only texts holding a value an id cannot explain away: a number alone (a
+    # price, a count, a limit), a UUID, a hex digest or a URL is a secret only after a secret's
+    # word, above.
+    if not any(_strong(value, view) for view, values in candidates_by_view for value in values):
+        return None
+    # One model call: the folded text, the way the stored memory's vector will read it.
+    if talks_about_secret(fold(text)):
+        return "credential", "secret_by_meaning"
+    return None

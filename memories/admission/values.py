@@ -1,0 +1,225 @@
+"""Values: what a secret looks like once its words are gone.
+
+Two questions, both cheap and without the model:
+
+* ``self_evident_secret`` — a value that is a secret by its own structure, whatever is said
+  around it: a BIP-39 seed phrase (the ``mnemonic`` package's word lists, every language it
+  ships), a Bitcoin private key in WIF (base58check with the private-key version byte), an AWS
+  secret access key standing alone, a US social security number (``python-stdnum``) beside its
+  name or in its dashed form, a phone number written with its country code (``phonenumbers``).
+* ``value_candidates`` — the tokens of a text that are not ordinary language: mixing letters
+  with digits or symbols, a run of digits, a long high-entropy string. Only a text holding one
+  is worth asking the model what it talks about (``meaning``); most texts hold none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections import Counter
+from functools import cache
+from typing import Final
+
+import phonenumbers
+from mnemonic import Mnemonic
+from stdnum.us import ssn
+
+__all__ = ["self_evident_secret", "value_candidates"]
+
+# --- BIP-39 seed phrases ------------------------------------------------------------------------
+
+# A phrase is 12–24 words; wallets show them spaced, numbered ("1. abandon 2. ability …") or
+# comma-separated. Twelve list words in a row do not happen in prose: the lists hold no "the",
+# "a", "is", "of", "to".
+_SEED_MIN_WORDS: Final = 12
+_LATIN_WORD_RE: Final = re.compile(r"[^\W\d_]+")
+# Chinese and Japanese lists are single characters or kana words, common in any sentence: only
+# a run written the way wallets show them (separated by spaces) counts.
+_SPACED_TOKEN_RE: Final = re.compile(r"\S+")
+
+
+@cache
+def _wordlists() -> tuple[tuple[str, frozenset[str], bool], ...]:
+    lists = []
+    for language in sorted(Mnemonic.list_languages()):
+        words = frozenset(Mnemonic(language).wordlist)
+        spaced_only = language.startswith("chinese") or language == "japanese"
+        lists.append((language, words, spaced_only))
+    return tuple(lists)
+
+
+@cache
+def _any_list_word() -> tuple[frozenset[str], frozenset[str]]:
+    """Every word of every list read as Latin words, and of every list read spaced: one pass
+    over a text tells whether any list could hold a long enough run."""
+    latin = frozenset().union(*(words for _, words, spaced in _wordlists() if not spaced))
+    spaced = frozenset().union(*(words for _, words, spaced in _wordlists() if spaced))
+    return latin, spaced | latin
+
+
+def _longest_run(tokens: list[str], words: frozenset[str]) -> int:
+    best = run = 0
+    for token in tokens:
+        run = run + 1 if token in words else 0
+        best = max(best, run)
+    return best
+
+
+def _is_seed_phrase(text: str) -> bool:
+    if len(text) < 2 * _SEED_MIN_WORDS:
+        return False
+    lowered = text.lower()
+    latin = _LATIN_WORD_RE.findall(lowered)
+    # Numbering and punctuation between the words are dropped: "1.abandon 2.ability".
+    spaced = [token.strip(".,;:、，。·-") for token in _SPACED_TOKEN_RE.findall(lowered)]
+    spaced = [re.sub(r"^\d+[.)、:]?", "", token) for token in spaced]
+    spaced = [token for token in spaced if token]
+    any_latin, any_spaced = _any_list_word()
+    if (
+        _longest_run(latin, any_latin) < _SEED_MIN_WORDS
+        and _longest_run(spaced, any_spaced) < _SEED_MIN_WORDS
+    ):
+        return False
+    for _language, words, spaced_only in _wordlists():
+        tokens = spaced if spaced_only else latin
+        if len(tokens) >= _SEED_MIN_WORDS and _longest_run(tokens, words) >= _SEED_MIN_WORDS:
+            return True
+    return False
+
+
+# --- Bitcoin WIF private keys --------------------------------------------------------------------
+
+_B58: Final = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_B58_INDEX: Final = {char: index for index, char in enumerate(_B58)}
+# Mainnet 5…/K…/L…, testnet 9…/c…: 51 or 52 characters.
+_WIF_RE: Final = re.compile(
+    r"(?<![1-9A-HJ-NP-Za-km-z])[59KLc][1-9A-HJ-NP-Za-km-z]{50,51}(?![1-9A-HJ-NP-Za-km-z])"
+)
+
+
+def _base58check_payload(token: str) -> bytes | None:
+    number = 0
+    for char in token:
+        number = number * 58 + _B58_INDEX[char]
+    body = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    raw = b"\0" * (len(token) - len(token.lstrip("1"))) + body
+    payload, checksum = raw[:-4], raw[-4:]
+    if hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4] != checksum:
+        return None
+    return payload
+
+
+def _is_wif(token: str) -> bool:
+    payload = _base58check_payload(token)
+    if payload is None or payload[:1] not in (b"\x80", b"\xef"):
+        return False
+    return len(payload) == 33 or (len(payload) == 34 and payload[-1:] == b"\x01")
+
+
+# --- AWS secret access keys ----------------------------------------------------------------------
+
+# 40 characters of base64's alphabet, standing alone. Commit hashes are 40 hex digits (one case,
+# no "/"), so a key must mix both cases and digits and reach base64 entropy.
+_AWS_SECRET_RE: Final = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+_AWS_MIN_ENTROPY: Final = 4.3
+
+
+def _entropy(value: str) -> float:
+    counts = Counter(value)
+    return -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+
+
+def _is_aws_secret(token: str) -> bool:
+    has = (
+        any(c.islower() for c in token)
+        and any(c.isupper() for c in token)
+        and any(c.isdigit() for c in token)
+    )
+    return has and _entropy(token) >= _AWS_MIN_ENTROPY
+
+
+# --- US social security numbers ------------------------------------------------------------------
+
+_SSN_DASHED_RE: Final = re.compile(r"(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])")
+_SSN_LABELLED_RE: Final = re.compile(
+    r"(?:\bssn|social\s+security(?:\s+(?:number|no\.?|#))?|社会安全号|社保号)"
+    r"\s*(?:is|was|:|#|no\.?|=|是|为)?\s*(?P<number>\d{3}[\s.\-]?\d{2}[\s.\-]?\d{4})(?!\d)",
+    re.IGNORECASE,
+)
+
+
+def _is_ssn(number: str) -> bool:
+    return bool(ssn.is_valid(re.sub(r"[\s.]", "-", number)))
+
+
+# --- phone numbers in international form ---------------------------------------------------------
+
+
+# ``identifiers`` reads Chinese mobile numbers by hand. A number written with its country code
+# ("+44 20 7946 0958") is a phone number in any country: phonenumbers' metadata knows which
+# are valid. Only the "+" form is read — without it, region-guessed matches flag contract
+# numbers and SKUs (7 of 454 benign sentences when read as Chinese numbers).
+def _has_international_phone(text: str) -> bool:
+    if "+" not in text:
+        return False
+    matcher = phonenumbers.PhoneNumberMatcher(text, None, leniency=phonenumbers.Leniency.VALID)
+    return any(True for _ in matcher)
+
+
+def self_evident_secret(text: str) -> tuple[str, str] | None:
+    """``(reason, kind)`` for a value that is a secret by its structure alone, else None."""
+    if _is_seed_phrase(text):
+        return "credential", "seed_phrase"
+    if any(_is_wif(match.group()) for match in _WIF_RE.finditer(text)):
+        return "credential", "bitcoin_private_key"
+    if any(_is_aws_secret(match.group()) for match in _AWS_SECRET_RE.finditer(text)):
+        return "credential", "aws_secret_access_key"
+    for match in _SSN_LABELLED_RE.finditer(text):
+        if _is_ssn(match.group("number")):
+            return "sensitive_identifier", "us_ssn"
+    if any(_is_ssn(match.group()) for match in _SSN_DASHED_RE.finditer(text)):
+        return "sensitive_identifier", "us_ssn"
+    if _has_international_phone(text):
+        return "sensitive_identifier", "phone_number"
+    return None
+
+
+# --- values that are not ordinary language -------------------------------------------------------
+
+# Tokens are split at "=" and ":" so an assignment's name and value are judged apart
+# ("max_tokens=4096" is a name and a number).
+_TOKEN_RE: Final = re.compile(r"[!-9;<>-~]+")
+_DIGIT_RUN_RE: Final = re.compile(r"\d{4,}")
+# "_", "-" and "." join the words of names (snake_case, kebab-case, file.names): not symbols.
+_SYMBOLS: Final = frozenset("!#$%&*+/;<>?@^|~")
+# What a version, a date, a time, a price, a size looks like: ordinary, even with digits.
+_ORDINARY_RE: Final = re.compile(
+    r"v?\d+(?:[.,:/\-]\d+)*(?:%|[a-z]{1,3})?"  # 3.11.9, 2024-12-03, 14:30, 5kg, 10%
+    r"|[A-Za-z]{1,3}\d{1,3}"  # A4, H100, G7
+    r"|\d{1,3}[A-Za-z]{1,3}",  # 4K, 5G, 3D
+    re.IGNORECASE,
+)
+_MIN_HIGH_ENTROPY_LENGTH: Final = 16
+_MIN_CANDIDATE_ENTROPY: Final = 3.5
+
+
+def value_candidates(text: str) -> list[str]:
+    """The tokens of ``text`` that are not ordinary language (cheap; no model)."""
+    found: list[str] = []
+    for match in _TOKEN_RE.finditer(text):
+        token = match.group().strip(".,;:!?\"'()[]{}")
+        if len(token) < 4:
+            continue
+        if _ORDINARY_RE.fullmatch(token) and not _DIGIT_RUN_RE.fullmatch(token):
+            continue
+        letters = any(c.isalpha() for c in token)
+        digits = any(c.isdigit() for c in token)
+        symbols = any(c in _SYMBOLS for c in token)
+        mixed = bool(_DIGIT_RUN_RE.search(token)) or (letters and (digits or symbols))
+        random = (
+            len(token) >= _MIN_HIGH_ENTROPY_LENGTH and _entropy(token) >= _MIN_CANDIDATE_ENTROPY
+        )
+        if mixed or random:
+            found.append(token)
+    return found

@@ -1,0 +1,134 @@
+"""Secrets said in natural language, and what only looks like them.
+
+Every ``SECRETS`` text was stored by an outside probe before admission judged meaning as well
+as shape; every ``LOOK_ALIKES`` text talks about passwords, codes or keys without giving one and
+must stay admitted. Values that a secret scanner would flag are assembled at run time.
+"""
+
+from __future__ import annotations
+
+import base64
+import codecs
+import hashlib
+
+from mnemonic import Mnemonic
+
+from tests.memories.admission.fakes import j, with_luhn_digit
+
+_B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+
+def _base58check(payload: bytes) -> str:
+    data = payload + hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4]
+    number = int.from_bytes(data, "big")
+    out = ""
+    while number:
+        number, rest = divmod(number, 58)
+        out = _B58[rest] + out
+    return "1" * (len(data) - len(data.lstrip(b"\0"))) + out
+
+
+def _seed(n: int) -> bytes:
+    return hashlib.sha256(f"poco-memory-test-{n}".encode()).digest()
+
+
+# A compressed-key WIF (K…/L…), a BIP-39 phrase of 12 and of 24 words, a base32 TOTP seed,
+# an AWS-shaped 40-character secret key, a base64 client secret, a hex API key.
+WIF_KEY = _base58check(b"\x80" + _seed(1) + b"\x01")
+SEED_12 = Mnemonic("english").to_mnemonic(_seed(2)[:16])
+SEED_24 = Mnemonic("english").to_mnemonic(_seed(3))
+SEED_ZH = Mnemonic("chinese_simplified").to_mnemonic(_seed(4)[:16])
+TOTP_SEED = base64.b32encode(_seed(5)[:20]).decode()
+AWS_SECRET = base64.b64encode(_seed(6) + _seed(7)[:0]).decode()[:40].replace("+", "/")
+CLIENT_SECRET = base64.b64encode(_seed(8)[:24]).decode()
+HEX_KEY = _seed(9).hex()[:32]
+SSN = j("536-", "90-", "4399")
+
+SECRETS: tuple[tuple[str, str], ...] = (
+    # Natural phrasing in a language admission already names.
+    ("ko-natural", "비밀번호는 Kiwi21Moss! 입니다"),
+    ("ko-natural-ga", "제 비밀번호가 Kiwi83Moss! 입니다"),
+    # The keyword spelled out, an emoji before the value.
+    ("spelled-out", "p a s s w o r d: Kiwi02Moss!"),
+    ("emoji-dog", "密码是🐶Kiwi58Moss!"),
+    ("emoji-key", "密码：🔑Kiwi87Moss!"),
+    ("emoji-sparkles", "口令为✨Kiwi103Moss"),
+    # One-time codes and PINs.
+    ("otp-is", "the OTP is 492889"),
+    ("pin-is", "my bank card PIN is 4382"),
+    ("verification-code", "verification code: 492890"),
+    ("pin-chinese-numerals", "取款密码 八八八九"),
+    # Keys and secrets that name themselves only in words.
+    ("api-key-hex", f"API key is {HEX_KEY}"),
+    ("client-secret-base64", f"client secret is {CLIENT_SECRET}"),
+    ("totp-seed", f"my authenticator TOTP seed: {TOTP_SEED}"),
+    ("seed-phrase-12", f"wallet backup words: {SEED_12}"),
+    ("seed-phrase-24-bare", SEED_24),
+    ("seed-phrase-zh", f"助记词 {SEED_ZH}"),
+    ("wif-key", f"btc {WIF_KEY}"),
+    ("wif-key-bare", WIF_KEY),
+    ("aws-secret-alone", AWS_SECRET),
+    ("ssn", f"my SSN is {SSN}"),
+    ("ssn-bare", f"SSN {SSN.replace('-', ' ')}"),
+    ("intl-phone", "call me at +44 20 7946 0958"),
+    ("leetspeak", "p@ssw0rd: Kiwi44Moss!"),
+    ("wifi-key", "wifi key is Kiwi300Moss"),
+    ("wifi-zh", "家里 wifi 是 kiwi300moss"),
+    # The word for password in more languages.
+    ("ja", "私のパスワードは Kiwi11Moss! です"),
+    ("ru", "мой пароль Kiwi12Moss!"),
+    ("de", "Mein Passwort lautet Kiwi13Moss!"),
+    ("fr", "mon mot de passe est Kiwi14Moss!"),
+    ("es", "mi contraseña es Kiwi15Moss!"),
+    ("pt", "minha senha é Kiwi16Moss!"),
+    ("nl", "mijn wachtwoord is Kiwi17Moss!"),
+    ("pl", "moje hasło to Kiwi18Moss!"),
+    ("it", "la mia password è Kiwi19Moss!"),
+    ("tr", "şifrem Kiwi20Moss!"),
+    ("vi", "mật khẩu của tôi là Kiwi22Moss!"),
+    ("th", "รหัสผ่านของฉันคือ Kiwi23Moss!"),
+    ("ar", "كلمة المرور هي Kiwi24Moss!"),
+    ("hi", "मेरा पासवर्ड Kiwi25Moss! है"),
+    ("id", "kata sandi saya Kiwi26Moss!"),
+    ("sv", "mitt lösenord är Kiwi27Moss!"),
+    ("fi", "salasanani on Kiwi28Moss!"),
+    ("cs", "moje heslo je Kiwi29Moss!"),
+    ("el", "ο κωδικός μου είναι Kiwi31Moss!"),
+    ("he", "הסיסמה שלי היא Kiwi32Moss!"),
+    ("uk", "мій пароль Kiwi33Moss!"),
+    ("zh-tw", "我的密碼是 Kiwi34Moss!"),
+    # The keyword disguised: hex, rot13, small capitals.
+    ("hex-keyword", f"{b'password'.hex()}: Kiwi35Moss!"),
+    ("rot13", codecs.encode("my password is Kiwi36Moss!", "rot13")),
+    ("small-capitals", "ᴘᴀssᴡᴏʀᴅ: Kiwi37Moss!"),
+)
+
+LOOK_ALIKES: tuple[tuple[str, str], ...] = (
+    ("zh-forgot", "我忘了密码怎么办"),
+    ("en-pin-pad", "the PIN pad was broken"),
+    ("zh-no-code", "验证码一直收不到"),
+    ("en-managers", "password managers are useful"),
+    ("zh-otp-design", "OTP 登录流程怎么设计"),
+    ("en-otp-length", "the OTP is six digits long"),
+    ("zh-pin-rule", "银行卡密码是 6 位数字"),
+    ("en-api-key-rotate", "API keys should be rotated every 90 days"),
+    ("zh-wifi-slow", "家里的 wifi 网速很慢，路由器是 TP-Link AX3000"),
+    ("en-iphone", "I bought an iPhone15 Pro for my mom in 2024"),
+    ("zh-order", "订单号 202312345678 已经发货"),
+    ("en-version", "we upgraded Python to 3.11.9 last week"),
+    ("ko-forgot", "비밀번호를 잊어버렸어요"),
+    ("ja-reset", "パスワードを再設定する方法を教えて"),
+    ("de-policy", "Das Passwort muss mindestens 12 Zeichen haben"),
+    ("en-seed-talk", "a seed phrase should never be typed into a website"),
+)
+
+# An assistant asks for a secret; the user's answer is the secret.
+ASKED = ("What password should I remember for your router?", "Remember it: Kiwi201Moss!")
+ASKED_ZH = ("你家路由器的密码要我帮你记下来吗？", "记一下：Kiwi202Moss!")
+# An assistant asks something ordinary; the user's answer keeps a value that is not a secret.
+NOT_ASKED = ("Which phone model do you use?", "Remember it: iPhone15 Pro")
+
+# Memory keys and run ids that carry a secret or an identifier.
+SECRET_KEYS = ("wifi.kiwi300moss", "secret.abc123def456")
+PLAIN_KEYS = ("device.iphone15", "preference.answer_language", "wifi.ssid")
+SECRET_RUN_IDS = ("run-13912345678", f"job_{with_luhn_digit('622202123456789012')}")

@@ -1,0 +1,91 @@
+"""Secrets are refused by what a text means and the value it carries, not by one wording.
+
+A text that talks about a password, a code or a key *and* carries a value that is not ordinary
+language is refused, in any language the bundled multilingual model reads and under the usual
+disguises; a text that only talks about them stays admitted.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memories.admission import admit, admit_text, find_key_secret, find_secret
+from memories.admission.refs import ref_problem
+from tests.memories.admission.fakes import assistant, user
+from tests.memories.admission.meaning_cases import (
+    ASKED,
+    ASKED_ZH,
+    LOOK_ALIKES,
+    NOT_ASKED,
+    PLAIN_KEYS,
+    SECRET_KEYS,
+    SECRET_RUN_IDS,
+    SECRETS,
+)
+
+
+def test_every_secret_said_in_words_is_refused_without_echoing_it():
+    stored = []
+    for case_id, text in SECRETS:
+        result = admit_text(source="manage", text=text)
+        if result.admitted or result.reason not in ("credential", "sensitive_identifier"):
+            stored.append(case_id)
+        assert text not in result.detail
+    assert stored == []
+
+
+def test_look_alikes_stay_admitted():
+    refused = [(case_id, find_secret(text)) for case_id, text in LOOK_ALIKES]
+    assert [(case_id, found) for case_id, found in refused if found] == []
+
+
+def test_an_answer_to_a_request_for_a_secret_is_a_secret():
+    for question, answer in (ASKED, ASKED_ZH):
+        result = admit(source="chat", messages=[assistant(question), user(answer)])
+        assert (result.admitted, result.reason) == (False, "credential")
+
+
+def test_an_answer_to_an_ordinary_question_is_admitted():
+    question, answer = NOT_ASKED
+    assert admit(source="chat", messages=[assistant(question), user(answer)]).admitted
+    # Naming a password and asking something else is not asking for it.
+    other = "Your password has been reset. Anything else?"
+    assert admit(source="chat", messages=[assistant(other), user(answer)]).admitted
+
+
+@pytest.mark.parametrize(
+    "question", ["你的 wifi 密码是多少？", "请把验证码发给我", "What is the API key for staging?"]
+)
+def test_every_way_of_asking_makes_the_answer_a_secret(question):
+    result = admit(source="chat", messages=[assistant(question), user("记一下：A7b9C2d4")])
+    assert (result.admitted, result.reason) == (False, "credential")
+
+
+@pytest.mark.parametrize("key", SECRET_KEYS)
+def test_a_memory_key_holding_a_secret_is_refused(key):
+    assert find_key_secret(key) is not None
+
+
+@pytest.mark.parametrize("key", PLAIN_KEYS)
+def test_plain_memory_keys_are_kept(key):
+    assert find_key_secret(key) is None
+
+
+@pytest.mark.parametrize("run_id", SECRET_RUN_IDS)
+def test_a_run_id_holding_a_phone_or_card_number_is_refused(run_id):
+    problem = ref_problem(run_id)
+    assert problem is not None and "identifier" in problem
+    assert run_id not in problem
+
+
+def test_plain_run_ids_are_kept():
+    assert [ref_problem(r) for r in ("run-42", "run-2024-12-03", "job:7f3a9c2e")] == [None] * 3
+
+
+def test_metadata_values_are_judged_like_text():
+    result = admit(
+        source="chat",
+        messages=[user("以后技术方案都用简体中文。")],
+        fields={"note": "비밀번호는 Kiwi21Moss! 입니다"},
+    )
+    assert (result.admitted, result.reason) == (False, "credential")
