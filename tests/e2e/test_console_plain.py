@@ -46,7 +46,8 @@ def small_targets(page: Page, selector: str) -> list[str]:
         selector,
         """els => els.filter(e => e.offsetParent !== null).map(e => {
             const r = e.getBoundingClientRect();
-            return r.width < 44 || r.height < 44 ? `${e.className || e.tagName} ${r.width}x${r.height}` : null;
+            const name = `${e.className || e.tagName} ${r.width}x${r.height}`;
+            return r.width < 44 || r.height < 44 ? name : null;
         }).filter(Boolean)""",
     )
 
