@@ -127,7 +127,7 @@ def _to_login(request: HtmxHttpRequest, back: str) -> HttpResponse:
 def _session_gone(request: HttpRequest) -> bool:
     """The browser sent a session cookie whose session no longer exists (it expired, or the
     user signed out in another tab)."""
-    key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    key = request.COOKIES.get(settings.SESSION_COOKIE_NAME) or ""
     return bool(key) and not request.session.exists(key)
 
 
