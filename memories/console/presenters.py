@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote
@@ -188,8 +188,9 @@ def history_items(
     entries: tuple[HistoryEntry, ...], *, current_text: str = ""
 ) -> list[HistoryItem]:
     """Newest first: the latest correction is what the user came to check. A save that changed
-    nothing (NOOP) is no event for the person; the admin keeps it."""
-    return [
+    nothing (NOOP) is no event for the person; the admin keeps it. Each past text is offered
+    for restoring once, on the newest entry that holds it."""
+    items = [
         HistoryItem(
             event=e.event,
             label=_history_label(e),
@@ -206,6 +207,12 @@ def history_items(
         for e in reversed(entries)
         if e.event != "NOOP"
     ]
+    offered: set[str] = set()
+    for index, item in enumerate(items):
+        if item.restorable_text in offered:
+            items[index] = replace(item, restorable_text="")
+        offered.add(item.restorable_text)
+    return items
 
 
 @dataclass(frozen=True)
