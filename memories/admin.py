@@ -591,7 +591,10 @@ class MemoryRowAdmin(ReadingLeavesATrace):
                 context["error"] = gettext("无法识别这个用户（格式：tenant:user）。")
             else:
                 staff_view_record(
-                    scope=scope, actor=staff_actor(request), page=AuditEvent.Page.SUPPORT
+                    scope=scope,
+                    actor=staff_actor(request),
+                    page=AuditEvent.Page.SUPPORT,
+                    reason=request.GET.get("reason", ""),
                 )
                 context["support"] = support_page(scope=scope)
         return TemplateResponse(request, "admin/memories/support.html", context)

@@ -289,6 +289,7 @@ class StaffView:
     actor: str
     page: str
     memory: MemoryRef | None
+    reason: str = ""
 
 
 def staff_views(*, scope: MemoryScope, limit: int = LATEST_STAFF_VIEWS) -> tuple[StaffView, ...]:
@@ -305,6 +306,7 @@ def staff_views(*, scope: MemoryScope, limit: int = LATEST_STAFF_VIEWS) -> tuple
             actor=actor_label(v.actor_kind, v.actor_id),
             page=str(v.get_page_display()),
             memory=ref,
+            reason=v.reason,
         )
         for v, ref in zip(views, refs, strict=True)
     )

@@ -79,3 +79,15 @@ def test_spans_of_time_read_as_a_person_says_them():
     assert about(now, now + timedelta(days=700, hours=1)) == "约 1 年 11 个月"
     assert about(now, now + timedelta(days=365, hours=1)) == "约 1 年"
     assert about(now, now + timedelta(days=3, hours=2)) == "3 天"
+
+
+def test_a_support_view_keeps_the_reason_staff_gave(admin_client, alice_scope, remember):
+    remember(alice_scope, "周报使用飞书文档撰写。")
+    page = admin_client.get(
+        "/admin/memories/memoryrow/support/",
+        {"scope": alice_scope.key, "reason": "  工单 1234：记忆不准  "},
+    )
+    assert page.status_code == 200
+    view = AuditEvent.objects.get(event="VIEW", page=AuditEvent.Page.SUPPORT)
+    assert (view.reason, view.user_id) == ("工单 1234：记忆不准", alice_scope.user_id)
+    assert "工单 1234：记忆不准" in page.content.decode()

@@ -181,7 +181,9 @@ def test_recently_learned_who_looked_and_restore(signed_in, alice):
     wrong = add(scope, "团队每周一上午开例会。", source=Source.MANAGE, run_id="run-8", actor=AGENT)
     mine = add(scope, "周报使用飞书文档撰写，结论先行。")
     staff = Actor(kind=ActorKind.STAFF, id="support-lin")
-    staff_view_record(scope=scope, actor=staff, page=AuditEvent.Page.SUPPORT)
+    staff_view_record(
+        scope=scope, actor=staff, page=AuditEvent.Page.SUPPORT, reason="工单 1234：记忆不准"
+    )
     page = signed_in(alice)
 
     page.goto("/")
@@ -207,6 +209,7 @@ def test_recently_learned_who_looked_and_restore(signed_in, alice):
     looked = page.locator("[data-section=staff-views] [data-field=staff-view]")
     expect(looked).to_have_count(1)
     expect(looked).to_contain_text("用户支持视图")
+    expect(looked.locator("[data-field=reason]")).to_have_text("原因：工单 1234：记忆不准")
 
     # Restore the first text from the trail: a correction, recorded as a restore.
     memory_update(scope=scope, memory_id=mine, text="周报使用 Notion 撰写。", actor=USER)
