@@ -87,7 +87,9 @@ def test_screenshots_of_the_new_states(signed_in, settings, tmp_path):
     demo = get_user_model().objects.get(username="demo")
     scope = scope_for_user(demo)
     staff = Actor(kind=ActorKind.STAFF, id="support-lin")
-    staff_view_record(scope=scope, actor=staff, page=AuditEvent.Page.SUPPORT)
+    staff_view_record(
+        scope=scope, actor=staff, page=AuditEvent.Page.SUPPORT, reason="工单 1234：记忆不准"
+    )
     first = memory_list(scope=scope, query=ListQuery(query="周报", page_size=1)).items[0]
     memory_update(
         scope=scope,
