@@ -9,11 +9,22 @@ from django.contrib.admin import AdminSite
 from django.http import HttpRequest
 from django_otp.admin import OTPAdminAuthenticationForm, OTPAdminSite
 
+# What staff come for first: the memories, then the write pipeline; sign-in and the queue after.
+FIRST_APPS = ("memories", "lifecycle")
+
 
 class StaffAdminSite(AdminSite):
     """Django's admin; with the setting on, like django-otp's ``OTPAdminSite``: the login
     form asks for a one-time code and only a session verified by a device counts as staff.
-    Read per request, so one site serves both modes."""
+    Read per request, so one site serves both modes. The memory sections come first, and an
+    empty value is one mark everywhere."""
+
+    empty_value_display = "—"
+
+    def get_app_list(self, request: HttpRequest, app_label: str | None = None) -> list[Any]:
+        apps = super().get_app_list(request, app_label)
+        rank = {label: i for i, label in enumerate(FIRST_APPS)}
+        return sorted(apps, key=lambda app: rank.get(app["app_label"], len(FIRST_APPS)))
 
     def has_permission(self, request: HttpRequest) -> bool:
         allowed = super().has_permission(request)

@@ -29,6 +29,8 @@ class LoginView(auth_views.LoginView):
         context = super().get_context_data(**kwargs)
         context["oidc_enabled"] = settings.OIDC_ENABLED
         context["local_login"] = settings.LOCAL_LOGIN_ENABLED
+        reason = LOGIN_REASONS.get(self.request.GET.get("reason", ""))
+        context["login_reason"] = reason() if reason else ""
         return context
 
     def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -41,13 +43,28 @@ class LoginView(auth_views.LoginView):
         return super().post(request, *args, **kwargs)
 
 
+# Why the login page is shown, named by the page that sent the browser there: the user signed
+# out (the logout's redirect), or a console page found the session gone (expired or ended).
+SIGNED_OUT = "signed_out"
+EXPIRED = "expired"
+LOGIN_REASONS = {
+    SIGNED_OUT: lambda: _("你已退出登录。记忆没有任何变化，需要时再登录即可。"),
+    EXPIRED: lambda: _("登录已过期，请重新登录。登录后会回到你刚才打开的页面。"),
+}
+
+
+def with_reason(url: str, reason: str) -> str:
+    """``url`` (the login page's) saying why the browser is sent there."""
+    return f"{url}{'&' if '?' in url else '?'}{urlencode({'reason': reason})}"
+
+
 @require_POST
 def logout(request: HttpRequest) -> HttpResponse:
     """Ends the Django session and, for a platform sign-in, the provider's session too
     (RP-initiated logout) when the provider publishes an ``end_session_endpoint``."""
     id_token = request.session.get("oidc_id_token")
     auth.logout(request)
-    target = resolve_url(settings.LOGOUT_REDIRECT_URL)
+    target = with_reason(resolve_url(settings.LOGOUT_REDIRECT_URL), SIGNED_OUT)
     if not (id_token and settings.OIDC_ENABLED):
         return HttpResponseRedirect(target)
     try:

@@ -28,6 +28,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -60,7 +61,7 @@ from memories.services import (
     memory_update,
     staff_view_record,
 )
-from memories.support import memory_changes, support_page
+from memories.support import audit_status_label, memory_changes, support_page
 from memories.types import (
     Actor,
     ActorKind,
@@ -111,6 +112,8 @@ class ReadingLeavesATrace(admin.ModelAdmin):
         form_url: str = "",
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
+        # Titled by what it shows ("记忆"), not Django's "查看 记忆" / "View Memory".
+        extra_context = {"title": capfirst(self.opts.verbose_name), **(extra_context or {})}
         response = super().change_view(request, object_id, form_url, extra_context)
         shown = (getattr(response, "context_data", None) or {}).get("original")
         if request.method == "GET" and response.status_code == 200 and shown is not None:
@@ -588,7 +591,10 @@ class MemoryRowAdmin(ReadingLeavesATrace):
                 context["error"] = gettext("无法识别这个用户（格式：tenant:user）。")
             else:
                 staff_view_record(
-                    scope=scope, actor=staff_actor(request), page=AuditEvent.Page.SUPPORT
+                    scope=scope,
+                    actor=staff_actor(request),
+                    page=AuditEvent.Page.SUPPORT,
+                    reason=request.GET.get("reason", ""),
                 )
                 context["support"] = support_page(scope=scope)
         return TemplateResponse(request, "admin/memories/support.html", context)
@@ -658,7 +664,7 @@ class AuditEventAdmin(admin.ModelAdmin):
         "source_name",
         "page",
         "run_id",
-        "status",
+        "status_name",
     )
     list_filter = ("event", "page", AuditActorFilter, AuditSourceFilter, ScopeUserFilter)
     search_fields = ("memory_id", "tenant_id", "user_id", "actor_id", "run_id")
@@ -671,7 +677,7 @@ class AuditEventAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("事件"), ordering="event")
     def event_name(self, obj: AuditEvent) -> str:
-        return f"{event_label(obj.event)} ({obj.event})"
+        return event_label(obj.event)  # in the page's language; the filter keeps the codes
 
     @admin.display(description=_("记忆"))
     def memory(self, obj: AuditEvent) -> SafeString | str:
@@ -687,7 +693,11 @@ class AuditEventAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("来源"))
     def source_name(self, obj: AuditEvent) -> str:
-        return source_label(obj.source) if obj.source else ""
+        return source_label(obj.source) if obj.source else "—"
+
+    @admin.display(description=_("状态"), ordering="status")
+    def status_name(self, obj: AuditEvent) -> str:
+        return audit_status_label(obj.status)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -21,6 +21,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from memories.contract.labels import category_label, source_label, status_label
 from memories.support import as_instant, memory_refs
 
 MEMORY_LINK_TEMPLATE = "admin/memories/_memory_link.html"
@@ -36,11 +37,20 @@ def local_time(value: datetime | str | None) -> str:
 
 
 def _metadata_value(key: str, value: Any) -> str:
-    """A stored value as staff read it: times in the admin's one local format, nothing as "—"."""
+    """A stored value as staff read it: times in the admin's one local format, labels for the
+    codes the console shows as words, yes/no for flags, nothing as "—"."""
     if value is None or value == "":
         return "—"
     if key.endswith(("_at", "_until")) and isinstance(value, str):
         return local_time(value) or str(value)
+    if isinstance(value, bool):
+        return str(_("是") if value else _("否"))
+    if key == "category":
+        return category_label(str(value))
+    if key == "source":
+        return source_label(str(value))
+    if key == "status":
+        return status_label(str(value))
     return str(value)
 
 

@@ -124,6 +124,9 @@ class AuditEvent(models.Model):
     # What else an UPDATE changed, as {"field": [old, new]} (e.g. the category), so the history
     # can say what changed when the text did not. Never holds memory text.
     changes = models.JSONField(_("其他变更"), default=dict, blank=True)
+    # Why staff opened the user's memories, when they said (a VIEW row; the user's settings
+    # page shows it). Staff's words, never memory text.
+    reason = models.CharField(_("原因"), max_length=200, blank=True, default="")
     # Which admin page a VIEW row records (empty for changes).
     page = models.CharField(_("页面"), max_length=16, blank=True, default="", choices=Page.choices)
     created_at = models.DateTimeField(_("时间"), default=timezone.now, db_index=True)

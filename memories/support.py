@@ -16,6 +16,7 @@ from django.db.models import Count, Model
 from django.db.models.fields.json import KT
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_lazy as _
 
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
 from memories.contract.labels import (
@@ -78,6 +79,31 @@ def _optional_refs(ids: list[Any]) -> list[MemoryRef | None]:
     return [None if i is None else next(refs) for i in ids]
 
 
+# What an audit row's status or a no-op's reason records, in words (the codes stay in the
+# filter and the database).
+AUDIT_STATUS_LABELS = {
+    "superseded": _("被新记忆替代"),
+    "expired": _("到期"),
+    "valid_until": _("有效期修改"),
+    "pinned": _("设为始终使用"),
+    "unpinned": _("取消始终使用"),
+    "reviewed": _("用户已确认"),
+    "restored": _("恢复旧版本"),
+    "unchanged": _("内容没有变化"),
+    "duplicate": _("与已有记忆重复"),
+    "explicit_statement_kept": _("保留用户明确说过的"),
+    "low_confidence": _("把握不足，未保存"),
+    "key_in_use": _("记忆键已被占用"),
+}
+
+
+def audit_status_label(code: str) -> str:
+    """An audit row's status in words; "—" when it has none; an unknown code as it is."""
+    if not code:
+        return "—"
+    return str(AUDIT_STATUS_LABELS.get(code, code))
+
+
 @dataclass(frozen=True)
 class Change:
     """One row of a change trail (ADD, UPDATE, DELETE, NOOP), codes with their labels."""
@@ -95,7 +121,11 @@ class Change:
 
     @property
     def event_name(self) -> str:
-        return f"{self.event_label} ({self.event})"
+        return self.event_label  # the page's language; the code stays in the filter
+
+    @property
+    def status_label(self) -> str:
+        return audit_status_label(self.status)
 
 
 def _changes(events: list[AuditEvent]) -> tuple[Change, ...]:
@@ -259,6 +289,7 @@ class StaffView:
     actor: str
     page: str
     memory: MemoryRef | None
+    reason: str = ""
 
 
 def staff_views(*, scope: MemoryScope, limit: int = LATEST_STAFF_VIEWS) -> tuple[StaffView, ...]:
@@ -275,6 +306,7 @@ def staff_views(*, scope: MemoryScope, limit: int = LATEST_STAFF_VIEWS) -> tuple
             actor=actor_label(v.actor_kind, v.actor_id),
             page=str(v.get_page_display()),
             memory=ref,
+            reason=v.reason,
         )
         for v, ref in zip(views, refs, strict=True)
     )

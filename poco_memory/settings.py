@@ -211,6 +211,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = _env("POCO_TIME_ZONE", "Asia/Shanghai")
 USE_I18N = True
 USE_TZ = True
+# One time format on every page in both languages (poco_memory/formats).
+FORMAT_MODULE_PATH = ["poco_memory.formats"]
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from memories import governance
 from memories.contract.labels import category_label, history_label, source_label, status_label
 from memories.selectors import HistoryEntry, MemoryUseStats, RelatedMemory
 from memories.types import MemoryRecord, MemoryStatus, SearchHit, Source
@@ -117,6 +119,9 @@ class HistoryItem:
     run_id: str
     created_at: datetime
     status: str = ""
+    id: int = 0
+    # The past text this entry holds that differs from the current one: "恢复这一版" offers it.
+    restorable_text: str = ""
 
 
 CHANGE_LABELS: dict[str, Promise] = {
@@ -134,8 +139,18 @@ def _field_changes(changes: dict[str, list[Any]]) -> tuple[FieldChange, ...]:
         old, new = (changes[key] + [None, None])[:2]
         if key == "category":
             old, new = category_label(old or ""), category_label(new or "")
+        elif key == "valid_until":
+            old, new = _expiry_words(old), _expiry_words(new)
         shown.append(FieldChange(label=str(label), old=str(old or "—"), new=str(new or "—")))
     return tuple(shown)
+
+
+def _expiry_words(value: Any) -> str:
+    """An expiry as the trail shows it: its day in the console's time zone, or "长期有效"."""
+    instant = governance.parse_instant(value)
+    if instant is None:
+        return str(_("长期有效"))
+    return timezone.localtime(instant).strftime("%Y-%m-%d")
 
 
 # Governance decisions are audited as UPDATE with their kind as status; they are not the
@@ -146,6 +161,8 @@ GOVERNANCE_EVENT_LABELS: dict[str, Promise] = {
     "valid_until": _("有效期修改"),
     "pinned": _("设为始终使用"),
     "unpinned": _("取消始终使用"),
+    "reviewed": _("已确认"),
+    "restored": _("恢复旧版本"),
 }
 
 
@@ -155,10 +172,25 @@ def _history_label(entry: HistoryEntry) -> str:
     return history_label(entry.event, entry.source)
 
 
-def history_items(entries: tuple[HistoryEntry, ...]) -> list[HistoryItem]:
+def _version_text(entry: HistoryEntry, current_text: str) -> str:
+    """The text an entry holds as a version (what an ADD wrote, what a correction replaced)
+    when it is not the current text; the same rule as ``selectors.memory_past_text``."""
+    if entry.event == "ADD":
+        text = entry.new_text
+    elif entry.event == "UPDATE" and entry.old_text != entry.new_text:
+        text = entry.old_text
+    else:
+        return ""
+    return text if text and text != current_text else ""
+
+
+def history_items(
+    entries: tuple[HistoryEntry, ...], *, current_text: str = ""
+) -> list[HistoryItem]:
     """Newest first: the latest correction is what the user came to check. A save that changed
-    nothing (NOOP) is no event for the person; the admin keeps it."""
-    return [
+    nothing (NOOP) is no event for the person; the admin keeps it. Each past text is offered
+    for restoring once, on the newest entry that holds it."""
+    items = [
         HistoryItem(
             event=e.event,
             label=_history_label(e),
@@ -169,10 +201,18 @@ def history_items(entries: tuple[HistoryEntry, ...]) -> list[HistoryItem]:
             run_id=e.run_id,
             created_at=e.created_at,
             status=e.status,
+            id=e.id,
+            restorable_text=_version_text(e, current_text) if current_text else "",
         )
         for e in reversed(entries)
         if e.event != "NOOP"
     ]
+    offered: set[str] = set()
+    for index, item in enumerate(items):
+        if item.restorable_text in offered:
+            items[index] = replace(item, restorable_text="")
+        offered.add(item.restorable_text)
+    return items
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ urlpatterns = [
     path("memories/<uuid:memory_id>/delete/", views.memory_delete, name="memory_delete"),
     path("memories/<uuid:memory_id>/validity/", views.memory_validity, name="memory_validity"),
     path("memories/<uuid:memory_id>/pin/", views.memory_pin, name="memory_pin"),
+    path("memories/<uuid:memory_id>/restore/", views.memory_restore, name="memory_restore"),
+    path("memories/<uuid:memory_id>/review/", views.memory_review, name="memory_review"),
     path("settings/", views.switches, name="switches"),
     path("favicon.ico", views.favicon, name="favicon"),
 ]

@@ -16,11 +16,12 @@ import functools
 import uuid
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import Resolver404, resolve, reverse
@@ -32,6 +33,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
+from accounts.views import EXPIRED, with_reason
 from memories import selectors, services
 from memories.admission.preview import AdmissionPreview, preview_text
 from memories.console import charts
@@ -59,6 +61,7 @@ from memories.context import BUDGET_CHARS, MAX_FACTS
 from memories.contract.labels import category_label, delete_all_phrase, source_label
 from memories.contract.outcomes import Edge, http_status
 from memories.scope import scope_for_user
+from memories.support import staff_views
 from memories.types import (
     Actor,
     ActorKind,
@@ -78,6 +81,8 @@ from memories.types import (
 )
 
 TOPIC_LIMIT = 30
+# "谁查看过我的记忆": the newest support reads shown on the settings page.
+STAFF_VIEWS_SHOWN = 20
 RELATED_LIMIT = 5
 DRAFT_KEY = "console_draft"
 # The forms whose typed text survives signing out elsewhere or an expired form: the add page
@@ -109,10 +114,21 @@ def console_login_required(view: View) -> View:
 
 
 def _to_login(request: HtmxHttpRequest, back: str) -> HttpResponse:
-    """To the login page, and from there to ``back`` (the whole page, for HTMX too)."""
+    """To the login page, and from there to ``back`` (the whole page, for HTMX too); the page
+    says the session expired when the browser still named one that is gone."""
+    url = redirect_to_login(back).url
+    if _session_gone(request):
+        url = with_reason(url, EXPIRED)
     if request.htmx:
-        return HttpResponseClientRedirect(redirect_to_login(back).url)
-    return redirect_to_login(back)
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+def _session_gone(request: HttpRequest) -> bool:
+    """The browser sent a session cookie whose session no longer exists (it expired, or the
+    user signed out in another tab)."""
+    key = request.COOKIES.get(settings.SESSION_COOKIE_NAME) or ""
+    return bool(key) and not request.session.exists(key)
 
 
 # --- what was typed survives signing out ---------------------------------------------------
@@ -246,6 +262,12 @@ def _heat(scope: MemoryScope) -> tuple[tuple[charts.HeatCell, ...], int]:
     return charts.heat_cells(topics), max(0, selectors.topic_count(scope=scope) - len(topics))
 
 
+def _learned(scope: MemoryScope) -> dict[str, Any]:
+    """ "最近记住的": the memories agents wrote lately that wait for the user's look."""
+    learned = selectors.memories_recently_learned(scope=scope)
+    return {"items": [memory_item(r) for r in learned.items], "unreviewed": learned.unreviewed}
+
+
 # --- overview ---------------------------------------------------------------------------------
 @console_login_required
 @require_GET
@@ -255,6 +277,8 @@ def overview(request: HtmxHttpRequest) -> HttpResponse:
     heat, more_topics = _heat(scope)
     context = {
         "overview": data,
+        "learned": _learned(scope),
+        "learned_days": selectors.LEARNED_DAYS,
         "heat": heat,
         "more_topics": more_topics,
         "trend": charts.trend_chart(data.daily),
@@ -337,7 +361,7 @@ def _history_context(
     record: MemoryRecord, entries: tuple[selectors.HistoryEntry, ...]
 ) -> dict[str, Any]:
     """The memory, its history and "最近更新": what every change on the detail page updates."""
-    history = history_items(entries)
+    history = history_items(entries, current_text=record.content)
     return {
         "memory": memory_item(record),
         "history": history,
@@ -750,6 +774,50 @@ def memory_delete_all(request: HtmxHttpRequest) -> HttpResponse:
 
 
 MAX_SELECTED = 100
+# "选择全部 N 条匹配的记忆": the rows the list's filter matches, read again here (never ids the
+# page sent), at most this many in one confirmation.
+MAX_MATCHING = 500
+
+
+def _selected_records(
+    request: HtmxHttpRequest, scope: MemoryScope, back: str
+) -> list[MemoryRecord]:
+    """The signed-in user's memories a bulk action is for: every one the list at ``back``
+    matches when "all matching" was chosen, else the ticked ids (unknown ones dropped)."""
+    if request.POST.get("all_matching") == "1":
+        query = QueryDict(urlsplit(back).query)
+        filters = MemoryFilterForm(query).filters()
+        if filters.semantic:
+            result = selectors.memory_search(
+                scope=scope,
+                query=filters.q,
+                top_k=SEMANTIC_TOP_K,
+                filters=SearchFilters(category=filters.category, source=filters.source),
+            )
+            ids = [h.id for h in result.items]
+        else:
+            ids = []
+            page_number = 1
+            while len(ids) < MAX_MATCHING:
+                base = dataclasses.replace(filters, page=page_number)
+                page = selectors.memory_list(scope=scope, query=base.list_query(page_size=100))
+                ids += [r.id for r in page.items]
+                if page_number >= page.pages:
+                    break
+                page_number += 1
+        raw_ids = ids[:MAX_MATCHING]
+    else:
+        raw_ids = request.POST.getlist("ids")[:MAX_SELECTED]
+    records = []
+    for raw in raw_ids:
+        try:
+            memory_id = uuid.UUID(str(raw))
+        except ValueError:
+            continue
+        record = _owned_record(scope, memory_id)
+        if record is not None:
+            records.append(record)
+    return records
 
 
 @console_login_required
@@ -759,15 +827,7 @@ def memory_delete_selected(request: HtmxHttpRequest) -> HttpResponse:
     ``memory_delete`` each (typed confirmation is only for delete-all)."""
     scope = _scope(request)
     back = _list_to_return_to(request)
-    records = []
-    for raw in request.POST.getlist("ids")[:MAX_SELECTED]:
-        try:
-            memory_id = uuid.UUID(raw)
-        except ValueError:
-            continue
-        record = _owned_record(scope, memory_id)
-        if record is not None:
-            records.append(record)
+    records = _selected_records(request, scope, back)
     if not records:
         messages.info(request, _("没有选中记忆。先勾选要删除的记忆，再点“删除所选”。"))
         return HttpResponseRedirect(back)
@@ -839,6 +899,66 @@ def memory_pin(request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecor
     return redirect("console:memory_detail", memory_id=record.id)
 
 
+RESTORE_FAILED = gettext_lazy("恢复失败：记忆服务暂时不可用，内容没有改变。请稍后重试。")
+
+
+@console_login_required
+@require_http_methods(["POST"])
+@for_owned_memory
+def memory_restore(
+    request: HtmxHttpRequest, scope: MemoryScope, record: MemoryRecord
+) -> HttpResponse:
+    """ "恢复为…": a past text from the change trail becomes the current one, as a correction
+    (admitted again, recorded in the trail as a restore)."""
+    try:
+        event_id = int(request.POST.get("event", ""))
+    except ValueError:
+        return _not_found(request)
+    outcome = services.memory_restore_version(
+        scope=scope, memory_id=record.id, event_id=event_id, actor=_actor(request)
+    )
+    if outcome.status in (WriteStatus.NOT_FOUND, WriteStatus.FORBIDDEN):
+        return _not_found(request)
+    if outcome.status == WriteStatus.UPDATED:
+        notice = _notice("success", _("已恢复为这一版，这次恢复已记入变更轨迹。"))
+    elif outcome.status == WriteStatus.NO_EFFECT:
+        notice = _notice("info", _("这一版和当前内容相同，没有改变。"))
+    elif outcome.status == WriteStatus.REJECTED:
+        reason = REJECTION_MESSAGES.get(outcome.reason or "", REJECTED_DEFAULT)
+        notice = _notice("error", _("不能恢复这一版：%(reason)s") % {"reason": reason})
+    else:
+        notice = _notice("error", str(RESTORE_FAILED))
+    return _detail_redirect(request, record, notice)
+
+
+@console_login_required
+@require_http_methods(["POST"])
+def memory_review(request: HtmxHttpRequest, memory_id: uuid.UUID) -> HttpResponse:
+    """ "最近记住的" on the overview: 确认 (keep it as it is, marked reviewed; pins nothing) or
+    忘记 (delete it), then back to the overview."""
+    scope = _scope(request)
+    record = _owned_record(scope, memory_id)
+    if record is None:
+        return _not_found(request)
+    if request.POST.get("action") == "forget":
+        deleted = services.memory_delete(
+            scope=scope, memory_id=record.id, actor=_actor(request), source=Source.CONSOLE
+        )
+        if deleted.success:
+            messages.success(request, _("已忘记这条记忆。"))
+        else:
+            messages.error(request, _delete_failure(deleted, everything=False))
+    else:
+        outcome = services.memory_mark_reviewed(
+            scope=scope, memory_id=record.id, actor=_actor(request)
+        )
+        if outcome.status == WriteStatus.BACKEND_ERROR:
+            messages.error(request, _("确认失败：记忆服务暂时不可用，请稍后重试。"))
+        else:
+            messages.success(request, _("已确认这条记忆，它会保留原样。"))
+    return redirect("console:overview")
+
+
 @console_login_required
 @require_http_methods(["POST"])
 def memory_set_category(request: HtmxHttpRequest) -> HttpResponse:
@@ -846,7 +966,7 @@ def memory_set_category(request: HtmxHttpRequest) -> HttpResponse:
     scope = _scope(request)
     form = SelectedForm(request.POST)
     back = _list_to_return_to(request)
-    records = [r for r in (_owned_record(scope, uuid.UUID(i)) for i in form.ids) if r]
+    records = _selected_records(request, scope, back)
     if not records:
         messages.info(request, _("没有选中记忆。先勾选要修改的记忆，再选类别。"))
         return HttpResponseRedirect(back)
@@ -906,5 +1026,10 @@ def switches(request: HtmxHttpRequest) -> HttpResponse:
             "memory_reference_enabled": current.memory_reference_enabled,
         }
     )
-    context = {"form": form, "switches": current, "notice": notice}
+    context = {
+        "form": form,
+        "switches": current,
+        "notice": notice,
+        "staff_views": staff_views(scope=scope, limit=STAFF_VIEWS_SHOWN),
+    }
     return render(request, _partial(request, "console/switches.html", "switches-form"), context)

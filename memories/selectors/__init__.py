@@ -18,6 +18,13 @@ from memories.selectors.duplicates import (
     memory_near_duplicate,
     memory_nearest_many,
 )
+from memories.selectors.learned import (
+    LEARNED_DAYS,
+    RecentlyLearned,
+    memories_recently_learned,
+    memory_past_text,
+    unreviewed_count,
+)
 from memories.selectors.overview import (
     NEVER_USED,
     OVERVIEW_TREND_DAYS,
@@ -67,6 +74,11 @@ from memories.selectors.search import (
 )
 
 __all__ = [
+    "LEARNED_DAYS",
+    "RecentlyLearned",
+    "memories_recently_learned",
+    "memory_past_text",
+    "unreviewed_count",
     "DEDUP_CANDIDATES",
     "DailyActivity",
     "HistoryEntry",

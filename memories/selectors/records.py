@@ -203,6 +203,7 @@ class HistoryEntry:
     status: str
     created_at: datetime
     changes: dict[str, list[Any]] = field(default_factory=dict)
+    id: int = 0  # the trail entry, for restoring the text it holds
 
 
 def memory_history(*, scope: MemoryScope, memory_id: str) -> tuple[HistoryEntry, ...]:
@@ -227,6 +228,7 @@ def memory_history(*, scope: MemoryScope, memory_id: str) -> tuple[HistoryEntry,
             status=e.status,
             created_at=e.created_at,
             changes=e.changes,
+            id=e.id,
         )
         for e in events
     )

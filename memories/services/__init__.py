@@ -30,6 +30,7 @@ from memories.services.adoption import (
     propose_key,
 )
 from memories.services.delete import deletion_marks_prune, memory_delete, memory_delete_user
+from memories.services.restore import memory_restore_version
 from memories.services.staff import staff_view_record
 from memories.services.update import memory_update
 from memories.services.validity import (
@@ -37,6 +38,7 @@ from memories.services.validity import (
     PIN_LIMIT,
     memories_expire,
     memories_set_category,
+    memory_mark_reviewed,
     memory_pin,
     memory_set_validity,
     memory_switches_update,
@@ -72,4 +74,6 @@ __all__ = [
     "propose_key",
     "quota_room",
     "staff_view_record",
+    "memory_mark_reviewed",
+    "memory_restore_version",
 ]

@@ -212,9 +212,10 @@ def _forget_scope_audit_text(ctx: WriteContext, *, memory_ids: list[str], status
     scope = ctx.scope
     now = timezone.now()
     with transaction.atomic():
-        # The run id is the client's own reference: it goes with the text.
+        # The run id is the client's own reference: it goes with the text; so does the reason
+        # staff gave for a view, which may quote what they read.
         AuditEvent.objects.filter(tenant_id=scope.tenant_id, user_id=scope.user_id).update(
-            old_text="", new_text="", run_id=""
+            old_text="", new_text="", run_id="", reason=""
         )
         MemoryUse.objects.filter(tenant_id=scope.tenant_id, user_id=scope.user_id).delete()
         AuditEvent.objects.bulk_create(

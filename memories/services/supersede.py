@@ -79,6 +79,7 @@ def record_write(
     at: datetime | None = None,
     replaces: MemoryRow | None = None,
     changes: dict[str, list[Any]] | None = None,
+    status: str = "",
 ) -> None:
     """The audit row of a stored write and, when it takes over a key, the supersede of the
     key's old holder — both or neither: on failure the old holder is current again and the
@@ -93,6 +94,7 @@ def record_write(
                 new_text=new_text,
                 at=at,
                 changes=changes,
+                status=status,
             )
             if replaces is not None:
                 supersede(ctx, old=replaces, new_id=memory_id, at=at)

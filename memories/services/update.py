@@ -48,6 +48,7 @@ def memory_update(
     source: str = Source.MANAGE,
     run_id: str = "",
     occurred_at: datetime | None = None,
+    status: str = "",
 ) -> WriteOutcome:
     """Correct a fact in place: the id stays, the text is re-embedded, entities relinked.
 
@@ -55,7 +56,8 @@ def memory_update(
     ``memory_key`` (``""`` removes it) and ``valid_until`` (``None``: never expires) change
     only when given; taking a key that another active memory holds supersedes that memory
     (``superseded_id``). A correction is the user's (or their agent's) explicit word: the
-    memory becomes an explicit statement, current again if it was superseded or expired."""
+    memory becomes an explicit statement, current again if it was superseded or expired.
+    ``status`` names a kind of correction in its audit row (``restored``: a past version)."""
     ctx = WriteContext(scope=scope, actor=actor, source=source, run_id=run_id)
     new_text = _admit_correction(
         memory_id=memory_id,
@@ -78,7 +80,13 @@ def memory_update(
             if normalize_quotes(row.content) == normalize_quotes(new_text) and not changes:
                 return noop(ctx, memory_id=memory_id, reason="unchanged")
             current = _correct(
-                ctx, row=row, memory_id=memory_id, text=new_text, changes=changes, at=occurred_at
+                ctx,
+                row=row,
+                memory_id=memory_id,
+                text=new_text,
+                changes=changes,
+                at=occurred_at,
+                status=status,
             )
     except BackendError as exc:
         metrics.writes.labels("update", "backend_error").inc()
@@ -138,6 +146,7 @@ def _correct(
     text: str,
     changes: dict[str, Any],
     at: datetime | None,
+    status: str = "",
 ) -> MemoryRow | None:
     """Store the correction with its audit row and the supersede of the key's other holder
     (returned), or put the old text and metadata back: no change without its audit trail."""
@@ -160,6 +169,7 @@ def _correct(
             changes=_change_history(row, changes),
             at=at,
             replaces=current,
+            status=status,
         )
     except Exception:
         previous = {key: row.payload.get(key) for key in metadata}

@@ -80,6 +80,8 @@ def memory_set_validity(
                 fields=fields,
                 before={k: row.payload.get(k) for k in fields},
                 status="valid_until",
+                # from → to, so the trail can say what the expiry was and became
+                changes={"valid_until": [row.payload.get("valid_until"), fields["valid_until"]]},
             )
     except (BackendError, DatabaseError) as exc:
         return WriteOutcome(
@@ -160,6 +162,36 @@ def memory_pin(
                 fields=fields,
                 before={key: row.payload.get(key) for key in fields},
                 status="pinned" if pinned else "unpinned",
+            )
+    except (BackendError, DatabaseError) as exc:
+        return WriteOutcome(
+            status=WriteStatus.BACKEND_ERROR, memory_id=memory_id, reason=_failure(exc)
+        )
+    return WriteOutcome(status=WriteStatus.UPDATED, memory_id=memory_id)
+
+
+def memory_mark_reviewed(
+    *, scope: MemoryScope, memory_id: str, actor: Actor, source: str = Source.CONSOLE
+) -> WriteOutcome:
+    """The user looked at a memory an agent wrote and keeps it as it is ("确认"): the payload's
+    ``reviewed_at``, with its audited UPDATE. It pins nothing and changes no text; a memory
+    already reviewed is ``no_effect``."""
+    ctx = WriteContext(scope=scope, actor=actor, source=source)
+    try:
+        with scope_write_lock(scope):
+            row = owned_row(scope=scope, memory_id=memory_id)
+            if isinstance(row, WriteOutcome):
+                return row
+            if row.payload.get("reviewed_at"):
+                return WriteOutcome(
+                    status=WriteStatus.NO_EFFECT, memory_id=memory_id, reason="unchanged"
+                )
+            _patch_audited(
+                ctx,
+                memory_id=memory_id,
+                fields={"reviewed_at": timezone.now().isoformat()},
+                before={"reviewed_at": None},
+                status="reviewed",
             )
     except (BackendError, DatabaseError) as exc:
         return WriteOutcome(

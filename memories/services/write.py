@@ -49,6 +49,7 @@ def audit_fields(
     changes: dict[str, list[Any]] | None = None,
     page: str = "",
     at: datetime | None = None,
+    reason: str = "",
 ) -> dict[str, Any]:
     """The fields of one audit row (``audit`` creates it; a batch bulk-creates many)."""
     return {
@@ -65,6 +66,7 @@ def audit_fields(
         "status": status,
         "changes": changes or {},
         "page": page,
+        "reason": reason,
         "created_at": at or timezone.now(),
     }
 

@@ -85,4 +85,68 @@
   }
   document.addEventListener("DOMContentLoaded", unfold);
   wide.addEventListener("change", unfold);
+
+  // The sticky top bar's height as --topbar-h: what a scrolled-to list top and the sticky bulk
+  // bar sit below (it wraps to two lines on a phone).
+  function measureTopbar() {
+    var bar = document.querySelector(".topbar");
+    if (bar) document.documentElement.style.setProperty("--topbar-h", bar.offsetHeight + "px");
+  }
+  document.addEventListener("DOMContentLoaded", measureTopbar);
+  window.addEventListener("resize", measureTopbar);
+
+  // The bulk bar: "已选 N 条", select this page, then everything the filter matches; its
+  // buttons wait for a selection. Without this script all of it is plain form controls.
+  function bulkState(bar) {
+    var rows = Array.prototype.slice.call(document.querySelectorAll("#results .row-select"));
+    var ticked = rows.filter(function (box) { return box.checked; }).length;
+    var all = bar.querySelector("[data-all-matching]");
+    var matching = all && all.value === "1";
+    var count = matching ? Number(bar.getAttribute("data-total")) : ticked;
+    var label = bar.querySelector("[data-selected-count]");
+    if (label) label.textContent = label.getAttribute("data-template").replace("0", String(count));
+    bar.querySelectorAll("[data-needs-selection]").forEach(function (button) {
+      button.disabled = count === 0;
+    });
+    var page = bar.querySelector("[data-select-page]");
+    if (page) {
+      page.checked = rows.length > 0 && ticked === rows.length;
+      page.indeterminate = ticked > 0 && ticked < rows.length;
+    }
+    var more = bar.querySelector("[data-select-matching]");
+    if (more) more.hidden = !(rows.length && ticked === rows.length) || matching;
+  }
+  function armBulk(root) {
+    (root.querySelectorAll ? root : document).querySelectorAll("[data-bulk-bar]").forEach(function (bar) {
+      bar.querySelectorAll("[data-needs-script]").forEach(function (el) { el.hidden = false; });
+      var label = bar.querySelector("[data-selected-count]");
+      if (label && !label.hasAttribute("data-template")) label.setAttribute("data-template", label.textContent);
+      bulkState(bar);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { armBulk(document); });
+  document.addEventListener("htmx:afterSettle", function () { armBulk(document); });
+  document.addEventListener("change", function (event) {
+    var bar = document.querySelector("[data-bulk-bar]");
+    if (!bar) return;
+    var all = bar.querySelector("[data-all-matching]");
+    if (event.target.matches("[data-select-page]")) {
+      document.querySelectorAll("#results .row-select").forEach(function (box) {
+        box.checked = event.target.checked;
+      });
+      if (all) all.value = "";
+    } else if (event.target.matches("#results .row-select")) {
+      if (all) all.value = "";
+    } else {
+      return;
+    }
+    bulkState(bar);
+  });
+  document.addEventListener("click", function (event) {
+    var more = event.target.closest("[data-select-matching]");
+    if (!more) return;
+    var bar = more.closest("[data-bulk-bar]");
+    bar.querySelector("[data-all-matching]").value = "1";
+    bulkState(bar);
+  });
 })();

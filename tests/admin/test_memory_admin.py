@@ -63,7 +63,7 @@ def test_memory_detail_shows_history_and_entities(staff_client, alice_scope, rem
     page = response.content.decode()
     assert response.status_code == 200
     assert escape(normalize_quotes(LIN)) in page and alice_scope.key in page
-    assert "ADD" in page and "agent-test" in page  # history
+    assert "新增" in page and "agent-test" in page  # history, in words
     assert "林清" in page and "QUOTED" in page  # entities
     assert reverse("admin:memories_memoryrow_correct", args=[memory_id]) in page
     assert 'name="_save"' not in page  # read-only: no ORM save of the Mem0 row

@@ -96,7 +96,9 @@ def test_delete_user_leaves_staff_views_with_nothing_but_the_scope(
     memory_id = remember(alice_scope, LIN)
     admin_client.get(reverse("admin:memories_memoryrow_change", args=[memory_id]))
     admin_client.get(reverse("admin:memories_memoryrow_changelist"), {"q": "林清"})
-    admin_client.get(reverse("admin:memories_support"), {"scope": alice_scope.key})
+    admin_client.get(
+        reverse("admin:memories_support"), {"scope": alice_scope.key, "reason": "林清的周报"}
+    )
     outcome = memory_delete_user(
         scope=alice_scope, actor=Actor(kind=ActorKind.USER, id=alice_scope.user_id)
     )
@@ -105,12 +107,14 @@ def test_delete_user_leaves_staff_views_with_nothing_but_the_scope(
     assert len(rows) == 3
     for row in rows:
         # like the scope's other audit rows after a delete-user: no text, no run reference
-        assert (row.old_text, row.new_text, row.run_id, row.status, row.changes) == (
+        # (the reason staff gave may quote what they read: it goes too)
+        assert (row.old_text, row.new_text, row.run_id, row.status, row.changes, row.reason) == (
             "",
             "",
             "",
             "",
             {},
+            "",
         )
         assert row.page in {"memory", "memory_list", "support"}
         assert row.memory_id in {None, memory_id} or str(row.memory_id) == memory_id

@@ -167,7 +167,7 @@ def test_changes_leave_out_staff_views_and_come_in_each_pages_order(alice_scope,
     trail = memory_changes(memory_id=memory_id)
     assert [c.event for c in trail] == ["ADD", "UPDATE"]  # oldest first, no VIEW
     update = trail[1]
-    assert update.event_name == "更新 (UPDATE)"
+    assert update.event_name == "更新"
     assert (update.actor, update.source, update.old_text, update.new_text) == (
         "管理员 admin",
         source_label("admin"),

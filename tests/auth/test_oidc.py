@@ -137,7 +137,10 @@ def test_logout_ends_the_session_here_and_at_the_provider(oidc_on):
         f"{oidc_on.issuer}/oauth2/end_session"
     )
     params = parse_qs(target.query)
-    assert params["post_logout_redirect_uri"] == ["http://testserver/accounts/login/"]
+    # back on the login page, which says the user signed out
+    assert params["post_logout_redirect_uri"] == [
+        "http://testserver/accounts/login/?reason=signed_out"
+    ]
     assert params["client_id"] == [CLIENT_ID]
     assert params["id_token_hint"][0].count(".") == 2  # the ID token we were given
     assert client.get(reverse("console:overview")).status_code == 302
@@ -148,7 +151,7 @@ def test_local_logout_stays_local(oidc_on, django_user_model):
     client = Client()
     client.force_login(user)
     response = client.post(reverse("logout"))
-    assert response["Location"] == reverse("login")
+    assert response["Location"] == reverse("login") + "?reason=signed_out"
 
 
 def test_login_page_offers_the_platform_button_only_when_configured(provider):

@@ -524,8 +524,9 @@ def test_switches_page_explains_both_switches(alice_client):
     page = html(alice_client.get(reverse("console:switches")))
     assert "保存记忆" in page and "参考记忆" in page
     # account-wide switches, never worded as "this conversation"
-    assert "决定 Agent 能否改变你的长期记忆" in page and "这次对话" not in page
-    assert "对你账号下的所有对话生效" in page
+    assert "对你账号下的所有对话和任务生效" in page and "这次对话" not in page
+    # in the words a user uses, not the code's
+    assert not any(word in page for word in ("注入", "遗忘工具", "记忆候选"))
     assert page.count('role="switch"') == 2 and checked_switches(page) == 2
 
 

@@ -152,10 +152,12 @@ def test_overview_counts_agree_after_delete_all(signed_in, alice, ids):
     expect(page.locator('[data-stat="total"]')).to_have_text("0")
     expect(page.locator('[data-stat="added_30d"]')).to_have_text("0")
     expect(page.locator('[data-stat="updated_30d"]')).to_have_text("0")
-    empty = page.locator(".card [data-empty]")
-    expect(empty).to_have_count(3)  # sources, categories, topics: one empty state each
-    for index in range(3):
-        expect(empty.nth(index)).to_have_text("还没有记忆。")
+    # no memories: the first steps instead of empty chart cards; the trend still shows the deletes
+    empty = page.locator(".state-empty")
+    expect(empty.get_by_role("link", name="添加记忆")).to_be_visible()
+    expect(empty.get_by_role("link", name="导入")).to_be_visible()
+    expect(page.locator("#sources-heading")).to_have_count(0)
+    expect(page.locator("#trend-heading")).to_be_visible()
 
 
 LONG = (

@@ -73,3 +73,57 @@ def test_screenshots_of_every_console_page(signed_in, settings, tmp_path):
         page.screenshot(path=str(target), full_page=True)
         written.append(target)
     assert all(p.stat().st_size > 10_000 for p in written)
+
+
+def test_screenshots_of_the_new_states(signed_in, settings, tmp_path):
+    """What agents learned lately, a selection in the bulk bar, who looked, a restorable past
+    version, and the login page after signing out."""
+    from memories.models import AuditEvent
+    from memories.services import memory_update, staff_view_record
+    from memories.types import Actor, ActorKind
+
+    settings.DATA_DIR = tmp_path
+    call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    demo = get_user_model().objects.get(username="demo")
+    scope = scope_for_user(demo)
+    staff = Actor(kind=ActorKind.STAFF, id="support-lin")
+    staff_view_record(
+        scope=scope, actor=staff, page=AuditEvent.Page.SUPPORT, reason="工单 1234：记忆不准"
+    )
+    first = memory_list(scope=scope, query=ListQuery(query="周报", page_size=1)).items[0]
+    memory_update(
+        scope=scope,
+        memory_id=first.id,
+        text="周报使用 Notion 撰写，结论先行。",
+        actor=Actor(kind=ActorKind.USER, id="demo"),
+    )
+    OUT.mkdir(parents=True, exist_ok=True)
+    written = []
+    for device, viewport in VIEWPORTS.items():
+        page = signed_in(demo)
+        page.set_viewport_size(viewport)
+        page.goto("/")
+        target = OUT / f"last-learned-{device}.png"
+        page.locator("[data-section=learned]").screenshot(path=str(target))
+        written.append(target)
+        page.goto("/memories/")
+        for box in page.locator(".row-select").all()[:3]:
+            box.check()
+        target = OUT / f"memories-bulk-selected-{device}.png"
+        page.screenshot(path=str(target), full_page=False)
+        written.append(target)
+        page.goto("/settings/")
+        target = OUT / f"settings-who-looked-{device}.png"
+        page.screenshot(path=str(target), full_page=True)
+        written.append(target)
+        page.goto(f"/memories/{first.id}/")
+        target = OUT / f"memory-restore-{device}.png"
+        page.screenshot(path=str(target), full_page=True)
+        written.append(target)
+        page.get_by_role("button", name="退出").click()
+        page.wait_for_selector("[data-login-reason]")
+        target = OUT / f"login-signed-out-{device}.png"
+        page.screenshot(path=str(target), full_page=True)
+        written.append(target)
+        page.close()
+    assert all(p.stat().st_size > 5_000 for p in written)
