@@ -22,9 +22,14 @@ from django.views.decorators.http import require_http_methods
 
 from memories.console.forms import ImportUploadForm
 from memories.console.views import HtmxHttpRequest, _actor, _scope, console_login_required
-from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION
+from memories.contract.export_document import EXPORT_VERSION
+from memories.contract.export_reader import (
+    ExportDocument,
+    Problem,
+    read_export_file,
+    read_export_items,
+)
 from memories.contract.labels import category_label, rejection_label
-from memories.contract.serializers import ExportDocumentInput
 from memories.ops import portability
 from memories.types import BackendError
 
@@ -47,23 +52,18 @@ REFUSAL_LABELS = {
 
 def _document(raw: str | bytes) -> tuple[list[dict[str, Any]] | None, str]:
     """The validated memories of an export document, or None and why not (in words)."""
-    try:
-        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
-        data = json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    read = read_export_file(raw)
+    if isinstance(read, ExportDocument):
+        return read.memories, ""
+    if read.problem == Problem.NOT_JSON:
         return None, _("这不是有效的 JSON 文件。请上传“导出我的记忆”得到的 JSON 文件。")
-    form = ExportDocumentInput(data=data)
-    if not form.is_valid():
-        errors = form.errors
-        if "format" in errors or "version" in errors or "memories" not in data:
-            return None, _("这不是本服务导出的记忆文件（格式或版本不对）。")
-        return None, _("文件中有 %(count)s 处内容不符合导出格式，没有导入任何内容。") % {
-            "count": len(errors)
-        }
-    memories = list(form.validated_data["memories"])
-    if not memories:
+    if read.problem == Problem.NOT_EXPORT:
+        return None, _("这不是本服务导出的记忆文件（格式或版本不对）。")
+    if read.problem == Problem.EMPTY:
         return None, _("文件里没有记忆。")
-    return memories, ""
+    return None, _("文件中有 %(count)s 处内容不符合导出格式，没有导入任何内容。") % {
+        "count": len(read.errors.get("memories") or read.errors) or 1
+    }
 
 
 def _portable(items: list[dict[str, Any]]) -> str:
@@ -113,18 +113,9 @@ def memory_import(request: HtmxHttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request, {"form": ImportUploadForm()})
     if "document" in request.POST:  # step two: the confirmed preview
-        try:
-            posted = json.loads(request.POST["document"])
-        except json.JSONDecodeError:
-            posted = None
-        items, problem = None, ""
-        if isinstance(posted, list):
-            document = {
-                "format": EXPORT_FORMAT,
-                "version": EXPORT_VERSION,
-                "memories": posted,
-            }
-            items, problem = _document(json.dumps(document))
+        read = read_export_items(request.POST["document"], version=EXPORT_VERSION)
+        items = read.memories if isinstance(read, ExportDocument) else None
+        problem = ""
         if not items:
             problem = problem or _("确认的内容无效，请重新上传文件。")
             notice = {"level": "error", "text": problem}

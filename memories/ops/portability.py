@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -91,6 +92,8 @@ FIELDS = (
 # after leading blanks or list separators (Excel set to ";" reads ";=..." as a formula).
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 FORMULA_LEAD = " \t\r\n,;|"
+# Characters that render as nothing yet are not format characters (Cf) by Unicode's data.
+INVISIBLE_LEAD = frozenset("\u00ad\u180e\u2800\u115f\u1160\u3164\uffa0")
 
 
 def _iso(value: datetime | None) -> str | None:
@@ -153,14 +156,27 @@ class ExportFile:
     filename: str
 
 
+def _csv_lead(char: str) -> bool:
+    """A character a spreadsheet may skip before a formula: a blank or separator, anything that
+    draws nothing (soft hyphen U+00AD, Mongolian vowel separator U+180E, blank Braille U+2800,
+    zero-width and format characters) and any other space."""
+    return (
+        char in FORMULA_LEAD
+        or char in INVISIBLE_LEAD
+        or char.isspace()
+        or unicodedata.category(char) in ("Cf", "Zs", "Zl", "Zp", "Cc", "Mn")
+    )
+
+
 def _csv_cell(value: Any) -> str:
     if value is None:
         return ""
     text = str(value)
+    start = 0
+    while start < len(text) and _csv_lead(text[start]):
+        start += 1
     # A leading quote makes Excel/LibreOffice show the text instead of evaluating it.
-    runs = text.startswith(FORMULA_PREFIXES) or text.lstrip(FORMULA_LEAD).startswith(
-        FORMULA_PREFIXES[:4]
-    )
+    runs = text.startswith(FORMULA_PREFIXES) or text[start:].startswith(FORMULA_PREFIXES[:4])
     return "'" + text if runs else text
 
 

@@ -294,3 +294,18 @@ def test_user_api_import_preview_writes_nothing_and_import_does(
     )
     assert imported.status_code == 200 and imported.json()["added"] == 1
     assert selectors.memory_list(scope=alice_scope).total == 2
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"5", b"null", b"true", b"1.5", b"[" * 5000, b"9" * 5000, b'"text"', b"[]"],
+)
+def test_import_of_a_file_that_is_json_but_no_document_is_a_422_not_a_500(
+    alice_client, alice_scope, content
+):
+    answer = upload(alice_client, content)
+    assert answer.status_code == 422, content[:20]
+    assert (
+        "格式或版本不对" in answer.content.decode() or "不是有效的 JSON" in answer.content.decode()
+    )
+    assert selectors.memory_list(scope=alice_scope, query=STORED).total == 0

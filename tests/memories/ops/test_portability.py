@@ -394,3 +394,14 @@ def test_import_command_shows_field_errors_readably(other_scope, tmp_path):
         call_command("memory_import", "--tenant", "acme", "--user", other_scope.user_id, str(path))
     message = str(refused.value)
     assert "无效" in message and "\\u" not in message
+
+
+@pytest.mark.parametrize("content", ["[" * 5000, "9" * 5000, "5", "null"])
+def test_import_command_refuses_a_deep_or_odd_file_without_a_traceback(
+    other_scope, tmp_path, content
+):
+    path = tmp_path / "odd.json"
+    path.write_text(content)
+    with pytest.raises(CommandError):
+        call_command("memory_import", "--tenant", "acme", "--user", other_scope.user_id, str(path))
+    assert texts(other_scope) == set()
