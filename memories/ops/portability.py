@@ -55,6 +55,7 @@ from memories.services import (
     memory_add_many,
     prepare_import,
 )
+from memories.text import normalize_quotes
 from memories.types import (
     Actor,
     BackendError,
@@ -517,10 +518,11 @@ def import_preview(*, scope: MemoryScope, items: list[dict[str, Any]]) -> Import
         raise BackendError(f"database unavailable: {type(exc).__name__}") from exc
     earlier: dict[str, int] = {}
     for (index, text, new), near in zip(admitted, nearest, strict=True):
-        stored = same_text.get(text) or []
+        stored = same_text.get(normalize_quotes(text)) or []
         repeats = stored[0] if stored else first_duplicate(text=text, candidates=near)
-        if repeats is None and text in earlier:
-            repeats = f"#{earlier[text] + 1}"  # the item of the document it repeats
+        folded = normalize_quotes(text)
+        if repeats is None and folded in earlier:
+            repeats = f"#{earlier[folded] + 1}"  # the item of the document it repeats
         if repeats is not None:
             decided[index] = PreviewItem(
                 index,
@@ -531,7 +533,7 @@ def import_preview(*, scope: MemoryScope, items: list[dict[str, Any]]) -> Import
                 repeats if not repeats.startswith("#") else None,
             )
             continue
-        earlier[text] = index
+        earlier[folded] = index
         holder = holders.get(new.memory_key) if new.memory_key else None
         decided[index] = PreviewItem(
             index,

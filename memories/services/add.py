@@ -35,6 +35,7 @@ from memories.services.write import (
     admission_refused,
     fact_refusal,
 )
+from memories.text import normalize_quotes
 from memories.types import (
     SCHEMA_VERSION,
     Actor,
@@ -137,7 +138,7 @@ def memory_add(
     * below ``settings.MIN_CONFIDENCE`` nothing is stored (``rejected``, ``low_confidence``).
 
     The text passes admission here, so no caller can store what admission refuses; what is
-    stored is the admitted text (noise, paths and URLs cut out, ASCII quotes).
+    stored is the admitted text (noise, paths and URLs cut out; quotes as typed).
 
     It is ``memory_add_many`` of one: one way to decide and store a new fact, one embedding
     per add, computed before the lock."""
@@ -324,7 +325,7 @@ def _prepare_and_store(
 class _ScopeNow:
     """What the locked part reads of the scope once for the whole batch."""
 
-    same_text: dict[str, list[str]]  # admitted text -> ids of live memories with that text
+    same_text: dict[str, list[str]]  # folded text -> ids of live memories with that text
     nearest: list[list[tuple[str, str, float]]]  # per admitted text: (id, text, similarity)
     holders: dict[str, MemoryRow]  # memory_key -> its active holder
     room: int | None  # how many more the scope may store, None without a cap
@@ -409,7 +410,7 @@ def _decide(
     repeated = _repeated(
         text=text,
         unit=unit,
-        same_text=now.same_text.get(text, []),
+        same_text=now.same_text.get(normalize_quotes(text), []),
         near=near,
         retired=plan.retired,
         pending=plan.pending,
@@ -458,7 +459,9 @@ def _repeated(
     """What ``text`` repeats among the live memories as ``memory_add`` would see them after
     the batch's earlier items: the same text first, then the nearest that it only repeats."""
     current = [p for p in pending if not p.superseded]
-    exact = [i for i in same_text if i not in retired] + [p for p in current if p.text == text]
+    folded = normalize_quotes(text)
+    exact = [i for i in same_text if i not in retired]
+    exact += [p for p in current if normalize_quotes(p.text) == folded]
     if exact:
         return exact[0]
     scored: list[tuple[Pending | str, str, float]] = [c for c in near if c[0] not in retired]

@@ -19,7 +19,6 @@ from memories.models import AuditEvent
 from memories.ops import portability
 from memories.ops.portability import export_csv
 from memories.services import NewMemory, memory_add, memory_add_many, prepare_import
-from memories.text import normalize_quotes
 from memories.types import (
     SCHEMA_VERSION,
     BackendError,
@@ -156,7 +155,7 @@ def test_import_passes_admission_and_names_rejected_items_by_index(v1, other_sco
         "memory_id": None,
         "reason": "credential",
     }
-    assert texts(other_scope) == {normalize_quotes("用户偏好“简洁”的回答。")}
+    assert texts(other_scope) == {"用户偏好“简洁”的回答。"}
     assert "芝麻开门" not in "".join(AuditEvent.objects.values_list("new_text", flat=True))
 
 
