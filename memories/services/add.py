@@ -173,6 +173,9 @@ class NewMemory:
     valid_until: datetime | None | Unset = UNSET
     source_ref: str = ""
     created_at: datetime | None = None
+    # Payload fields an import brings back as they were exported (the pin, the original
+    # source, the last change, the import's own marks), laid over the new memory's.
+    restored: dict[str, Any] = field(default_factory=dict)
 
 
 # An admitted item: its input index, the admitted text and the confidence it is stored with.
@@ -502,4 +505,5 @@ def _new_metadata(ctx: WriteContext, *, item: NewMemory, confidence: float) -> d
     )
     if item.created_at is not None:
         metadata["created_at"] = item.created_at.isoformat()
+    metadata.update(item.restored)
     return metadata

@@ -181,7 +181,9 @@ def test_import_previews_added_refused_and_skipped_then_imports_on_confirm(
     texts = {r.content for r in selectors.memory_list(scope=alice_scope).items}
     assert texts == {"团队使用飞书做日常沟通。", "画图优先使用 Mermaid。"}
     imported = selectors.memory_list(scope=alice_scope, query=ListQuery(query="Mermaid")).items[0]
-    assert imported.source == Source.IMPORT and imported.category == "preference"
+    # The original door and run come back; the import is marked beside them.
+    assert imported.source == Source.MANAGE and imported.category == "preference"
+    assert imported.metadata["source_ref"] == "run-20261130-07" and imported.metadata["import_id"]
 
 
 def test_import_refuses_what_is_not_an_export_with_the_reason_and_changes_nothing(

@@ -118,7 +118,8 @@ def test_import_into_another_scope_adds_every_item_and_keeps_created_at(
     imported = {r.content: r for r in selectors.memory_list(scope=other_scope).items}
     for item in exported["memories"]:
         record = imported[item["content"]]
-        assert record.source == Source.IMPORT
+        # The original door comes back; the import is marked beside it.
+        assert record.source == item["source"] and record.metadata["import_id"]
         assert record.category == item["category"]
         assert record.created_at == datetime.fromisoformat(item["created_at"])
 
@@ -221,7 +222,7 @@ def test_import_holds_the_scope_lock_once_for_the_whole_document(
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"version": 2}, "version"),
+        ({"version": 99}, "version"),
         ({"format": "something-else"}, "format"),
         ({"memories": [{"content": ""}]}, "memories"),
         ({"memories": [{"content": "用户喜欢猫。", "vector": [0.1]}]}, "memories"),
@@ -241,9 +242,9 @@ def test_invalid_documents_are_a_400_naming_the_field_and_change_nothing(
 
 
 def test_unsupported_version_says_which_version_is_read(v1, other_scope):
-    document = {"format": EXPORT_FORMAT, "version": 2, "memories": []}
+    document = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION + 1, "memories": []}
     answer = v1.post("import", body(other_scope, document=document))
-    assert "version 1" in json.dumps(answer.json()["error"]["fields"])
+    assert f"versions 1 to {EXPORT_VERSION}" in json.dumps(answer.json()["error"]["fields"])
 
 
 def test_import_of_too_many_items_is_refused(v1, other_scope):
@@ -404,3 +405,79 @@ def test_import_command_refuses_a_deep_or_odd_file_without_a_traceback(
     with pytest.raises(CommandError):
         call_command("memory_import", "--tenant", "acme", "--user", other_scope.user_id, str(path))
     assert texts(other_scope) == set()
+
+
+# --- a whole restore: what the detail page shows comes back ----------------------------------
+MARKS = ("imported_at", "import_id")
+
+
+def comparable(document: dict) -> list[dict]:
+    """The document's memories without what an import may change: ids, the import's own
+    marks and its own trail row."""
+    items = []
+    for item in document["memories"]:
+        kept = {k: v for k, v in item.items() if k not in ("id", "superseded_by", *MARKS)}
+        kept["history"] = [
+            {k: v for k, v in entry.items() if k != "imported"}
+            for entry in item["history"]
+            if entry["status"] != "imported"
+        ]
+        items.append(kept)
+    return items
+
+
+def test_export_delete_all_import_export_gives_the_same_document(scope, agent):
+    from memories.contract.export_reader import ExportDocument, read_export_data
+    from memories.services import memory_delete_user, memory_update
+    from memories.services.validity import memory_pin
+    from memories.usage import Use, count_use
+
+    kept = memory_add(
+        scope=scope, text="周报使用“飞书”文档撰写。", actor=agent, run_id="run-20261130-07"
+    ).memory_id
+    corrected = memory_update(
+        scope=scope, memory_id=kept, text="周报使用「飞书」文档撰写，结论先行。", actor=agent
+    )
+    assert corrected.status == WriteStatus.UPDATED
+    assert memory_pin(scope=scope, memory_id=kept, pinned=True, actor=agent).status in (
+        WriteStatus.UPDATED,
+        WriteStatus.ADDED,
+    )
+    count_use(scope=scope, memory_ids=[kept], use=Use.RECALLED)
+    count_use(scope=scope, memory_ids=[kept], use=Use.RECALLED)
+    count_use(scope=scope, memory_ids=[kept], use=Use.INJECTED)
+    memory_add(scope=scope, text="用户喜欢猫。", actor=agent, category=Category.PREFERENCE)
+
+    before = portability.memory_export(scope=scope)
+    assert before["version"] == EXPORT_VERSION >= 2
+    first = next(item for item in before["memories"] if item["content"].startswith("周报"))
+    assert first["pinned"] is True and first["source"] == Source.MANAGE
+    assert first["source_ref"] == "run-20261130-07"
+    assert first["usage"]["recalled_count"] == 2 and first["usage"]["injected_count"] == 1
+    assert [entry["event"] for entry in first["history"]][:2] == ["ADD", "UPDATE"]
+    assert first["history"][1]["old_text"] == "周报使用“飞书”文档撰写。"
+
+    assert memory_delete_user(scope=scope, actor=agent).status == "deleted"
+    read = read_export_data(json.loads(json.dumps(before, ensure_ascii=False)))
+    assert isinstance(read, ExportDocument)
+    report = portability.memory_import(scope=scope, items=read.memories, actor=agent)
+    assert report.count("added") == 2, report
+
+    after = portability.memory_export(scope=scope)
+    for old, new in zip(comparable(before), comparable(after), strict=True):
+        for key in old:
+            assert new[key] == old[key], key
+    restored = next(item for item in after["memories"] if item["content"].startswith("周报"))
+    assert restored["imported_at"] and restored["import_id"]
+    assert all(entry["imported"] for entry in restored["history"] if entry["status"] != "imported")
+    # The trail says when it was imported, beside the original times.
+    assert [e["status"] for e in restored["history"]].count("imported") == 1
+
+
+def test_a_version_1_document_is_still_read(scope, agent):
+    from memories.contract.export_reader import ExportDocument, read_export_data
+
+    read = read_export_data(version_1_document([{"content": "用户喜欢先看结论。"}]))
+    assert isinstance(read, ExportDocument) and read.version == 1
+    report = portability.memory_import(scope=scope, items=read.memories, actor=agent)
+    assert report.count("added") == 1
