@@ -15,7 +15,10 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import HttpResponse
+from urllib.parse import urlencode
+
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -95,10 +98,12 @@ def _group(items: tuple[portability.PreviewItem, ...]) -> dict[str, Any]:
                 "category": i.category,
                 "category_label": category_label(i.category),
                 "reason": _reason_label(i),
+                "removed": list(i.removed),
             }
             for i in items[:PREVIEW_SHOWN]
         ],
         "more": max(0, len(items) - PREVIEW_SHOWN),
+        "cleaned": sum(1 for i in items if i.removed),
     }
 
 
@@ -136,12 +141,17 @@ def memory_import(request: HtmxHttpRequest) -> HttpResponse:
             )
             context = {"form": ImportUploadForm(), "notice": {"level": "error", "text": failure}}
             return _page(request, context, status=503)
-        done = _("已导入 %(added)s 条记忆。") % counts
+        done = _("已导入 %(added)s 条记忆，下面列出的就是这次导入的。") % counts
         if counts["skipped"] or counts["refused"]:  # written in between the two steps
             rest = _("另有 %(skipped)s 条已经存在、%(refused)s 条不能保存，没有导入。")
             done += " " + rest % counts
         messages.success(request, done)
-        return redirect("console:memories")
+        if not counts["added"]:
+            return redirect("console:memories")
+        # What came in, and only that: the list filtered to this import (a chip clears it).
+        return redirect(
+            f"{reverse('console:memories')}?{urlencode({'imported': report.import_id})}"
+        )
     # step one: upload and preview
     form = ImportUploadForm(request.POST, request.FILES)
     if not form.is_valid():

@@ -34,6 +34,7 @@ from django.http import HttpResponse
 from django.utils import timezone
 
 from memories.admission import admit_text
+from memories.admission.preview import removed_parts
 from memories.contract.export_document import (
     EXPORT_FORMAT,
     EXPORT_VERSION,
@@ -662,6 +663,8 @@ class PreviewItem:
     reason: str | None = None  # duplicate | not_active | expired | an admission reason | …
     # The stored memory it repeats (skip) or would replace (add with a key).
     memory_id: str | None = None
+    # What admission's cleaning cuts out of the text (links, paths, logs) when it is added.
+    removed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -754,5 +757,6 @@ def import_preview(*, scope: MemoryScope, items: list[dict[str, Any]]) -> Import
             PreviewDecision.ADD,
             "replaces" if holder is not None else None,
             str(holder.id) if holder is not None else None,
+            removed_parts(new.text.strip(), text),
         )
     return ImportPreview(items=tuple(decided[i] for i in range(len(items))))

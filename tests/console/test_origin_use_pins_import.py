@@ -311,3 +311,35 @@ def test_import_of_a_file_that_is_json_but_no_document_is_a_422_not_a_500(
         "格式或版本不对" in answer.content.decode() or "不是有效的 JSON" in answer.content.decode()
     )
     assert selectors.memory_list(scope=alice_scope, query=STORED).total == 0
+
+
+def test_import_preview_marks_what_cleaning_removes_and_the_import_links_to_what_came_in(
+    alice_client, alice_scope, bob_scope
+):
+    agent_add(alice_scope, "团队使用飞书做日常沟通。")  # already there, not part of the import
+    document = {
+        "format": "poco-memory-export",
+        "version": 2,
+        "memories": [
+            {"content": "接口文档在 https://wiki.example.com/api/v2 里维护。"},
+            {"content": "画图优先使用 Mermaid。", "category": "preference", "pinned": True},
+        ],
+    }
+    preview = upload(alice_client, json.dumps(document, ensure_ascii=False).encode())
+    page = preview.content.decode()
+    assert preview.status_code == 200
+    assert "保存时会去掉" in page
+    assert re.search(r"<del>[^<]*https://wiki\.example\.com/api/v2[^<]*</del>", page)
+    # What cannot come back is named on the page, not promised away.
+    assert "不会恢复" in page
+    posted = html.unescape(page.split('name="document" value="', 1)[1].split('"', 1)[0])
+    confirmed = alice_client.post("/memories/import/", {"document": posted})
+    assert confirmed.status_code == 302
+    target = confirmed["Location"]
+    assert "imported=" in target
+    listed = alice_client.get(target).content.decode()
+    assert "画图优先使用 Mermaid。" in listed and "接口文档" in listed
+    assert "团队使用飞书做日常沟通。" not in listed  # only what this import brought
+    assert 'data-chip="imported"' in listed
+    pinned = selectors.memory_list(scope=alice_scope, query=ListQuery(query="Mermaid")).items[0]
+    assert pinned.metadata.get("pinned") is True
