@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.http import HttpResponse
-from urllib.parse import urlencode
-
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
