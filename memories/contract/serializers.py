@@ -281,7 +281,7 @@ class ImportHistoryInput(StrictSerializer):
         max_length=MAX_TEXT, required=False, allow_blank=True, trim_whitespace=False, default=""
     )
     status = RefField(max_length=32)
-    source = RefField(max_length=16)
+    source = RefField(max_length=16)  # type: ignore[assignment]
     run_id = RefField()
     actor_kind = StrictChoiceField(
         choices=[kind.value for kind in ActorKind], required=False, default=ActorKind.SYSTEM.value

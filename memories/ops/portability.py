@@ -115,12 +115,14 @@ def _iso(value: datetime | str | None) -> str | None:
         return None
     if isinstance(value, str):
         try:
-            value = datetime.fromisoformat(value)
+            moment = datetime.fromisoformat(value)
         except ValueError:
             return value
-    if timezone.is_naive(value):
-        return value.isoformat()
-    return value.astimezone(UTC).isoformat()
+    else:
+        moment = value
+    if timezone.is_naive(moment):
+        return moment.isoformat()
+    return moment.astimezone(UTC).isoformat()
 
 
 IMPORTED = "imported"  # the key of an import's mark in a trail row's ``changes``

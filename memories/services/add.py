@@ -463,7 +463,7 @@ def _repeated(
     the batch's earlier items: the same text first, then the nearest that it only repeats."""
     current = [p for p in pending if not p.superseded]
     folded = normalize_quotes(text)
-    exact = [i for i in same_text if i not in retired]
+    exact: list[Pending | str] = [i for i in same_text if i not in retired]
     exact += [p for p in current if normalize_quotes(p.text) == folded]
     if exact:
         return exact[0]
