@@ -127,7 +127,7 @@ def test_clicking_a_topic_filters_the_list(signed_in, alice, alice_memories):
 def test_memory_detail_shows_history_and_related(signed_in, alice, alice_memories):
     page = signed_in(alice)
     page.goto("/memories/")
-    page.get_by_role("link", name=re.compile('林清"负责')).click()
+    page.get_by_role("link", name=re.compile("林清”负责")).click()
     expect(page.get_by_role("heading", name="记忆内容")).to_be_visible()
     memory_id = alice_memories["“林清”负责“Poco”项目的前端文档评审。"]
     expect(page.locator('[data-field="memory-id"]')).to_have_text(memory_id)
