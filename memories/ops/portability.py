@@ -364,7 +364,10 @@ class ImportRun:
 
 def _new_import(scope: MemoryScope, items: list[dict[str, Any]]) -> ImportRun:
     now = timezone.now()
-    room = max(0, MAX_PINS - pinned_count(scope=scope))
+    try:
+        room = max(0, MAX_PINS - pinned_count(scope=scope))
+    except DatabaseError:  # the import itself reports the outage; no pin is promised
+        room = 0
     wanted = [i for i, item in enumerate(items) if item.get("pinned")]
     return ImportRun(
         import_id=f"import-{now:%Y%m%d%H%M%S}-{uuid.uuid4().hex[:6]}",
@@ -428,11 +431,13 @@ def _import_item(
 
 
 def _trail_text(text: str) -> str:
-    """A past text of the trail as exported, unless admission refuses it (a document may be
-    written by hand: a secret does not enter the audit trail through an import either)."""
+    """A past text of the trail as admission stores text (a document may be written by hand:
+    a secret, a link or a log does not enter the audit trail through an import either); empty
+    when admission refuses it."""
     if not text:
         return ""
-    return text if admit_text(source=Source.IMPORT, text=text).admitted else ""
+    admission = admit_text(source=Source.IMPORT, text=text)
+    return admission.text if admission.admitted else ""
 
 
 def _restore_trails(

@@ -481,3 +481,31 @@ def test_a_version_1_document_is_still_read(scope, agent):
     assert isinstance(read, ExportDocument) and read.version == 1
     report = portability.memory_import(scope=scope, items=read.memories, actor=agent)
     assert report.count("added") == 1
+
+
+def test_a_secret_in_an_imported_trail_does_not_enter_the_audit_trail(scope, agent):
+    from memories.contract.export_reader import ExportDocument, read_export_data
+
+    secret = "我的邮箱密码：Kiwi21Moss!"
+    item = {
+        "content": "用户喜欢先看结论。",
+        "history": [
+            {"event": "ADD", "new_text": secret, "at": "2026-01-01T00:00:00+00:00"},
+            {
+                "event": "UPDATE",
+                "old_text": secret,
+                "new_text": "用户喜欢先看结论。",
+                "at": "2026-01-02T00:00:00+00:00",
+            },
+        ],
+    }
+    read = read_export_data({"format": EXPORT_FORMAT, "version": 2, "memories": [item]})
+    assert isinstance(read, ExportDocument)
+    report = portability.memory_import(scope=scope, items=read.memories, actor=agent)
+    assert report.count("added") == 1
+    written = list(AuditEvent.objects.values_list("old_text", "new_text"))
+    assert "Kiwi21Moss" not in json.dumps(written, ensure_ascii=False)
+    # The change itself is kept, marked as imported, at its original time.
+    update = AuditEvent.objects.get(event="UPDATE")
+    assert "imported" in update.changes and update.created_at.year == 2026
+    assert update.new_text == "用户喜欢先看结论。" and update.old_text == ""
