@@ -184,6 +184,7 @@ class ListQuery:
     status: str = StatusFilter.ACTIVE
     memory_key: str = ""
     run_id: str = ""
+    import_id: str = ""  # what one import brought (``payload.import_id``)
     order: str = ListOrder.CREATED
     created_from: datetime | None = None
     created_before: datetime | None = None

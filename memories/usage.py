@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import DatabaseError, connection, transaction
 
+from memories.models import MemoryUse
 from memories.recall.live import scope_condition
 from memories.types import MemoryScope
 
@@ -66,3 +67,22 @@ def count_use(*, scope: MemoryScope, memory_ids: Iterable[str], use: Use) -> Non
             cursor.execute(COUNT, params)
     except DatabaseError as exc:
         logger.warning("memory use not counted: %s", type(exc).__name__)
+
+
+def restore_use(*, scope: MemoryScope, uses: dict[str, dict[str, Any]]) -> None:
+    """An import's usage of the memories it wrote, as the export counted it: ``uses`` maps a
+    new memory's id to its exported counts and times. Only memories with a use get a row."""
+    rows = [
+        MemoryUse(
+            memory_id=memory_id,
+            tenant_id=scope.tenant_id,
+            user_id=scope.user_id,
+            recalled_count=int(use.get("recalled_count") or 0),
+            last_recalled_at=use.get("last_recalled_at"),
+            injected_count=int(use.get("injected_count") or 0),
+            last_injected_at=use.get("last_injected_at"),
+        )
+        for memory_id, use in uses.items()
+        if use.get("recalled_count") or use.get("injected_count")
+    ]
+    MemoryUse.objects.bulk_create(rows, ignore_conflicts=True)

@@ -29,7 +29,7 @@ from memories.admission.identifiers import find_sensitive_identifier
 from memories.admission.meaning import find_meant_secret
 from memories.admission.noise import clean_text
 from memories.admission.normalize import strip_invisible
-from memories.text import normalize_quotes
+from memories.text import keep_typed_quotes, normalize_quotes
 
 __all__ = [
     "REJECTION_REASONS",
@@ -149,7 +149,7 @@ def admit(
     cleaned = tuple(
         Message(role=message.role, content=content)
         for message in messages
-        if _is_meaningful(content := clean_text(normalize_quotes(strip_invisible(message.content))))
+        if _is_meaningful(content := _stored_text(message.content))
     )
     if not cleaned:
         return _refuse("empty_after_cleaning", "nothing meaningful is left after removing noise")
@@ -174,6 +174,13 @@ def admit(
     return AdmissionResult(admitted=True, messages=cleaned, reason=None)
 
 
+def _stored_text(text: str) -> str:
+    """The text as it is stored: cleaned of noise (read with ASCII quotes, as the rules are
+    written), yet with the quotation marks the user typed — “”「」 are kept."""
+    typed = strip_invisible(text)
+    return keep_typed_quotes(typed, clean_text(normalize_quotes(typed)))
+
+
 def admit_text(*, source: str, text: str) -> AdmissionResult:
     """Gate one explicit fact (add/update): same checks and cleaning, role ``user``."""
     return admit(source=source, messages=(Message(role="user", content=text),))
@@ -190,7 +197,7 @@ def admit_extracted(*, text: str) -> AdmissionResult:
     if not admission.admitted:
         return admission
     normalized = normalize_quotes(text)
-    if " ".join(admission.text.split()) != " ".join(normalized.split()):
+    if " ".join(normalize_quotes(admission.text).split()) != " ".join(normalized.split()):
         return _refuse("technical_noise", "the fact holds a path, URL, trace, log or command")
     return admission
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from memories.admission.gate import admit_text
-from memories.text import normalize_quotes
 
 __all__ = ["AdmissionPreview", "preview_text"]
 
@@ -29,14 +28,14 @@ class AdmissionPreview:
 
 
 def preview_text(*, source: str, text: str) -> AdmissionPreview:
-    """Run the gate on ``text`` and name what its cleaning removes (quote style aside)."""
+    """Run the gate on ``text`` and name what its cleaning removes (quotes are kept as typed)."""
     admission = admit_text(source=source, text=text.strip())
     if not admission.admitted:
         return AdmissionPreview(admitted=False, text="", removed=(), reason=admission.reason)
     return AdmissionPreview(
         admitted=True,
         text=admission.text,
-        removed=removed_parts(normalize_quotes(text.strip()), admission.text),
+        removed=removed_parts(text.strip(), admission.text),
     )
 
 

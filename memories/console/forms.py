@@ -48,6 +48,7 @@ class ListFilters:
     date_to: date | None = None
     status: str = StatusFilter.ACTIVE
     run: str = ""
+    imported: str = ""  # the import whose memories to show (after an import)
     page: int = 1
 
     def list_query(self, *, page_size: int = PAGE_SIZE) -> ListQuery:
@@ -59,6 +60,7 @@ class ListFilters:
             topic=self.topic,
             status=self.status,
             run_id=self.run,
+            import_id=self.imported,
             order=self.sort,
             created_from=created_from,
             created_before=created_before,
@@ -74,6 +76,7 @@ class ListFilters:
             or self.source
             or self.topic
             or self.run
+            or self.imported
             or self.date_from
             or self.date_to
             or self.status != StatusFilter.ACTIVE
@@ -183,6 +186,8 @@ class MemoryFilterForm(forms.Form):
     topic = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
     # The agent run whose memories to show (the detail page's "此任务记下的记忆").
     run = forms.CharField(required=False, max_length=128, widget=forms.HiddenInput)
+    # The import whose memories to show (where an import leads when it is done).
+    imported = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
     page = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def clean_page(self) -> int | None:

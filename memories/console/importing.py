@@ -12,19 +12,26 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from memories.console.forms import ImportUploadForm
 from memories.console.views import HtmxHttpRequest, _actor, _scope, console_login_required
-from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION
+from memories.contract.export_document import EXPORT_VERSION
+from memories.contract.export_reader import (
+    ExportDocument,
+    Problem,
+    read_export_file,
+    read_export_items,
+)
 from memories.contract.labels import category_label, rejection_label
-from memories.contract.serializers import ExportDocumentInput
 from memories.ops import portability
 from memories.types import BackendError
 
@@ -47,23 +54,18 @@ REFUSAL_LABELS = {
 
 def _document(raw: str | bytes) -> tuple[list[dict[str, Any]] | None, str]:
     """The validated memories of an export document, or None and why not (in words)."""
-    try:
-        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
-        data = json.loads(text)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    read = read_export_file(raw)
+    if isinstance(read, ExportDocument):
+        return read.memories, ""
+    if read.problem == Problem.NOT_JSON:
         return None, _("这不是有效的 JSON 文件。请上传“导出我的记忆”得到的 JSON 文件。")
-    form = ExportDocumentInput(data=data)
-    if not form.is_valid():
-        errors = form.errors
-        if "format" in errors or "version" in errors or "memories" not in data:
-            return None, _("这不是本服务导出的记忆文件（格式或版本不对）。")
-        return None, _("文件中有 %(count)s 处内容不符合导出格式，没有导入任何内容。") % {
-            "count": len(errors)
-        }
-    memories = list(form.validated_data["memories"])
-    if not memories:
+    if read.problem == Problem.NOT_EXPORT:
+        return None, _("这不是本服务导出的记忆文件（格式或版本不对）。")
+    if read.problem == Problem.EMPTY:
         return None, _("文件里没有记忆。")
-    return memories, ""
+    return None, _("文件中有 %(count)s 处内容不符合导出格式，没有导入任何内容。") % {
+        "count": len(read.errors.get("memories") or read.errors) or 1
+    }
 
 
 def _portable(items: list[dict[str, Any]]) -> str:
@@ -95,10 +97,12 @@ def _group(items: tuple[portability.PreviewItem, ...]) -> dict[str, Any]:
                 "category": i.category,
                 "category_label": category_label(i.category),
                 "reason": _reason_label(i),
+                "removed": list(i.removed),
             }
             for i in items[:PREVIEW_SHOWN]
         ],
         "more": max(0, len(items) - PREVIEW_SHOWN),
+        "cleaned": sum(1 for i in items if i.removed),
     }
 
 
@@ -113,18 +117,9 @@ def memory_import(request: HtmxHttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _page(request, {"form": ImportUploadForm()})
     if "document" in request.POST:  # step two: the confirmed preview
-        try:
-            posted = json.loads(request.POST["document"])
-        except json.JSONDecodeError:
-            posted = None
-        items, problem = None, ""
-        if isinstance(posted, list):
-            document = {
-                "format": EXPORT_FORMAT,
-                "version": EXPORT_VERSION,
-                "memories": posted,
-            }
-            items, problem = _document(json.dumps(document))
+        read = read_export_items(request.POST["document"], version=EXPORT_VERSION)
+        items = read.memories if isinstance(read, ExportDocument) else None
+        problem = ""
         if not items:
             problem = problem or _("确认的内容无效，请重新上传文件。")
             notice = {"level": "error", "text": problem}
@@ -145,12 +140,17 @@ def memory_import(request: HtmxHttpRequest) -> HttpResponse:
             )
             context = {"form": ImportUploadForm(), "notice": {"level": "error", "text": failure}}
             return _page(request, context, status=503)
-        done = _("已导入 %(added)s 条记忆。") % counts
+        done = _("已导入 %(added)s 条记忆，下面列出的就是这次导入的。") % counts
         if counts["skipped"] or counts["refused"]:  # written in between the two steps
             rest = _("另有 %(skipped)s 条已经存在、%(refused)s 条不能保存，没有导入。")
             done += " " + rest % counts
         messages.success(request, done)
-        return redirect("console:memories")
+        if not counts["added"]:
+            return redirect("console:memories")
+        # What came in, and only that: the list filtered to this import (a chip clears it).
+        return redirect(
+            f"{reverse('console:memories')}?{urlencode({'imported': report.import_id})}"
+        )
     # step one: upload and preview
     form = ImportUploadForm(request.POST, request.FILES)
     if not form.is_valid():

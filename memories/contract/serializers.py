@@ -16,14 +16,19 @@ from rest_framework import exceptions, serializers
 
 from memories.contract.auth import ServiceCaller
 from memories.contract.export_document import (
+    CHANGED_FIELDS,
     EXPORT_FORMAT,
     EXPORT_VERSION,
+    HISTORY_EVENTS,
+    MAX_HISTORY,
     MAX_IMPORT_ITEMS,
+    OLDEST_READ_VERSION,
     STATUSES,
 )
 from memories.contract.fields import (
     AsOfField,
     RefField,
+    StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
     StrictFloatField,
@@ -36,6 +41,7 @@ from memories.contract.fields import (
 from memories.types import (
     MEMORY_KEY,
     SCOPE_PART,
+    ActorKind,
     Category,
     ListQuery,
     MemoryScope,
@@ -268,6 +274,49 @@ class IngestInput(ScopeInput):
 
 
 # --- export / import (memories.contract.export_document) -------------------------------------
+class ImportHistoryInput(StrictSerializer):
+    """One row of an exported memory's change trail (version 2)."""
+
+    event = StrictChoiceField(choices=list(HISTORY_EVENTS))
+    old_text = StrictCharField(
+        max_length=MAX_TEXT, required=False, allow_blank=True, trim_whitespace=False, default=""
+    )
+    new_text = StrictCharField(
+        max_length=MAX_TEXT, required=False, allow_blank=True, trim_whitespace=False, default=""
+    )
+    status = RefField(max_length=32)
+    source = RefField(max_length=16)  # type: ignore[assignment]
+    run_id = RefField()
+    actor_kind = StrictChoiceField(
+        choices=[kind.value for kind in ActorKind], required=False, default=ActorKind.SYSTEM.value
+    )
+    changes = serializers.DictField(required=False, default=dict)
+    at = serializers.DateTimeField()
+    imported = StrictBooleanField(required=False, default=False)
+
+    def validate_changes(self, changes: dict[str, Any]) -> dict[str, list[str | None]]:
+        """Only the fields an UPDATE names, each as [old, new] of short strings or null."""
+        checked: dict[str, list[str | None]] = {}
+        for name, pair in changes.items():
+            if name not in CHANGED_FIELDS:
+                raise serializers.ValidationError(f"unknown changed field {name!r}")
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise serializers.ValidationError(f"{name}: expected [old, new]")
+            if any(v is not None and (not isinstance(v, str) or len(v) > 200) for v in pair):
+                raise serializers.ValidationError(f"{name}: values are short strings or null")
+            checked[name] = list(pair)
+        return checked
+
+
+class ImportUsageInput(StrictSerializer):
+    """How often agents were given an exported memory (version 2)."""
+
+    recalled_count = StrictIntegerField(min_value=0, max_value=10**9, required=False, default=0)
+    last_recalled_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    injected_count = StrictIntegerField(min_value=0, max_value=10**9, required=False, default=0)
+    last_injected_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+
 class ImportItemInput(StrictSerializer):
     """One exported memory: every field an export writes is accepted, so a document round-trips
     unchanged; ``content`` is the only one required."""
@@ -290,19 +339,27 @@ class ImportItemInput(StrictSerializer):
     schema_version = StrictIntegerField(
         min_value=1, max_value=1000, required=False, allow_null=True
     )
+    # Version 2: the pin, the trail, the usage and the marks of an earlier import.
+    pinned = StrictBooleanField(required=False, default=False)
+    pinned_at = serializers.DateTimeField(required=False, allow_null=True)
+    history = ImportHistoryInput(many=True, required=False, max_length=MAX_HISTORY)  # type: ignore[call-arg]
+    usage = ImportUsageInput(required=False, allow_null=True)
+    imported_at = serializers.DateTimeField(required=False, allow_null=True)
+    import_id = RefField(allow_null=True)
 
 
 class ExportDocumentInput(StrictSerializer):
     """The document ``/v1/memories/export`` answers (``memories.ops.portability``)."""
 
     format = StrictChoiceField(choices=[EXPORT_FORMAT])
-    # Published as minimum = maximum = the one version this server reads.
+    # Published as the range of versions this server reads (it writes the newest).
     version = StrictIntegerField(
-        min_value=EXPORT_VERSION,
+        min_value=OLDEST_READ_VERSION,
         max_value=EXPORT_VERSION,
         error_messages=dict.fromkeys(
             ("min_value", "max_value"),
-            f"unsupported version; this server reads version {EXPORT_VERSION}",
+            f"unsupported version; this server reads versions {OLDEST_READ_VERSION} to "
+            f"{EXPORT_VERSION}",
         ),
     )
     scope = ScopeInput(required=False)

@@ -383,6 +383,9 @@ class ImportOutput(serializers.Serializer):
     not_attempted = serializers.SerializerMethodField()
     reason = serializers.CharField(allow_null=True)
     items = ImportItemOutput(many=True)
+    import_id = serializers.CharField(
+        help_text="The mark every memory this import wrote carries (payload import_id)"
+    )
 
     def get_added(self, report: Any) -> int:
         return int(report.count("added"))
@@ -428,6 +431,10 @@ class ImportPreviewItemOutput(serializers.Serializer):
     )
     memory_id = serializers.CharField(
         allow_null=True, help_text="The stored memory it repeats (skip) or replaces (add)"
+    )
+    removed = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="add: the parts admission cuts out of the text (links, paths, logs)",
     )
 
 

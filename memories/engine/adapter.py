@@ -480,7 +480,8 @@ class Mem0Adapter:
         payload["data"] = item.text
         payload["hash"] = hashlib.md5(item.text.encode()).hexdigest()
         payload.setdefault("created_at", now)
-        payload["updated_at"] = payload["created_at"]
+        # An import restores the time of the last change; a new memory has none but its birth.
+        payload.setdefault("updated_at", payload["created_at"])
         payload["text_lemmatized"] = prepared.lemmatized
         return payload
 

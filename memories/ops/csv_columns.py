@@ -48,6 +48,7 @@ def csv_columns() -> tuple[Column, ...]:
         Column(_timed(_("创建时间")), lambda item: _local(item.get("created_at"))),
         Column(_timed(_("最近更新")), lambda item: _local(item.get("updated_at"))),
         Column(_timed(_("有效期至")), lambda item: _local(item.get("valid_until"))),
+        Column(_("始终使用"), lambda item: _("是") if item.get("pinned") else _("否")),
         Column(_("记忆键"), lambda item: item.get("memory_key")),
         Column(_("记忆 ID"), lambda item: item.get("id")),
     )

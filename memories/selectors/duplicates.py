@@ -17,6 +17,7 @@ from memories.models import MemoryRow
 from memories.recall.live import live_condition, scope_condition
 from memories.selectors.records import memory_get
 from memories.selectors.rows import MEMORY_TABLE, live_rows, to_record
+from memories.text import normalize_quotes
 from memories.types import MemoryRecord, MemoryScope
 
 
@@ -32,10 +33,11 @@ def memory_active_by_key(*, scope: MemoryScope, memory_key: str) -> MemoryRow | 
 
 
 def memory_find_by_text(*, scope: MemoryScope, text: str) -> MemoryRecord | None:
-    """A live memory of the scope with exactly this text (a superseded or expired one is
-    history, not a duplicate)."""
+    """A live memory of the scope with this text, quotes folded or as given (a superseded or
+    expired one is history, not a duplicate)."""
     # ->> text equality, the form the hash index on the text answers (migration 0008).
-    rows = live_rows(scope).alias(text=KT("payload__data")).filter(text=text)
+    variants = sorted({text, normalize_quotes(text)})
+    rows = live_rows(scope).alias(text=KT("payload__data")).filter(text__in=variants)
     row = rows.defer("vector").first()
     return to_record(row) if row else None
 
@@ -109,17 +111,22 @@ def memory_nearest_many(
 
 
 def memories_live_by_text(*, scope: MemoryScope, texts: list[str]) -> dict[str, list[str]]:
-    """Ids of the scope's live memories with exactly one of ``texts``, by text."""
+    """Ids of the scope's live memories with one of ``texts``, by the text's quote-folded form
+    (``normalize_quotes``: “周报” and "周报" are the same text). A text is looked up as given
+    and folded, so the index on the text answers (what older versions stored is folded); a
+    memory typed with other marks than the new text ("「」" for "“”") is left to the meaning
+    check, which folds both."""
     found: dict[str, list[str]] = {}
+    wanted = sorted({*texts, *(normalize_quotes(text) for text in texts)})
     rows = (
         live_rows(scope)
         .alias(text=KT("payload__data"))
-        .filter(text__in=texts)
+        .filter(text__in=wanted)
         .order_by("id")
         .values_list("id", "payload__data")
     )
     for memory_id, text in rows:
-        found.setdefault(str(text), []).append(str(memory_id))
+        found.setdefault(normalize_quotes(str(text)), []).append(str(memory_id))
     return found
 
 

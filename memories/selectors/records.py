@@ -139,6 +139,8 @@ def memory_list(*, scope: MemoryScope, query: ListQuery = FIRST_PAGE) -> MemoryP
         rows = rows.alias(key=KT("payload__memory_key")).filter(key=query.memory_key)
     if query.run_id:
         rows = rows.alias(ref=KT("payload__source_ref")).filter(ref=query.run_id)
+    if query.import_id:
+        rows = rows.alias(imported=KT("payload__import_id")).filter(imported=query.import_id)
     terms = query.query.split()
     if terms:
         # Every whitespace-separated word must occur ("Poco 飞书" = Poco and 飞书).

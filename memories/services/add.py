@@ -35,6 +35,7 @@ from memories.services.write import (
     admission_refused,
     fact_refusal,
 )
+from memories.text import normalize_quotes
 from memories.types import (
     SCHEMA_VERSION,
     Actor,
@@ -137,7 +138,7 @@ def memory_add(
     * below ``settings.MIN_CONFIDENCE`` nothing is stored (``rejected``, ``low_confidence``).
 
     The text passes admission here, so no caller can store what admission refuses; what is
-    stored is the admitted text (noise, paths and URLs cut out, ASCII quotes).
+    stored is the admitted text (noise, paths and URLs cut out; quotes as typed).
 
     It is ``memory_add_many`` of one: one way to decide and store a new fact, one embedding
     per add, computed before the lock."""
@@ -172,6 +173,9 @@ class NewMemory:
     valid_until: datetime | None | Unset = UNSET
     source_ref: str = ""
     created_at: datetime | None = None
+    # Payload fields an import brings back as they were exported (the pin, the original
+    # source, the last change, the import's own marks), laid over the new memory's.
+    restored: dict[str, Any] = field(default_factory=dict)
 
 
 # An admitted item: its input index, the admitted text and the confidence it is stored with.
@@ -324,7 +328,7 @@ def _prepare_and_store(
 class _ScopeNow:
     """What the locked part reads of the scope once for the whole batch."""
 
-    same_text: dict[str, list[str]]  # admitted text -> ids of live memories with that text
+    same_text: dict[str, list[str]]  # folded text -> ids of live memories with that text
     nearest: list[list[tuple[str, str, float]]]  # per admitted text: (id, text, similarity)
     holders: dict[str, MemoryRow]  # memory_key -> its active holder
     room: int | None  # how many more the scope may store, None without a cap
@@ -409,7 +413,7 @@ def _decide(
     repeated = _repeated(
         text=text,
         unit=unit,
-        same_text=now.same_text.get(text, []),
+        same_text=now.same_text.get(normalize_quotes(text), []),
         near=near,
         retired=plan.retired,
         pending=plan.pending,
@@ -458,7 +462,9 @@ def _repeated(
     """What ``text`` repeats among the live memories as ``memory_add`` would see them after
     the batch's earlier items: the same text first, then the nearest that it only repeats."""
     current = [p for p in pending if not p.superseded]
-    exact = [i for i in same_text if i not in retired] + [p for p in current if p.text == text]
+    folded = normalize_quotes(text)
+    exact: list[Pending | str] = [i for i in same_text if i not in retired]
+    exact += [p for p in current if normalize_quotes(p.text) == folded]
     if exact:
         return exact[0]
     scored: list[tuple[Pending | str, str, float]] = [c for c in near if c[0] not in retired]
@@ -499,4 +505,5 @@ def _new_metadata(ctx: WriteContext, *, item: NewMemory, confidence: float) -> d
     )
     if item.created_at is not None:
         metadata["created_at"] = item.created_at.isoformat()
+    metadata.update(item.restored)
     return metadata

@@ -76,7 +76,7 @@ def memory_update(
             changes = _changed_fields(
                 row, category=category, memory_key=memory_key, valid_until=valid_until
             )
-            # Quote style alone is no change: admission stores “x” as "x".
+            # Quote style alone is no change: texts are compared with their quotes folded.
             if normalize_quotes(row.content) == normalize_quotes(new_text) and not changes:
                 return noop(ctx, memory_id=memory_id, reason="unchanged")
             current = _correct(

@@ -11,7 +11,6 @@ from django.urls import reverse
 from memories.models import AuditEvent, MemoryRow, MemorySettings
 from memories.selectors import memory_get, memory_history, memory_switches
 from memories.services import memory_switches_update
-from memories.text import normalize_quotes
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +61,7 @@ def test_memory_detail_shows_history_and_entities(staff_client, alice_scope, rem
     response = staff_client.get(reverse("admin:memories_memoryrow_change", args=[memory_id]))
     page = response.content.decode()
     assert response.status_code == 200
-    assert escape(normalize_quotes(LIN)) in page and alice_scope.key in page
+    assert escape(LIN) in page and alice_scope.key in page
     assert "新增" in page and "agent-test" in page  # history, in words
     assert "林清" in page and "QUOTED" in page  # entities
     assert reverse("admin:memories_memoryrow_correct", args=[memory_id]) in page
@@ -77,13 +76,13 @@ def test_admin_correction_goes_through_the_service(staff_client, alice_scope, re
     memory_id = remember(alice_scope, WEEKLY)
     url = reverse("admin:memories_memoryrow_correct", args=[memory_id])
     form = staff_client.get(url)
-    assert form.status_code == 200 and escape(normalize_quotes(WEEKLY)) in form.content.decode()
+    assert form.status_code == 200 and escape(WEEKLY) in form.content.decode()
     corrected = "周报改用“钉钉”文档撰写。"
     response = staff_client.post(url, {"text": corrected, "category": "preference"})
     assert response.status_code == 302
     record = memory_get(scope=alice_scope, memory_id=memory_id)
     assert record.id == memory_id
-    assert record.content == normalize_quotes(corrected)  # admission stores “x” as "x"
+    assert record.content == corrected
     last = memory_history(scope=alice_scope, memory_id=memory_id)[-1]
     assert (last.event, last.actor_kind, last.actor_id, last.source) == (
         "UPDATE",

@@ -80,3 +80,19 @@ def test_the_json_export_keeps_the_machine_names(alice_client, alice_scope):
     document = json.loads(alice_client.get("/memories/export.json").content)
     (item,) = document["memories"]
     assert item["category"] == "preference" and "created_at" in item
+
+
+@pytest.mark.parametrize("lead", ["\u00ad", "\u180e", "\u2800", "\u200b", "\ufeff", "\u3000"])
+def test_a_formula_behind_an_invisible_or_blank_character_is_not_run(lead):
+    with translation.override("zh-hans"):
+        (row,) = rows({"memories": [{**ITEM, "content": lead + '=HYPERLINK("http://x")'}]})
+    assert row["内容"].startswith("'")
+
+
+def test_the_csv_says_which_memories_are_always_used():
+    with translation.override("zh-hans"):
+        pinned, plain = rows({"memories": [{**ITEM, "pinned": True}, ITEM]})
+    assert (pinned["始终使用"], plain["始终使用"]) == ("是", "否")
+    with translation.override("en"):
+        (row,) = rows({"memories": [{**ITEM, "pinned": True}]})
+    assert row["Always use"] == "Yes"

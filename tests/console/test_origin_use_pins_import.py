@@ -181,7 +181,9 @@ def test_import_previews_added_refused_and_skipped_then_imports_on_confirm(
     texts = {r.content for r in selectors.memory_list(scope=alice_scope).items}
     assert texts == {"团队使用飞书做日常沟通。", "画图优先使用 Mermaid。"}
     imported = selectors.memory_list(scope=alice_scope, query=ListQuery(query="Mermaid")).items[0]
-    assert imported.source == Source.IMPORT and imported.category == "preference"
+    # The original door and run come back; the import is marked beside them.
+    assert imported.source == Source.MANAGE and imported.category == "preference"
+    assert imported.metadata["source_ref"] == "run-20261130-07" and imported.metadata["import_id"]
 
 
 def test_import_refuses_what_is_not_an_export_with_the_reason_and_changes_nothing(
@@ -294,3 +296,50 @@ def test_user_api_import_preview_writes_nothing_and_import_does(
     )
     assert imported.status_code == 200 and imported.json()["added"] == 1
     assert selectors.memory_list(scope=alice_scope).total == 2
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"5", b"null", b"true", b"1.5", b"[" * 5000, b"9" * 5000, b'"text"', b"[]"],
+)
+def test_import_of_a_file_that_is_json_but_no_document_is_a_422_not_a_500(
+    alice_client, alice_scope, content
+):
+    answer = upload(alice_client, content)
+    assert answer.status_code == 422, content[:20]
+    assert (
+        "格式或版本不对" in answer.content.decode() or "不是有效的 JSON" in answer.content.decode()
+    )
+    assert selectors.memory_list(scope=alice_scope, query=STORED).total == 0
+
+
+def test_import_preview_marks_what_cleaning_removes_and_the_import_links_to_what_came_in(
+    alice_client, alice_scope, bob_scope
+):
+    agent_add(alice_scope, "团队使用飞书做日常沟通。")  # already there, not part of the import
+    document = {
+        "format": "poco-memory-export",
+        "version": 2,
+        "memories": [
+            {"content": "接口文档在 https://wiki.example.com/api/v2 里维护。"},
+            {"content": "画图优先使用 Mermaid。", "category": "preference", "pinned": True},
+        ],
+    }
+    preview = upload(alice_client, json.dumps(document, ensure_ascii=False).encode())
+    page = preview.content.decode()
+    assert preview.status_code == 200
+    assert "保存时会去掉" in page
+    assert re.search(r"<del>[^<]*https://wiki\.example\.com/api/v2[^<]*</del>", page)
+    # What cannot come back is named on the page, not promised away.
+    assert "不会恢复" in page
+    posted = html.unescape(page.split('name="document" value="', 1)[1].split('"', 1)[0])
+    confirmed = alice_client.post("/memories/import/", {"document": posted})
+    assert confirmed.status_code == 302
+    target = confirmed["Location"]
+    assert "imported=" in target
+    listed = alice_client.get(target).content.decode()
+    assert "画图优先使用 Mermaid。" in listed and "接口文档" in listed
+    assert "团队使用飞书做日常沟通。" not in listed  # only what this import brought
+    assert 'data-chip="imported"' in listed
+    pinned = selectors.memory_list(scope=alice_scope, query=ListQuery(query="Mermaid")).items[0]
+    assert pinned.metadata.get("pinned") is True

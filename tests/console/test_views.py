@@ -13,7 +13,6 @@ from memories import selectors, services
 from memories.console.forms import SEMANTIC_TOP_K
 from memories.models import AuditEvent, MemoryRow
 from memories.selectors import memory_get, memory_history, memory_switches
-from memories.text import normalize_quotes
 from memories.types import (
     Actor,
     ActorKind,
@@ -37,7 +36,7 @@ ENGLISH = "Prefers TypeScript for new front-end modules."
 
 def shown(text: str) -> str:
     """A stored text as a page shows it: admission stores “x” as "x", the template escapes it."""
-    return escape(normalize_quotes(text))
+    return escape(text)
 
 
 def html(response) -> str:
@@ -345,15 +344,11 @@ def test_correction_keeps_the_id_and_adds_history(alice_client, alice_scope, rem
     page = html(response)
     assert response.status_code == 200
     assert response["HX-Retarget"] == "#detail-body"
-    assert (
-        "已纠正" in page and escape(normalize_quotes(corrected)) in page
-    )  # admission stores “x” as "x"
-    assert memory_get(scope=alice_scope, memory_id=memory_id).content == normalize_quotes(corrected)
+    assert "已纠正" in page and escape(corrected) in page
+    assert memory_get(scope=alice_scope, memory_id=memory_id).content == corrected
     history = memory_history(scope=alice_scope, memory_id=memory_id)
     assert [e.event for e in history] == ["ADD", "UPDATE"]
-    assert history[-1].old_text == normalize_quotes(WEEKLY) and history[
-        -1
-    ].new_text == normalize_quotes(corrected)
+    assert history[-1].old_text == WEEKLY and history[-1].new_text == corrected
     assert history[-1].actor_kind == "user" and history[-1].actor_id == "alice"
     assert history[-1].source == "console"
     assert "<del>" in page and "你在管理页纠正" in page  # the trail shows old → new
@@ -389,7 +384,7 @@ def test_empty_correction_shows_inline_error(alice_client, alice_scope, remember
     )
     assert response.status_code == 422
     assert 'id="text-error"' in html(response) and "记忆内容不能为空" in html(response)
-    assert memory_get(scope=alice_scope, memory_id=memory_id).content == normalize_quotes(WEEKLY)
+    assert memory_get(scope=alice_scope, memory_id=memory_id).content == WEEKLY
 
 
 def test_correction_backend_error_is_a_failure(alice_client, alice_scope, remember, monkeypatch):
@@ -417,7 +412,7 @@ def test_correcting_another_users_memory_is_404_and_changes_nothing(
         reverse("console:memory_edit", args=[memory_id]), {"text": "篡改", "category": "fact"}
     )
     assert response.status_code == 404
-    assert memory_get(scope=bob_scope, memory_id=memory_id).content == normalize_quotes(LIN)
+    assert memory_get(scope=bob_scope, memory_id=memory_id).content == LIN
 
 
 # --- deletion ---------------------------------------------------------------------------------

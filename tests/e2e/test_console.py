@@ -10,7 +10,6 @@ from playwright.sync_api import Page, expect
 from memories import selectors
 from memories.models import AuditEvent, MemoryRow
 from memories.scope import scope_for_user
-from memories.text import normalize_quotes
 from memories.types import Actor, ActorKind
 from tests.console.conftest import add_memory
 
@@ -128,7 +127,7 @@ def test_clicking_a_topic_filters_the_list(signed_in, alice, alice_memories):
 def test_memory_detail_shows_history_and_related(signed_in, alice, alice_memories):
     page = signed_in(alice)
     page.goto("/memories/")
-    page.get_by_role("link", name=re.compile('林清"负责')).click()  # stored as admitted
+    page.get_by_role("link", name=re.compile("林清”负责")).click()
     expect(page.get_by_role("heading", name="记忆内容")).to_be_visible()
     memory_id = alice_memories["“林清”负责“Poco”项目的前端文档评审。"]
     expect(page.locator('[data-field="memory-id"]')).to_have_text(memory_id)
@@ -146,14 +145,14 @@ def test_memory_detail_shows_history_and_related(signed_in, alice, alice_memorie
 def test_correcting_a_fact_keeps_its_id_and_adds_history(signed_in, alice, alice_memories):
     original = "团队日常沟通使用“飞书”。"
     typed = "团队日常沟通已改用“钉钉”。"
-    corrected = normalize_quotes(typed)  # admission stores “x” as "x"
+    corrected = typed
     memory_id = alice_memories[original]
     page = signed_in(alice)
     page.goto(f"/memories/{memory_id}/")
     page.get_by_role("link", name="纠正", exact=True).click()
     editor = page.get_by_label("记忆内容")
     expect(editor).to_be_focused()
-    expect(editor).to_have_value(normalize_quotes(original))
+    expect(editor).to_have_value(original)
     editor.fill(typed)
     page.get_by_role("button", name="保存纠正").click()
 
@@ -164,7 +163,7 @@ def test_correcting_a_fact_keeps_its_id_and_adds_history(signed_in, alice, alice
     expect(events).to_have_count(2)
     newest = events.first
     expect(newest).to_contain_text("你在管理页纠正")
-    expect(newest.locator("del")).to_contain_text(normalize_quotes(original))
+    expect(newest.locator("del")).to_contain_text(original)
     expect(newest.locator("ins")).to_contain_text(corrected)
 
     page.reload()  # it is stored, not just drawn

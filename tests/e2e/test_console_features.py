@@ -110,6 +110,10 @@ def test_origin_use_pin_bulk_category_and_import_in_the_browser(
     assert selectors.memory_list(scope=scope).total == 3  # nothing written yet
     page.get_by_role("button", name="导入 1 条记忆").click()
     expect(page.locator(".messages")).to_contain_text("已导入 1 条记忆")
+    # The list shows what this import brought, and a chip goes back to all of them.
+    expect(page.locator("[data-chip=imported]")).to_be_visible()
+    expect(page.locator(".result-count")).to_have_text("共 1 条记忆")
+    page.locator("[data-chip=imported]").click()
     expect(page.locator(".result-count")).to_have_text("共 4 条记忆")
 
     assert not problems, "\n".join(problems)

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from memories.contract.serializers import ExportDocumentInput
+from memories.contract.export_reader import DocumentProblem, Problem, read_export_file
 from memories.management.scope_options import add_scope_arguments, scope_from_options
 from memories.ops.portability import ImportItemResult, memory_import
 from memories.ops.progress import Progress
@@ -30,15 +30,18 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         scope = scope_from_options(options)
         try:
-            raw = json.loads(Path(options["file"]).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+            raw = Path(options["file"]).read_bytes()
+        except OSError as exc:
             raise CommandError(f"cannot read {options['file']}: {exc}") from exc
-        form = ExportDocumentInput(data=raw)
-        if not form.is_valid():
-            raise CommandError(
-                "invalid export document: " + json.dumps(form.errors, ensure_ascii=False)
-            )
-        items = form.validated_data["memories"]
+        read = read_export_file(raw)
+        if isinstance(read, DocumentProblem):
+            if read.problem == Problem.EMPTY:
+                items: list[dict[str, Any]] = []
+            else:
+                what = json.dumps(read.errors, ensure_ascii=False) if read.errors else read.detail
+                raise CommandError(f"invalid export document ({read.problem}): {what}")
+        else:
+            items = read.memories
         actor = Actor(kind=ActorKind.SYSTEM, id="memory_import")
         progress = Progress(total=len(items), label="imported", write=self.stderr.write)
 

@@ -22,7 +22,6 @@ from django.utils import timezone
 from memories.scope import scope_for_user
 from memories.selectors import memory_find_by_text
 from memories.services import memory_add, memory_delete_user, memory_pin, memory_update
-from memories.text import normalize_quotes
 from memories.types import Actor, ActorKind, Category, MemoryScope, Source, WriteStatus
 from memories.usage import Use, count_use
 
@@ -283,8 +282,8 @@ class Command(BaseCommand):
 
 
 def _as_stored(text: str) -> str:
-    """The text as the services store it: admission turns “x” into "x"."""
-    return normalize_quotes(text)
+    """The text as the services store it: as typed, quotes too (a lookup folds them)."""
+    return text
 
 
 # Agents write in runs (tasks): the memories of these sources name theirs, two items a run.

@@ -152,10 +152,16 @@ def test_normalize_quotes_keeps_apostrophes():
     assert normalize_quotes("don’t use PDF") == "don’t use PDF"
 
 
-def test_admitted_messages_carry_ascii_quotes():
-    result = admit(source="chat", messages=[user("审阅人是“林清”，沟通用“飞书”")])
+def test_admitted_messages_keep_the_quotes_as_typed():
+    result = admit(source="chat", messages=[user("审阅人是“林清”，沟通用「飞书」")])
 
-    assert result.messages == (user('审阅人是"林清"，沟通用"飞书"'),)
+    assert result.messages == (user("审阅人是“林清”，沟通用「飞书」"),)
+
+
+def test_cleaning_keeps_the_typed_quotes_around_what_it_removes():
+    result = admit_text(source="manage", text="“周报”模板见 https://wiki.example.com/w 「页面」")
+
+    assert result.text == "“周报”模板见「页面」"
 
 
 # --------------------------------------------------------------------------------------------
@@ -167,7 +173,7 @@ def test_admit_text_wraps_one_fact_as_a_user_message():
     result = admit_text(source="manage_add", text="用户偏好“结论先行”的周报")
 
     assert result == AdmissionResult(
-        admitted=True, messages=(user('用户偏好"结论先行"的周报'),), reason=None
+        admitted=True, messages=(user("用户偏好“结论先行”的周报"),), reason=None
     )
 
 

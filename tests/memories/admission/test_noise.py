@@ -26,7 +26,9 @@ def test_mixed_text_keeps_the_sentence_and_drops_the_noise():
 
     assert result.admitted is True
     assert result.messages == (
-        user('以后所有报告统一使用 HTML 格式，不要再用 PDF。\n以后排版参考的"周报模板"。'),
+        user(
+            "以后所有报告统一使用 HTML 格式，不要再用 PDF。\n以后排版参考的“周报模板”。"
+        ),  # quotes as typed
     )
 
 

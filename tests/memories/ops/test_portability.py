@@ -19,7 +19,6 @@ from memories.models import AuditEvent
 from memories.ops import portability
 from memories.ops.portability import export_csv
 from memories.services import NewMemory, memory_add, memory_add_many, prepare_import
-from memories.text import normalize_quotes
 from memories.types import (
     SCHEMA_VERSION,
     BackendError,
@@ -119,7 +118,8 @@ def test_import_into_another_scope_adds_every_item_and_keeps_created_at(
     imported = {r.content: r for r in selectors.memory_list(scope=other_scope).items}
     for item in exported["memories"]:
         record = imported[item["content"]]
-        assert record.source == Source.IMPORT
+        # The original door comes back; the import is marked beside it.
+        assert record.source == item["source"] and record.metadata["import_id"]
         assert record.category == item["category"]
         assert record.created_at == datetime.fromisoformat(item["created_at"])
 
@@ -156,7 +156,7 @@ def test_import_passes_admission_and_names_rejected_items_by_index(v1, other_sco
         "memory_id": None,
         "reason": "credential",
     }
-    assert texts(other_scope) == {normalize_quotes("用户偏好“简洁”的回答。")}
+    assert texts(other_scope) == {"用户偏好“简洁”的回答。"}
     assert "芝麻开门" not in "".join(AuditEvent.objects.values_list("new_text", flat=True))
 
 
@@ -222,7 +222,7 @@ def test_import_holds_the_scope_lock_once_for_the_whole_document(
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"version": 2}, "version"),
+        ({"version": 99}, "version"),
         ({"format": "something-else"}, "format"),
         ({"memories": [{"content": ""}]}, "memories"),
         ({"memories": [{"content": "用户喜欢猫。", "vector": [0.1]}]}, "memories"),
@@ -242,9 +242,9 @@ def test_invalid_documents_are_a_400_naming_the_field_and_change_nothing(
 
 
 def test_unsupported_version_says_which_version_is_read(v1, other_scope):
-    document = {"format": EXPORT_FORMAT, "version": 2, "memories": []}
+    document = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION + 1, "memories": []}
     answer = v1.post("import", body(other_scope, document=document))
-    assert "version 1" in json.dumps(answer.json()["error"]["fields"])
+    assert f"versions 1 to {EXPORT_VERSION}" in json.dumps(answer.json()["error"]["fields"])
 
 
 def test_import_of_too_many_items_is_refused(v1, other_scope):
@@ -394,3 +394,118 @@ def test_import_command_shows_field_errors_readably(other_scope, tmp_path):
         call_command("memory_import", "--tenant", "acme", "--user", other_scope.user_id, str(path))
     message = str(refused.value)
     assert "无效" in message and "\\u" not in message
+
+
+@pytest.mark.parametrize("content", ["[" * 5000, "9" * 5000, "5", "null"])
+def test_import_command_refuses_a_deep_or_odd_file_without_a_traceback(
+    other_scope, tmp_path, content
+):
+    path = tmp_path / "odd.json"
+    path.write_text(content)
+    with pytest.raises(CommandError):
+        call_command("memory_import", "--tenant", "acme", "--user", other_scope.user_id, str(path))
+    assert texts(other_scope) == set()
+
+
+# --- a whole restore: what the detail page shows comes back ----------------------------------
+MARKS = ("imported_at", "import_id")
+
+
+def comparable(document: dict) -> list[dict]:
+    """The document's memories without what an import may change: ids, the import's own
+    marks and its own trail row."""
+    items = []
+    for item in document["memories"]:
+        kept = {k: v for k, v in item.items() if k not in ("id", "superseded_by", *MARKS)}
+        kept["history"] = [
+            {k: v for k, v in entry.items() if k != "imported"}
+            for entry in item["history"]
+            if entry["status"] != "imported"
+        ]
+        items.append(kept)
+    return items
+
+
+def test_export_delete_all_import_export_gives_the_same_document(scope, agent):
+    from memories.contract.export_reader import ExportDocument, read_export_data
+    from memories.services import memory_delete_user, memory_update
+    from memories.services.validity import memory_pin
+    from memories.usage import Use, count_use
+
+    kept = memory_add(
+        scope=scope, text="周报使用“飞书”文档撰写。", actor=agent, run_id="run-20261130-07"
+    ).memory_id
+    corrected = memory_update(
+        scope=scope, memory_id=kept, text="周报使用「飞书」文档撰写，结论先行。", actor=agent
+    )
+    assert corrected.status == WriteStatus.UPDATED
+    assert memory_pin(scope=scope, memory_id=kept, pinned=True, actor=agent).status in (
+        WriteStatus.UPDATED,
+        WriteStatus.ADDED,
+    )
+    count_use(scope=scope, memory_ids=[kept], use=Use.RECALLED)
+    count_use(scope=scope, memory_ids=[kept], use=Use.RECALLED)
+    count_use(scope=scope, memory_ids=[kept], use=Use.INJECTED)
+    memory_add(scope=scope, text="用户喜欢猫。", actor=agent, category=Category.PREFERENCE)
+
+    before = portability.memory_export(scope=scope)
+    assert before["version"] == EXPORT_VERSION >= 2
+    first = next(item for item in before["memories"] if item["content"].startswith("周报"))
+    assert first["pinned"] is True and first["source"] == Source.MANAGE
+    assert first["source_ref"] == "run-20261130-07"
+    assert first["usage"]["recalled_count"] == 2 and first["usage"]["injected_count"] == 1
+    assert [entry["event"] for entry in first["history"]][:2] == ["ADD", "UPDATE"]
+    assert first["history"][1]["old_text"] == "周报使用“飞书”文档撰写。"
+
+    assert memory_delete_user(scope=scope, actor=agent).status == "deleted"
+    read = read_export_data(json.loads(json.dumps(before, ensure_ascii=False)))
+    assert isinstance(read, ExportDocument)
+    report = portability.memory_import(scope=scope, items=read.memories, actor=agent)
+    assert report.count("added") == 2, report
+
+    after = portability.memory_export(scope=scope)
+    for old, new in zip(comparable(before), comparable(after), strict=True):
+        for key in old:
+            assert new[key] == old[key], key
+    restored = next(item for item in after["memories"] if item["content"].startswith("周报"))
+    assert restored["imported_at"] and restored["import_id"]
+    assert all(entry["imported"] for entry in restored["history"] if entry["status"] != "imported")
+    # The trail says when it was imported, beside the original times.
+    assert [e["status"] for e in restored["history"]].count("imported") == 1
+
+
+def test_a_version_1_document_is_still_read(scope, agent):
+    from memories.contract.export_reader import ExportDocument, read_export_data
+
+    read = read_export_data(version_1_document([{"content": "用户喜欢先看结论。"}]))
+    assert isinstance(read, ExportDocument) and read.version == 1
+    report = portability.memory_import(scope=scope, items=read.memories, actor=agent)
+    assert report.count("added") == 1
+
+
+def test_a_secret_in_an_imported_trail_does_not_enter_the_audit_trail(scope, agent):
+    from memories.contract.export_reader import ExportDocument, read_export_data
+
+    secret = "我的邮箱密码：Kiwi21Moss!"
+    item = {
+        "content": "用户喜欢先看结论。",
+        "history": [
+            {"event": "ADD", "new_text": secret, "at": "2026-01-01T00:00:00+00:00"},
+            {
+                "event": "UPDATE",
+                "old_text": secret,
+                "new_text": "用户喜欢先看结论。",
+                "at": "2026-01-02T00:00:00+00:00",
+            },
+        ],
+    }
+    read = read_export_data({"format": EXPORT_FORMAT, "version": 2, "memories": [item]})
+    assert isinstance(read, ExportDocument)
+    report = portability.memory_import(scope=scope, items=read.memories, actor=agent)
+    assert report.count("added") == 1
+    written = list(AuditEvent.objects.values_list("old_text", "new_text"))
+    assert "Kiwi21Moss" not in json.dumps(written, ensure_ascii=False)
+    # The change itself is kept, marked as imported, at its original time.
+    update = AuditEvent.objects.get(event="UPDATE")
+    assert "imported" in update.changes and update.created_at.year == 2026
+    assert update.new_text == "用户喜欢先看结论。" and update.old_text == ""

@@ -17,7 +17,6 @@ from django.core.management import call_command
 
 from memories import selectors, services
 from memories.ops.calibration import Calibration, calibrate
-from memories.text import normalize_quotes
 from memories.types import SearchResult
 from tests.memories.conftest import body
 
@@ -97,7 +96,7 @@ def test_chinese_query_finds_the_right_memory_first(v1, scope, stored, query, ex
     items = search(v1, scope, query)["items"]
     assert items, f"nothing found for {query!r}"
     assert items[0]["id"] == stored[expected]
-    assert items[0]["content"] == normalize_quotes(FACTS[expected])  # stored as admitted
+    assert items[0]["content"] == FACTS[expected]
 
 
 @pytest.mark.parametrize(
@@ -118,7 +117,7 @@ def test_search_answers_the_seed_contract_shape(v1, scope, stored):
     data = search(v1, scope, "Poco 项目的技术方案")
     assert data["items"][0] == {
         "id": stored["poco"],
-        "content": normalize_quotes(SEED_EXAMPLE),
+        "content": SEED_EXAMPLE,
         "score": data["items"][0]["score"],
         "metadata": {"category": "fact", "match": "evidence"},
     }
@@ -203,7 +202,7 @@ def test_min_score_one_leaves_only_keyword_and_entity_evidence(v1, scope, stored
     # A paraphrase sharing no word or name with any memory has no evidence left at all.
     assert search(v1, scope, "回复要简短、分点", min_score=1.0)["items"] == []
     # Verbatim = the text as stored: admission stores “x” as "x".
-    near_verbatim = search(v1, scope, normalize_quotes(SEED_EXAMPLE), min_score=0.99)["items"]
+    near_verbatim = search(v1, scope, SEED_EXAMPLE, min_score=0.99)["items"]
     assert near_verbatim[0]["id"] == stored["poco"]
 
 

@@ -15,7 +15,6 @@ from django.db import connection, connections
 from memories import services
 from memories.engine import get_engine
 from memories.models import AuditEvent, EntityRow, MemoryRow
-from memories.text import normalize_quotes
 from memories.types import WriteStatus
 from tests.memories.conftest import waiting_for_advisory_lock
 
@@ -78,7 +77,7 @@ def test_an_add_embeds_its_text_once(scope, agent, embedded):
 
     assert outcome.status == WriteStatus.ADDED
     stored = MemoryRow.objects.get(id=outcome.memory_id)
-    assert stored.content == normalize_quotes(text)
+    assert stored.content == text
     # The sentence once (duplicate check and stored vector alike); after it only the names
     # new to the scope's entity index ("周报"), never "飞书" again.
     assert embedded[0] == stored.content
@@ -146,7 +145,7 @@ def test_an_add_embeds_and_analyses_before_it_waits_for_the_scope_lock(
                 assert time.monotonic() < deadline, "the add never queued for the scope lock"
                 time.sleep(0.02)
             # Queued behind another writer with its text already embedded; nothing stored yet.
-            assert embedded[:1] == [normalize_quotes(text)]
+            assert embedded[:1] == [text]
             assert not MemoryRow.objects.filter(payload__user_id=scope.key).exists()
         finally:
             scope_lock_held()  # else the pool would wait forever for the queued add
@@ -154,7 +153,7 @@ def test_an_add_embeds_and_analyses_before_it_waits_for_the_scope_lock(
 
     assert outcome.status == WriteStatus.ADDED
     stored = list(MemoryRow.objects.values_list("payload__data", flat=True))
-    assert stored == [normalize_quotes(text)]
+    assert stored == [text]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -170,7 +169,7 @@ def test_fifty_concurrent_adds_of_distinct_facts_store_each_once(scope, agent):
 
     assert [o.status for o in outcomes] == [WriteStatus.ADDED] * len(facts)
     stored = list(MemoryRow.objects.values_list("payload__data", flat=True))
-    assert sorted(stored) == sorted(normalize_quotes(f) for f in facts)
+    assert sorted(stored) == sorted(f for f in facts)
     assert AuditEvent.objects.filter(event=AuditEvent.Event.ADD).count() == len(facts)
     # Each name has one entity row, linking every fact that names it (no row raced in twice).
     rows = [(r.payload["data"], r.payload["linked_memory_ids"]) for r in EntityRow.objects.all()]
@@ -193,6 +192,4 @@ def test_ten_concurrent_adds_of_one_fact_store_it_once(scope, agent):
     assert len(added) == 1
     repeats = [(o.status, o.reason, o.memory_id) for o in outcomes if o not in added]
     assert repeats == [(WriteStatus.NO_EFFECT, "duplicate", added[0].memory_id)] * 9
-    assert list(MemoryRow.objects.values_list("payload__data", flat=True)) == [
-        normalize_quotes(text)
-    ]
+    assert list(MemoryRow.objects.values_list("payload__data", flat=True)) == [text]

@@ -42,13 +42,13 @@ def test_add_and_update_store_the_admitted_text(scope, agent):
         scope=scope, text="周报用“飞书”写，模板见 https://wiki.example/w", actor=agent
     )
     assert added.status == WriteStatus.ADDED and added.memory_id
-    assert MemoryRow.objects.get(id=added.memory_id).content == '周报用"飞书"写，模板见'
+    assert MemoryRow.objects.get(id=added.memory_id).content == "周报用“飞书”写，模板见"
 
     updated = memory_update(
         scope=scope, memory_id=added.memory_id, text="周报用“钉钉”写 /home/a/w.md", actor=agent
     )
     assert updated.status == WriteStatus.UPDATED
-    assert MemoryRow.objects.get(id=added.memory_id).content == '周报用"钉钉"写'
+    assert MemoryRow.objects.get(id=added.memory_id).content == "周报用“钉钉”写"
 
 
 def test_refusals_are_counted_by_reason_and_change_nothing(scope, agent):

@@ -15,7 +15,6 @@ from django.utils import timezone
 from memories import services
 from memories.models import AuditEvent, MemoryRow
 from memories.services import NewMemory
-from memories.text import normalize_quotes
 from memories.types import MemoryScope, Source, WriteOutcome, WriteStatus
 
 pytestmark = pytest.mark.django_db
@@ -132,7 +131,7 @@ def test_a_batch_gives_what_memory_add_gives_item_by_item(scope, other_scope, ag
     assert payloads["stored0"]["status"] == "superseded"
     assert payloads["item9"]["superseded_by"] == "item10"
     assert payloads["item12"]["data"] == "以后所有报告统一使用 HTML 格式，不要再用 PDF。"
-    assert payloads["item13"]["data"] == normalize_quotes("用户说“周报模板”要用 A4 纸。")
+    assert payloads["item13"]["data"] == "用户说“周报模板”要用 A4 纸。"
 
 
 def test_a_batch_that_cannot_write_its_audit_trail_writes_nothing(other_scope, agent, monkeypatch):

@@ -17,8 +17,8 @@ CORRECTED = "后续技术方案都使用简体中文，项目叫“Poco”，团
 
 
 def ascii_quotes(text: str) -> str:
-    """Admission stores Chinese curly quotes as ASCII double quotes."""
-    return text.replace("“", '"').replace("”", '"')
+    """The text as stored: as typed, Chinese quotes kept (the name stays for the history)."""
+    return text
 
 
 def entity_texts(memory_id: str) -> set[str]:

@@ -10,7 +10,6 @@ from django.test import Client
 from memories import selectors, services
 from memories.models import MemoryRow
 from memories.selectors import memory_get, memory_history, memory_switches
-from memories.text import normalize_quotes
 from memories.types import DeleteOutcome, DeleteStatus, SearchResult, WriteOutcome, WriteStatus
 from tests.memories.conftest import assert_error, assert_invalid
 
@@ -51,7 +50,7 @@ def test_csrf_is_enforced_for_session_writes(alice, alice_scope, remember):
     client.force_login(alice)
     refused = post(client, f"/{memory_id}/update", {"text": "改写"})
     assert "CSRF" in assert_error(refused, 403, "forbidden")["error"]["message"]
-    assert memory_get(scope=alice_scope, memory_id=memory_id).content == normalize_quotes(WEEKLY)
+    assert memory_get(scope=alice_scope, memory_id=memory_id).content == WEEKLY
 
     client.get("/")  # the console page sets the CSRF cookie
     token = client.cookies["csrftoken"].value
@@ -72,7 +71,7 @@ def test_list_is_the_signed_in_users_only(alice_client, alice_scope, bob_scope, 
     body = response.json()
     assert response.status_code == 200
     assert body["total"] == 1
-    assert [item["content"] for item in body["items"]] == [normalize_quotes(WEEKLY)]
+    assert [item["content"] for item in body["items"]] == [WEEKLY]
     assert body["items"][0]["category"] == "fact"
     no_content_leak(response, "林清")
 
@@ -91,7 +90,7 @@ def test_list_search_filters_and_paging(alice_client, alice_scope, remember):
     assert (paged["total"], paged["pages"], len(paged["items"])) == (3, 2, 1)
     topic = next(t for t in selectors.topic_heatmap(scope=alice_scope) if t.text == "林清")
     by_topic = alice_client.get(f"{BASE}/vector", {"topic": topic.id}).json()
-    assert [i["content"] for i in by_topic["items"]] == [normalize_quotes(LIN)]
+    assert [i["content"] for i in by_topic["items"]] == [LIN]
 
 
 def test_bad_list_parameters_are_400_with_field_errors(alice_client):
@@ -145,7 +144,7 @@ def test_detail_related_and_history_of_own_memory(alice_client, alice_scope, rem
     memory_id = remember(alice_scope, WEEKLY)
     other_id = remember(alice_scope, "周报需要在周五下班前发给“林清”。")
     detail = alice_client.get(f"{BASE}/{memory_id}").json()
-    assert detail["id"] == memory_id and detail["content"] == normalize_quotes(WEEKLY)
+    assert detail["id"] == memory_id and detail["content"] == WEEKLY
     related = alice_client.get(f"{BASE}/{memory_id}/related").json()["items"]
     assert [r["id"] for r in related] == [other_id]
     history = alice_client.get(f"{BASE}/{memory_id}/history").json()
@@ -181,13 +180,13 @@ def test_update_keeps_the_id_and_records_history(alice_client, alice_scope, reme
         "superseded_id": None,
     }
     record = memory_get(scope=alice_scope, memory_id=memory_id)
-    assert record.content == normalize_quotes(corrected)  # admission stores “x” as "x"
+    assert record.content == corrected
     assert record.category == "preference"
     last = memory_history(scope=alice_scope, memory_id=memory_id)[-1]
     assert (last.event, last.old_text, last.new_text) == (
         "UPDATE",
-        normalize_quotes(WEEKLY),
-        normalize_quotes(corrected),
+        WEEKLY,
+        corrected,
     )
     assert (last.actor_kind, last.actor_id, last.source) == ("user", "alice", "console")
 
@@ -204,7 +203,7 @@ def test_update_of_another_users_memory_is_refused(alice_client, bob_scope, reme
     memory_id = remember(bob_scope, LIN)
     response = post(alice_client, f"/{memory_id}/update", {"text": "篡改"})
     assert_error(response, 403, "forbidden")
-    assert memory_get(scope=bob_scope, memory_id=memory_id).content == normalize_quotes(LIN)
+    assert memory_get(scope=bob_scope, memory_id=memory_id).content == LIN
 
 
 def test_update_backend_error_is_503(alice_client, alice_scope, remember, monkeypatch):
@@ -323,7 +322,7 @@ def test_malformed_json_is_400(alice_client, alice_scope, remember):
         f"{BASE}/{memory_id}/update", "{not json", content_type="application/json"
     )
     assert_error(response, 400, "malformed_json")
-    assert memory_get(scope=alice_scope, memory_id=memory_id).content == normalize_quotes(WEEKLY)
+    assert memory_get(scope=alice_scope, memory_id=memory_id).content == WEEKLY
 
 
 # --- governance -------------------------------------------------------------------------------
