@@ -60,7 +60,11 @@ def test_screenshots_of_every_console_page(signed_in, settings, tmp_path):
         # The import's preview: a file with one new memory, one refused, the rest repeats.
         document = memory_export(scope=scope_for_user(demo))
         document["memories"] += [
-            {"content": "Release notes are written in English and Chinese.", "category": "fact"},
+            # One new memory per device: the phone's import must not find the desktop's again.
+            {
+                "content": f"Release notes are written in English and Chinese ({device}).",
+                "category": "fact",
+            },
             {"content": "我的身份证号是 110101199003071234。"},
         ]
         upload = tmp_path / "poco-memories-demo.json"
@@ -70,6 +74,12 @@ def test_screenshots_of_every_console_page(signed_in, settings, tmp_path):
         page.locator("form.edit-form button[type=submit]").click()
         page.wait_for_selector("[data-section=import-preview]")
         target = OUT / f"memory-import-preview-{device}.png"
+        page.screenshot(path=str(target), full_page=True)
+        written.append(target)
+        # Confirmed: the list of what this import brought in.
+        page.locator("[data-confirm-import]").click()
+        page.wait_for_url("**/memories/?imported=*")
+        target = OUT / f"memory-import-done-{device}.png"
         page.screenshot(path=str(target), full_page=True)
         written.append(target)
     assert all(p.stat().st_size > 10_000 for p in written)

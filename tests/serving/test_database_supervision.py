@@ -48,18 +48,19 @@ def health(launcher: Running) -> tuple[int, dict]:
 
 
 @pytest.mark.reliability
-@pytest.mark.parametrize(
-    "signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["INT", "TERM", "KILL"]
-)
-def test_the_embedded_database_comes_back_after_it_is_stopped(server_data_dir, signum):
-    # One web process: each warms three models first, and what is tested is the database.
+def test_the_embedded_database_comes_back_after_each_way_it_can_stop(server_data_dir):
+    # One launcher for the three stops, in turn: each start warms three models and migrates, and
+    # what is tested is the database coming back, each time from the state the last left.
+    # One web process, for the same reason.
     with running_launcher(server_data_dir, POCO_WEB_WORKERS="1") as launcher:
-        database_comes_back(launcher, signum)
+        for run, signum in enumerate((signal.SIGINT, signal.SIGTERM, signal.SIGKILL)):
+            database_comes_back(launcher, signum, run=run)
 
 
-def database_comes_back(launcher: Running, signum: int) -> None:
-    before = launcher.ingest_and_wait("before", "以后周报统一用简体中文写，结论先行。")
-    assert before["status"] == "succeeded", before
+def database_comes_back(launcher: Running, signum: int, *, run: int) -> None:
+    before = launcher.ingest_and_wait(f"before-{run}", "以后周报统一用简体中文写，结论先行。")
+    # After the first stop the same sentence is already remembered: deciding it is enough.
+    assert before["status"] in ({"succeeded"} if run == 0 else {"succeeded", "no_effect"}), before
     first = postmaster_pid(launcher)
     assert first is not None
 
@@ -98,6 +99,6 @@ def database_comes_back(launcher: Running, signum: int) -> None:
     assert status == 200 and body["available"] is True, body
     assert any("周报" in item["content"] for item in body["items"]), body
     # The worker decides a new job (what it extracts from one sentence is not the point here).
-    after = launcher.ingest_and_wait("after", "我对花生过敏，点餐时注意。")
+    after = launcher.ingest_and_wait(f"after-{run}", "我对花生过敏，点餐时注意。")
     assert after["status"] in {"succeeded", "no_effect"} and after["attempts"] >= 1, after
     assert "embedded PostgreSQL" in log and "restart" in log, log[-3000:]
