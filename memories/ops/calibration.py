@@ -183,27 +183,6 @@ MORE_UNRELATED_FACTS: tuple[str, ...] = (
     "用户下午四点以后不喝咖啡",
     "用户在阳台上种了一些蔬菜",
 )
-# Off-topic questions near a working user's memory (technology, money, writing) but about none
-# of it: a memory of projects and tools is closer to them than to the trivia above, and the
-# English pairs' floor, lower than the Chinese one, needs them to be placed.
-MORE_OFF_TOPIC_QUESTIONS: tuple[str, ...] = (
-    "How does a blockchain reach consensus?",
-    "What is the newest iPhone model?",
-    "Explain how GPS works",
-    "What are the best practices for password managers?",
-    "How do self-driving cars see the road?",
-    "Write a short poem about the sea",
-    "How do I calculate compound interest?",
-    "Which programming language is oldest?",
-    "区块链是怎么达成共识的",
-    "最新款的手机是哪一款",
-    "GPS 定位的原理是什么",
-    "自动驾驶汽车是怎么识别道路的",
-    "帮我写一首关于大海的短诗",
-    "复利怎么计算",
-    "最早的编程语言是哪一种",
-    "密码管理器有哪些好用的",
-)
 PAIR_KINDS = ("zh", "en", "across")
 
 
@@ -228,7 +207,7 @@ def calibrate_pairs(
     facts = list(dict.fromkeys([*(m for _, m in pairs), *UNRELATED_FACTS, *MORE_UNRELATED_FACTS]))
     fact_vectors = dict(zip(facts, embed_memories(facts), strict=True))
     query_vectors = embed([q for q, _ in pairs])
-    off_topic = [*OFF_TOPIC_QUESTIONS, *MORE_OFF_TOPIC_QUESTIONS]
+    off_topic = list(OFF_TOPIC_QUESTIONS)
     off_vectors = embed(off_topic)
     result: dict[str, Calibration] = {}
     for kind in PAIR_KINDS:
