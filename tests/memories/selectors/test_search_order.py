@@ -99,3 +99,25 @@ def test_a_question_about_now_ranks_the_newer_memory_first(db, scope, agent):
         services.memory_add(scope=scope, text=filler, actor=agent)
     now = ids(selectors.memory_search(scope=scope, query="咖啡馆现在哪天开业？"))
     assert now.index(new) < now.index(old), now
+
+
+def test_a_query_asked_again_is_not_embedded_again(scope, stored, monkeypatch):
+    """A process keeps its recent queries' vectors: the same question asked again reuses them
+    (e5's ~25 ms), with the same answer."""
+    from memories.engine import get_engine
+
+    model = get_engine().second_model()
+    assert model is not None
+    embedded: list[str] = []
+    real = model.queries
+
+    def counted(texts):
+        embedded.extend(texts)
+        return real(texts)
+
+    monkeypatch.setattr(model, "queries", counted)
+    question = "用户周末一般做什么运动？"
+    first = ids(selectors.memory_search(scope=scope, query=question))
+    again = ids(selectors.memory_search(scope=scope, query=question))
+    assert first == again and first
+    assert embedded.count(question) == 1
