@@ -65,7 +65,7 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
 
     from memories import selectors
     from memories.engine import get_engine
-    from memories.recall.fusion import fuse
+    from memories.recall.fusion import asks_about_now, fuse
     from memories.types import Channel
 
     memory = get_engine()._memory  # raw Mem0, same embedder and tables (eval only)
@@ -77,9 +77,16 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
             cache[key] = selectors.recall_channels(scope=scope, query=query, pool=pool)
         return cache[key]
 
-    def fused(*use: Channel) -> Ranker:
+    def fused(*use: Channel, product: bool = False) -> Ranker:
+        # The product ranks the newer first for a question about now, as search does.
         return lambda scope, query: [
-            h.id for h in fuse(channels(scope, query), top_k=top_k, use=use)
+            h.id
+            for h in fuse(
+                channels(scope, query),
+                top_k=top_k,
+                use=use,
+                newer_first=product and asks_about_now(query),
+            )
         ]
 
     def mem0(threshold: float) -> Ranker:
@@ -108,7 +115,7 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
     )
     if settings.SECOND_MODEL != "off":
         systems[f"meaning only ({settings.SECOND_MODEL})"] = fused(Channel.MEANING)
-        systems["fused (all four: the product)"] = fused(*Channel)
+        systems["fused (all four: the product)"] = fused(*Channel, product=True)
     return systems
 
 

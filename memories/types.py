@@ -218,6 +218,9 @@ class ChannelHit:
     margin: float
     names_only: bool
     under_floor: bool = False
+    # When the memory was stored (``payload.created_at``): a question about now ranks the newer
+    # of the candidates first (``memories.recall.fusion``).
+    created_at: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -368,6 +368,18 @@ SECOND_MODEL_RELATED_MIN_SCORE = float(
     _env("POCO_SECOND_MODEL_RELATED_MIN_SCORE")
     or ("0.84" if SECOND_MODEL == "e5-small" else str(SECOND_MODEL_MIN_SCORE))
 )
+# The meaning channel's floor per pair of languages (docs/retrieval.md, "Floors per pair of
+# languages"): an English question over an English memory, and a question over a memory in the
+# other language (Chinese means any Han character). The floor above is the Chinese pair's.
+# `calibrate_min_score` prints each pair's table and recommendation; for a remote model both
+# default to the floor above.
+SECOND_MODEL_EN_MIN_SCORE = float(
+    _env("POCO_SECOND_MODEL_EN_MIN_SCORE") or str(SECOND_MODEL_MIN_SCORE)
+)
+SECOND_MODEL_ACROSS_MIN_SCORE = float(
+    _env("POCO_SECOND_MODEL_ACROSS_MIN_SCORE")
+    or ("0.83" if SECOND_MODEL == "e5-small" else str(SECOND_MODEL_MIN_SCORE))
+)
 SEARCH_TOP_K = 5
 
 # --- governance (README "Governance") --------------------------------------------------------

@@ -21,6 +21,7 @@ import logging
 import os
 import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from memories.recall.channels import (
     meaning_hits,
     meaning_statement,
 )
+from memories.recall.languages import Written
 from memories.types import BackendError, Channel, ChannelHit, CleanupError
 
 logger = logging.getLogger(__name__)
@@ -665,9 +667,15 @@ class Mem0Adapter:
             return int(cur.fetchone()[0])
 
     def embed_query(self, text: str) -> list[float]:
-        """The query's vector from the configured embedder (recall's vector channel)."""
+        """The query's vector from the configured embedder (recall's vector channel); a query
+        this process embedded lately is not embedded again (``_recent_queries``)."""
+        cached = _recent_queries.get((_FIRST, text))
+        if cached is not None:
+            return cached
         with _backend("search"):
-            return [float(x) for x in self._memory.embedding_model.embed(text, "search")]
+            vector = [float(x) for x in self._memory.embedding_model.embed(text, "search")]
+        _recent_queries.put((_FIRST, text), vector)
+        return vector
 
     def recall(
         self, query: ChannelQuery, *, meaning: Future[MeaningQuery | None] | None = None
@@ -758,20 +766,40 @@ class Mem0Adapter:
             return None
 
     def ask_meaning(
-        self, text: str, *, floor: float, related_floor: float
+        self,
+        text: str,
+        *,
+        floor: float,
+        related_floor: float,
+        across_floor: float | None = None,
+        language: Written | None = None,
     ) -> Future[MeaningQuery | None] | None:
         """Start the query's second embedding on a thread of its own; None when it is off."""
         model = self.second_model()
         if model is None:
             return None
 
-        def embed() -> MeaningQuery:
+        def asked(vector: list[float]) -> MeaningQuery:
             return MeaningQuery(
                 model=model.name,
-                vector=model.queries([text])[0],
+                vector=vector,
                 floor=floor,
                 related_floor=related_floor,
+                across_floor=across_floor,
+                language=language,
             )
+
+        key = (model.name, text)
+        cached = _recent_queries.get(key)
+        if cached is not None:  # asked lately: ~25 ms of e5 saved, the same vector
+            done: Future[MeaningQuery | None] = Future()
+            done.set_result(asked(cached))
+            return done
+
+        def embed() -> MeaningQuery:
+            vector = model.queries([text])[0]
+            _recent_queries.put(key, vector)
+            return asked(vector)
 
         return _second_threads("query").submit(embed)
 
@@ -785,6 +813,39 @@ class Mem0Adapter:
         with contextlib.suppress(Exception):
             self._memory.vector_store.connection_pool.close()  # the entity store's too
 
+
+class _RecentQueries:
+    """The vectors of the queries this process embedded last, by (model, text), least recently
+    used out first.  Agents repeat their questions (a context call per turn on the same topic,
+    the same search after each write), and a query's embeddings are most of a search's time:
+    e5 takes ~25 ms a question on one core, the statement a few.  A vector depends only on the
+    model and the text, so a cached one is the same answer; the models are fixed for a
+    process's life (a change of embedder is a restart)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._vectors: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str]) -> list[float] | None:
+        with self._lock:
+            vector = self._vectors.get(key)
+            if vector is not None:
+                self._vectors.move_to_end(key)
+            return vector
+
+    def put(self, key: tuple[str, str], vector: list[float]) -> None:
+        with self._lock:
+            self._vectors[key] = vector
+            self._vectors.move_to_end(key)
+            while len(self._vectors) > self._size:
+                self._vectors.popitem(last=False)
+
+
+# 1,024 queries of both models: ~2 MB of floats a process.  The first embedder's entries are
+# keyed by an empty model name, which no second model has.
+_recent_queries = _RecentQueries(size=1024)
+_FIRST = ""
 
 _engine: Mem0Adapter | None = None
 _engine_lock = threading.Lock()

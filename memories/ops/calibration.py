@@ -30,6 +30,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from memories.recall.languages import written_in
+
 # (query, the memory it should find).  Memories read like stored facts; queries like an agent's.
 POSITIVE_PAIRS: tuple[tuple[str, str], ...] = (
     ("Poco 项目的技术方案怎么写", "用户偏好使用简体中文输出技术方案"),
@@ -124,6 +126,125 @@ OFF_TOPIC_QUESTIONS: tuple[str, ...] = (
 )
 FLOORS = tuple(round(0.10 + step / 100, 2) for step in range(41))  # 0.10 … 0.50
 
+# --- floors per pair of languages (the second model) -------------------------------------------
+# More English and cross-language pairs, and more English facts, for the meaning channel's floor
+# per pair of languages (``memories.recall.languages``): the set above has 8 English and 8
+# mixed or cross-language pairs, too few to place a floor on.  None of these shares a question
+# with `make eval`'s set (eval/dataset.py).  The first model's floor and the second model's
+# overall one stay calibrated on the set above alone.
+MORE_PAIRS: tuple[tuple[str, str], ...] = (
+    # English
+    ("What's the user's job?", "User is a data engineer at a logistics company"),
+    ("Where does the user live?", "User lives in Lisbon with two flatmates"),
+    ("Which IDE does the user prefer?", "User writes code in IntelliJ IDEA"),
+    ("What time is the team sync?", "The team sync is every Wednesday at 3 pm"),
+    ("How should bugs be reported?", "Bugs are filed in Jira with steps to reproduce"),
+    ("What pet does the user have?", "User has a border collie called Max"),
+    ("What does the user do on Sundays?", "User goes cycling every Sunday morning"),
+    ("Which cloud do we run on?", "All workloads run on Google Cloud in europe-west4"),
+    ("How are secrets stored?", "Secrets live in HashiCorp Vault, never in the repository"),
+    ("What is the user's sister's name?", "User's sister is called Hannah"),
+    ("Which testing framework do we use?", "Backend tests are written with pytest"),
+    ("How long should design reviews take?", "Design reviews are capped at forty-five minutes"),
+    # across languages: a Chinese question, an English memory
+    ("用户在学什么外语", "User is learning Japanese"),
+    ("用户养了什么宠物", "User has a border collie called Max"),
+    ("密钥存放在哪里", "Secrets live in HashiCorp Vault, never in the repository"),
+    ("用户周日做什么", "User goes cycling every Sunday morning"),
+    ("团队同步会是什么时候", "The team sync is every Wednesday at 3 pm"),
+    ("后端测试用什么框架", "Backend tests are written with pytest"),
+    # across languages: an English question, a Chinese memory
+    ("What car does the user drive?", "用户开一辆白色的丰田卡罗拉"),
+    ("Which gym does the user go to?", "用户每周二和周四晚上去公司楼下的健身房"),
+    ("How should meeting notes be written?", "会议纪要要写清楚结论和负责人"),
+    ("What does the user eat for breakfast?", "用户早餐习惯吃包子和豆浆"),
+    ("Which monitoring tool do we use?", "监控统一用 Prometheus 和 Grafana"),
+    ("When does the user go to bed?", "用户一般晚上十一点半睡觉"),
+)
+MORE_UNRELATED_FACTS: tuple[str, ...] = (
+    "User's favourite film is Spirited Away",
+    "User went to Iceland last year",
+    "User is learning to cook Japanese food",
+    "User's birthday is in October",
+    "User runs a half marathon every spring",
+    "User's partner works as a nurse",
+    "User prefers window seats on trains",
+    "User's son plays the violin",
+    "User avoids caffeine after 4 pm",
+    "User keeps a vegetable garden on the balcony",
+    "User volunteers at an animal shelter once a month",
+    "User's laptop is a ThinkPad X1 Carbon",
+    "用户收藏黑胶唱片",
+    "用户睡前喜欢读科幻小说",
+    "用户每年春天跑一次半程马拉松",
+    "用户的爱人是护士",
+    "用户坐火车喜欢靠窗的座位",
+    "用户的儿子在学小提琴",
+    "用户下午四点以后不喝咖啡",
+    "用户在阳台上种了一些蔬菜",
+)
+PAIR_KINDS = ("zh", "en", "across")
+
+
+def pair_kind(query: str, memory: str) -> str:
+    """``zh`` or ``en`` when the question and the memory are written alike, else ``across``."""
+    asked, held = written_in(query), written_in(memory)
+    return str(asked) if asked == held else "across"
+
+
+def calibrate_pairs(
+    *,
+    embed: Callable[[list[str]], list[list[float]]],
+    embed_memories: Callable[[list[str]], list[list[float]]],
+    floors: Sequence[float],
+) -> dict[str, Calibration]:
+    """The second model's calibration per pair of languages: the positives of each kind (the
+    shipped pairs and ``MORE_PAIRS``), and each off-topic question's best cosine over the
+    memories (every positive's and every unrelated fact) of that kind for it — a Chinese
+    question over the Chinese memories for ``zh``, any question over the memories in the other
+    language for ``across``."""
+    pairs = [*POSITIVE_PAIRS, *MORE_PAIRS]
+    facts = list(dict.fromkeys([*(m for _, m in pairs), *UNRELATED_FACTS, *MORE_UNRELATED_FACTS]))
+    fact_vectors = dict(zip(facts, embed_memories(facts), strict=True))
+    query_vectors = embed([q for q, _ in pairs])
+    off_topic = list(OFF_TOPIC_QUESTIONS)
+    off_vectors = embed(off_topic)
+    result: dict[str, Calibration] = {}
+    for kind in PAIR_KINDS:
+        positives = tuple(
+            _cosine(q, fact_vectors[m])
+            for (query, m), q in zip(pairs, query_vectors, strict=True)
+            if pair_kind(query, m) == kind
+        )
+        negatives = tuple(
+            _cosine(q, fact_vectors[fact])
+            for (query, m), q in zip(pairs, query_vectors, strict=True)
+            if pair_kind(query, m) == kind
+            for fact in UNRELATED_FACTS
+            if pair_kind(query, fact) == kind
+        )
+        best = tuple(
+            max(
+                _cosine(q, fact_vectors[fact])
+                for fact in facts
+                if pair_kind(question, fact) == kind
+            )
+            for question, q in zip(off_topic, off_vectors, strict=True)
+            if kind == "across" or str(written_in(question)) == kind
+        )
+        result[kind] = _scored(floors, positives, negatives, best)
+    return result
+
+
+def recommend_pair(calibration: Calibration, *, bound: float) -> float:
+    """A pair's floor: the best recall − off-topic answered among the floors answering fewer
+    off-topic questions than ``bound`` (the first model's share at its floor, as for the second
+    model's overall floor: ``recommend_second``)."""
+    allowed = [r for r in calibration.rows if r.off_topic_answered < bound] or [
+        calibration.rows[-1]
+    ]
+    return max(allowed, key=lambda r: (round(r.youden, 6), -r.floor)).floor
+
 
 @dataclass(frozen=True)
 class FloorRow:
@@ -210,6 +331,15 @@ def calibrate(
     positives = tuple(_cosine(q, m) for q, m in zip(queries, relevant, strict=True))
     negatives = tuple(_cosine(q, u) for q in queries for u in unrelated)
     off_topic_best = tuple(max(_cosine(q, m) for m in memory_set) for q in off_topic)
+    return _scored(floors, positives, negatives, off_topic_best)
+
+
+def _scored(
+    floors: Sequence[float],
+    positives: tuple[float, ...],
+    negatives: tuple[float, ...],
+    off_topic_best: tuple[float, ...],
+) -> Calibration:
     rows = []
     for floor in floors:
         kept = sum(s >= floor for s in positives)
@@ -220,7 +350,7 @@ def calibrate(
                 recall=kept / len(positives),
                 off_topic_answered=answered / len(off_topic_best),
                 precision=kept / (kept + answered) if kept + answered else 1.0,
-                false_pass_rate=sum(s >= floor for s in negatives) / len(negatives),
+                false_pass_rate=sum(s >= floor for s in negatives) / max(len(negatives), 1),
             )
         )
     return Calibration(

@@ -23,10 +23,11 @@
 
 * **meaning** — the second model's vector (``second_vector``, migration 0014;
   ``memories.engine.second``): cosine similarity under that model, over the memories whose
-  second vector it wrote, best first; its own floor (``SECOND_MODEL_MIN_SCORE``).  It also
-  returns the hits between that floor and the lower one of related memories
-  (``SECOND_MODEL_RELATED_MIN_SCORE``), marked ``under_floor``: not evidence, they only fill an
-  answer that has some (``memories.recall.fusion``).  The query's
+  second vector it wrote, best first, from its HNSW index; its own floor per pair of languages
+  (``SECOND_MODEL_MIN_SCORE`` and the others: ``MeaningQuery.floor_for``).  It returns the
+  ``pool`` nearest memories whatever their cosine, those under the floor marked
+  ``under_floor``: not evidence, they only take part in the order of an answer that has some
+  (``memories.recall.fusion``).  The query's
   second embedding is computed while the first statement runs, so the channel is usually a
   second, short statement after it (``meaning_statement``); when the embedding is ready before
   the first statement, the channel joins it (``channel_statement`` with ``meaning``, read by
@@ -49,6 +50,7 @@ from typing import Any
 
 from psycopg import sql
 
+from memories.recall.languages import Written, written_in
 from memories.recall.live import live_condition, scope_condition, valid_at_condition
 from memories.recall.tuning import KEYWORD_DF_MIN_SCOPE, MISSPELLING_WEIGHT
 from memories.types import Channel, ChannelHit, SearchFilters
@@ -76,12 +78,22 @@ class ChannelQuery:
 @dataclass(frozen=True)
 class MeaningQuery:
     """The query under the second model: its vector, the model that made it, the floor of its
-    evidence and the lower one of related memories (``ChannelHit.under_floor``)."""
+    evidence over a memory in the question's own language (``floor``) and in the other one
+    (``across_floor``; ``memories.recall.languages``), and the lower one of related memories
+    (``calibrate_min_score`` still recommends it)."""
 
     model: str
     vector: list[float]
     floor: float
     related_floor: float
+    across_floor: float | None = None  # None: ``floor`` for every memory
+    language: Written | None = None  # the question's
+
+    def floor_for(self, content: str) -> float:
+        """The floor of evidence over a memory holding ``content``."""
+        if self.across_floor is None or self.language is None:
+            return self.floor
+        return self.floor if written_in(content) == self.language else self.across_floor
 
 
 def _lexeme(term: str) -> str:
@@ -138,8 +150,8 @@ def _filters(filters: SearchFilters) -> tuple[str, dict[str, Any]]:
 
 
 _VECTOR = """
-SELECT 'vector', v.id, v.content, v.category, v.strength, v.strength, false FROM (
-    SELECT m.id, m.payload->>'data' AS content,
+SELECT 'vector', v.id, v.content, v.category, v.strength, v.strength, false, v.created_at FROM (
+    SELECT m.id, m.payload->>'data' AS content, m.payload->>'created_at' AS created_at,
            coalesce(m.payload->>'category', 'fact') AS category,
            greatest(0, 1 - (m.vector <=> %(vector)s::vector)) AS strength
     FROM {memories} m
@@ -258,7 +270,7 @@ _KEYWORD_IS_NAME = "EXISTS (SELECT 1 FROM en_direct d WHERE to_tsvector('simple'
 
 _KEYWORD = """
 SELECT 'keyword', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'), k.coverage,
-       greatest(0, 1 - k.distance), k.names_only
+       greatest(0, 1 - k.distance), k.names_only, m.payload->>'created_at'
 FROM (
     SELECT * FROM kw_ranked WHERE coverage >= %(kw_min_coverage)s
     ORDER BY coverage DESC, distance, id
@@ -313,7 +325,8 @@ en_weighted AS (
 
 _ENTITY = """
 SELECT 'entity', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'),
-       w.weight, greatest(0, 1 - (m.vector <=> %(vector)s::vector)), false
+       w.weight, greatest(0, 1 - (m.vector <=> %(vector)s::vector)), false,
+       m.payload->>'created_at'
 FROM (
     SELECT e.id, sum(e.weight) AS weight FROM (
         SELECT link.mid::uuid AS id, named.weight
@@ -388,6 +401,16 @@ def channel_statement(
     )
 
 
+def _instant(value: Any) -> datetime | None:
+    """``payload.created_at`` as an instant (Mem0 writes ISO strings with an offset)."""
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+
+
 def _margin(strength: float, floor: float) -> float:
     """How far ``strength`` clears ``floor`` on a channel whose best is 1.0, in [0, 1]."""
     return max(0.0, min(1.0, (strength - floor) / (1.0 - floor))) if floor < 1.0 else 0.0
@@ -404,7 +427,7 @@ def channel_hits(
         Channel.ENTITY: 0.0,
     }
     found: dict[Channel, list[ChannelHit]] = {c: [] for c in floors}
-    for channel, memory_id, content, category, strength, similarity, names_only in rows:
+    for channel, memory_id, content, category, strength, similarity, names_only, created in rows:
         hit = ChannelHit(
             channel=Channel(channel),
             id=str(memory_id),
@@ -414,6 +437,7 @@ def channel_hits(
             similarity=float(similarity),
             margin=_margin(float(strength), floors[Channel(channel)]),
             names_only=bool(names_only),
+            created_at=_instant(created),
         )
         found[hit.channel].append(hit)
     for hits in found.values():
@@ -423,8 +447,8 @@ def channel_hits(
 
 _MEANING_CHANNEL = """
 SELECT 'meaning', v.id, v.content, v.category, v.strength,
-       greatest(0, 1 - (v.vector <=> %(vector)s::vector)), false FROM (
-    SELECT m.id, m.vector, m.payload->>'data' AS content,
+       greatest(0, 1 - (v.vector <=> %(vector)s::vector)), false, v.created_at FROM (
+    SELECT m.id, m.vector, m.payload->>'data' AS content, m.payload->>'created_at' AS created_at,
            coalesce(m.payload->>'category', 'fact') AS category,
            greatest(0, 1 - (m.second_vector <=> %(meaning)s::vector)) AS strength
     FROM {memories} m
@@ -432,16 +456,11 @@ SELECT 'meaning', v.id, v.content, v.category, v.strength,
     ORDER BY m.second_vector <=> %(meaning)s::vector
     LIMIT %(pool)s
 ) v
-WHERE v.strength >= %(meaning_related_floor)s
 """
 
 
 def _meaning_params(meaning: MeaningQuery) -> dict[str, Any]:
-    return {
-        "meaning": str(meaning.vector),
-        "meaning_model": meaning.model,
-        "meaning_related_floor": min(meaning.related_floor, meaning.floor),
-    }
+    return {"meaning": str(meaning.vector), "meaning_model": meaning.model}
 
 
 def meaning_statement(
@@ -467,21 +486,27 @@ def meaning_hits(
     found: dict[Channel, list[ChannelHit]],
     meaning: MeaningQuery,
 ) -> dict[Channel, list[ChannelHit]]:
-    """``found`` with the meaning channel's rows added as its hits."""
-    channel = [
-        ChannelHit(
-            channel=Channel.MEANING,
-            id=str(memory_id),
-            content=str(content or ""),
-            category=str(category or "fact"),
-            strength=float(strength),
-            similarity=float(first_similarity),
-            margin=_margin(float(strength), meaning.floor),
-            names_only=False,
-            under_floor=float(strength) < meaning.floor,
+    """``found`` with the meaning channel's rows added as its hits: the scope's nearest
+    memories under the second model, over their floor (evidence) or under it (``under_floor``:
+    they take part in the order of an answer only), each against the floor of its pair of
+    languages (``MeaningQuery.floor_for``)."""
+    channel = []
+    for _, memory_id, content, category, strength, first_similarity, _, created in rows:
+        floor = meaning.floor_for(str(content or ""))
+        channel.append(
+            ChannelHit(
+                channel=Channel.MEANING,
+                id=str(memory_id),
+                content=str(content or ""),
+                category=str(category or "fact"),
+                strength=float(strength),
+                similarity=float(first_similarity),
+                margin=_margin(float(strength), floor),
+                names_only=False,
+                under_floor=float(strength) < floor,
+                created_at=_instant(created),
+            )
         )
-        for _, memory_id, content, category, strength, first_similarity, _ in rows
-    ]
     channel.sort(key=lambda h: (-h.strength, h.id))
     return {**found, Channel.MEANING: channel}
 

@@ -4,32 +4,61 @@ Each channel ranks the memories it has evidence for on its own scale (cosine, ke
 coverage, entity weight); those scales are not comparable, so they are never added.  Reciprocal
 rank fusion combines ranks only:
 
-    score(m) = Σ_c 1 / (K + rank_c(m))  /  (|channels| / (K + 1))
+    score(m) = Σ_c w_c / (K + rank_c(m))  /  (Σ_c w_c / (K + 1))
 
-summed over the channels that found ``m`` (rank 1 is a channel's best).  The divisor is the
+summed over the channels that ranked ``m`` (rank 1 is a channel's best).  The divisor is the
 score of a memory ranked first by every channel asked, so the score lies in (0, 1], means the
-same thing on every query (1.0 = first everywhere, 1/4 = first in one of four) and grows with
-relevance.  A memory no channel found over its floor is not evidence.
+same thing on every query and grows with relevance.
 
-**Related memories.**  Once an answer has evidence (the question is about something this
-memory holds), the places left up to ``top_k`` go to the nearest memories by meaning that no
-channel found over its floor (the meaning channel's ``under_floor`` hits, nearest first, no
-further than ``RELATED_MARGIN`` from the nearest memory), after every piece of evidence and
-scored below it.  Agents ask for advice a stored fact should shape
-("帮我订个部门聚餐的馆子" → a colleague is vegetarian) and about earlier conversations in words
-the answer does not repeat; the floors that keep an off-topic question unanswered drop such a
-memory, while the second model ranks it near the top (docs/retrieval.md, "Related memories").
-A question with no evidence anywhere still answers nothing.
+**Two decisions, kept apart.**  *Whether to answer*: a question is answered only when some
+channel found a memory over its floor (evidence); the floors are calibrated so that an
+off-topic question finds none.  *What order*: once answered, the candidates are ranked by every
+signal together — each channel's evidence at weight 1, and the second model's own ranking of
+the scope's nearest memories, over and under its floor alike, as one more channel
+(``ORDER_WEIGHT``, ``ORDER_DEPTH`` deep) — and ``top_k`` is filled from that order.  The second
+model ranks better than any floor lets it: its floor must keep off-topic questions unanswered,
+and so it dropped the right memory of many answered ones (advice a stored fact should shape, a
+later turn saying a plan moved, a memory in the other language).  A memory that no channel
+found over its floor is ``related`` (``metadata.match``), whatever its place.
+
+**Newer first.**  A question about now ("现在", "now", "in the end": ``asks_about_now``) ranks
+the newer of the answer's first candidates first: their order is fused with their order by
+``created_at`` (``NEWER_FIRST_WEIGHT``, ``NEWER_FIRST_DEPTH``).  The memories an answer's first
+places hold are about the question's subject, and when they say different things the later one
+says how it is now — the turn that says the plan moved, not the plan.  A superseded memory is
+never recalled at all (``memories.recall.live``), so a memory key's older value cannot compete.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC
 
-from memories.recall.tuning import RELATED_MARGIN, RRF_K
+from memories.recall.tuning import (
+    NEWER_FIRST_DEPTH,
+    NEWER_FIRST_MARGIN,
+    NEWER_FIRST_WEIGHT,
+    ORDER_DEPTH,
+    ORDER_WEIGHT,
+    RRF_K,
+)
 from memories.types import Channel, ChannelHit, SearchHit
 
 ALL_CHANNELS = tuple(Channel)
+
+# Words that ask how something is now, after whatever changed ("咖啡馆现在定在哪天开业",
+# "Which framework does the Android client use in the end?").
+_NOW = re.compile(
+    r"现在|目前|如今|眼下|最后|最终|最新|后来|\b(?:now|currently|these days|in the end|"
+    r"latest|finally|eventually|any more|anymore)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_about_now(query: str) -> bool:
+    """Whether ``query`` asks how something is now (newer first)."""
+    return bool(_NOW.search(query))
 
 
 def _ranked(hits: Sequence[ChannelHit]) -> Iterable[tuple[int, ChannelHit]]:
@@ -48,15 +77,15 @@ def fuse(
     *,
     top_k: int,
     use: Iterable[Channel] = ALL_CHANNELS,
+    newer_first: bool = False,
 ) -> tuple[SearchHit, ...]:
-    """The ``top_k`` memories by fused rank, best first, then the related ones (above).  A tie
-    goes to the memory whose best evidence clears its channel's floor by more
+    """The ``top_k`` memories of an answer, best first; none when no channel has evidence
+    (above).  A tie goes to the memory whose best evidence clears its channel's floor by more
     (``ChannelHit.margin``: first in the keyword channel with every word asked beats first in
     the vector channel at its floor), then to the higher cosine."""
     # Only the channels that were asked count: without a second model (or with it off for
     # this search) "first everywhere" is first in the other three.
     use = tuple(c for c in use if c in channels)
-    best = max(len(use), 1) / (RRF_K + 1)
     fused: dict[str, float] = {}
     first: dict[str, ChannelHit] = {}
     margin: dict[str, float] = {}
@@ -72,50 +101,67 @@ def fuse(
             fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
             first.setdefault(hit.id, hit)
             margin[hit.id] = max(margin.get(hit.id, 0.0), hit.margin)
+    if not fused:
+        return ()
+    evidence = set(fused)
+    weight = 0.0
+    if Channel.MEANING in use:
+        # The second model's ranking, over and under its floor alike: its floor says whether
+        # a question is about this memory, not which of the memories near it comes first.
+        weight = ORDER_WEIGHT
+        for rank, hit in _ranked(channels[Channel.MEANING][:ORDER_DEPTH]):
+            fused[hit.id] = fused.get(hit.id, 0.0) + ORDER_WEIGHT / (RRF_K + rank)
+            first.setdefault(hit.id, hit)
+            margin.setdefault(hit.id, 0.0)
+    best = max(len(use) + weight, 1.0) / (RRF_K + 1)
     order = sorted(fused, key=lambda i: (-fused[i], -margin[i], -first[i].similarity, i))
-    hits = [
+    if newer_first:
+        order = _newer_first(order, channels, use)
+    return tuple(
         SearchHit(
             id=memory_id,
             content=first[memory_id].content,
             score=round(min(1.0, fused[memory_id] / best), 4),
             category=first[memory_id].category,
+            related=memory_id not in evidence,
         )
         for memory_id in order[:top_k]
-    ]
-    return (*hits, *_related(channels, use, hits, top_k=top_k, best=best))
+    )
 
 
-def _related(
-    channels: Mapping[Channel, Sequence[ChannelHit]],
-    use: Sequence[Channel],
-    evidence: Sequence[SearchHit],
-    *,
-    top_k: int,
-    best: float,
-) -> list[SearchHit]:
-    """The nearest memories by meaning under its floor, for the places ``evidence`` leaves up
-    to ``top_k``, each within ``RELATED_MARGIN`` of the nearest memory's cosine; none when
-    there is no evidence.  Each is scored at most half what its rank would earn in the meaning
-    channel over the floor, and below the weakest evidence, so an answer's scores never rise
-    down the list."""
-    if not evidence or len(evidence) >= top_k or Channel.MEANING not in use:
-        return []
-    taken = {hit.id for hit in evidence}
-    ceiling = evidence[-1].score
-    related: list[SearchHit] = []
-    meaning = channels.get(Channel.MEANING, ())
-    nearest = max((h.strength for h in meaning), default=0.0)
-    near = [
-        h
-        for h in meaning
-        if h.under_floor and h.id not in taken and h.strength >= nearest - RELATED_MARGIN
+def _newer_first(
+    order: list[str], channels: Mapping[Channel, Sequence[ChannelHit]], use: Sequence[Channel]
+) -> list[str]:
+    """``order`` with the memories of its first ``NEWER_FIRST_DEPTH`` that are about the
+    question's subject — within ``NEWER_FIRST_MARGIN`` of the nearest memory's second-model
+    cosine — re-ranked among their own places by RRF of their place and their place by
+    ``created_at``, newest first; every other memory keeps its place (a newer fact about
+    something else is no answer to "what is it now")."""
+    if Channel.MEANING not in use:
+        return order
+    near = {hit.id: hit for hit in channels[Channel.MEANING]}
+    nearest = max((hit.strength for hit in near.values()), default=0.0)
+    head = order[:NEWER_FIRST_DEPTH]
+    movable = [
+        i
+        for i in head
+        if i in near
+        and near[i].created_at is not None
+        and near[i].strength >= nearest - NEWER_FIRST_MARGIN
     ]
-    for rank, hit in enumerate(near[: top_k - len(evidence)], start=1):
-        credit = 0.5 / (RRF_K + rank) / best
-        ceiling = max(0.0001, min(round(credit, 4), round(ceiling - 0.0001, 4)))
-        related.append(
-            SearchHit(
-                id=hit.id, content=hit.content, score=ceiling, category=hit.category, related=True
-            )
-        )
-    return related
+    if len(movable) < 2:
+        return order
+    # By the day each was stored: memories of one day (one conversation, one import) are not
+    # a before and an after, and share a rank.
+    day = {i: near[i].created_at.astimezone(UTC).date() for i in movable}  # type: ignore[union-attr]
+    if len(set(day.values())) < 2:
+        return order
+    place = {memory_id: rank for rank, memory_id in enumerate(head, start=1)}
+    score = {i: 1.0 / (RRF_K + place[i]) for i in movable}
+    newest = sorted(set(day.values()), reverse=True)
+    recency = {i: 1 + newest.index(day[i]) for i in movable}  # dense: 1, 1, 2, 3, 3
+    for memory_id in movable:
+        score[memory_id] += NEWER_FIRST_WEIGHT / (RRF_K + recency[memory_id])
+    moved = iter(sorted(movable, key=lambda i: (-score[i], recency[i])))
+    taken = set(movable)
+    return [next(moved) if i in taken else i for i in head] + order[NEWER_FIRST_DEPTH:]

@@ -8,7 +8,8 @@ from django.conf import settings
 
 from memories import metrics
 from memories.engine import get_engine
-from memories.recall.fusion import fuse
+from memories.recall.fusion import asks_about_now, fuse
+from memories.recall.languages import Written, written_in
 from memories.recall.query import analyse
 from memories.recall.tuning import MIN_CHANNEL_POOL
 from memories.selectors.as_of import with_validity
@@ -37,10 +38,18 @@ def recall_channels(
     engine = get_engine()  # prepares jieba/spaCy before the query is analysed
     # The second model embeds the query on another thread while this one embeds it with the
     # first, analyses it and runs the first statement: search pays the slower, not the sum.
+    # The meaning channel's floors per pair of languages (``memories.recall.languages``).
+    language = written_in(query)
     meaning = engine.ask_meaning(
         query,
-        floor=settings.SECOND_MODEL_MIN_SCORE,
+        floor=(
+            settings.SECOND_MODEL_MIN_SCORE
+            if language is Written.ZH
+            else settings.SECOND_MODEL_EN_MIN_SCORE
+        ),
         related_floor=settings.SECOND_MODEL_RELATED_MIN_SCORE,
+        across_floor=settings.SECOND_MODEL_ACROSS_MIN_SCORE,
+        language=language,
     )
     channel_query = analyse(
         query,
@@ -61,7 +70,8 @@ def memory_search(
     min_score: float | None = None,
     filters: SearchFilters | None = None,
 ) -> SearchResult:
-    """Vector, keyword and entity recall fused by rank (``memories.recall.fusion``).
+    """Every recall channel fused by rank (``memories.recall.fusion``): answered only with
+    evidence, ordered by every signal, newer first for a question about now.
 
     ``min_score`` is the vector channel's floor; the keyword and entity channels have their
     own.  No evidence in any channel is zero hits; an outage is ``available=False``.
@@ -79,7 +89,7 @@ def memory_search(
     except BackendError as exc:
         metrics.search_failed.inc()
         return SearchResult(items=(), available=False, error_reason=str(exc))
-    hits = fuse(channels, top_k=limit)
+    hits = fuse(channels, top_k=limit, newer_first=asks_about_now(query))
     if filters is not None and filters.as_of is not None:
         hits = with_validity(hits)  # what was true then says when each fact held
     metrics.search_latency.observe(time.perf_counter() - started)

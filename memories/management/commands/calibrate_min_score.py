@@ -17,6 +17,8 @@ from memories.ops.calibration import (
     UNRELATED_FACTS,
     Calibration,
     calibrate,
+    calibrate_pairs,
+    recommend_pair,
     recommend_related,
     recommend_second,
 )
@@ -62,6 +64,30 @@ class Command(BaseCommand):
             " — the best recall − pair false-pass at or under that floor (configured "
             f"POCO_SECOND_MODEL_RELATED_MIN_SCORE: {settings.SECOND_MODEL_RELATED_MIN_SCORE})"
         )
+        bound = first.row(first.recommended).off_topic_answered
+        configured = {
+            "zh": ("POCO_SECOND_MODEL_MIN_SCORE", settings.SECOND_MODEL_MIN_SCORE),
+            "en": ("POCO_SECOND_MODEL_EN_MIN_SCORE", settings.SECOND_MODEL_EN_MIN_SCORE),
+            "across": (
+                "POCO_SECOND_MODEL_ACROSS_MIN_SCORE",
+                settings.SECOND_MODEL_ACROSS_MIN_SCORE,
+            ),
+        }
+        pairs = calibrate_pairs(
+            embed=model.queries, embed_memories=model.passages, floors=SECOND_FLOORS
+        )
+        for kind, calibration in pairs.items():
+            out.write(
+                f"\nsecond model, {kind} pairs: {len(calibration.positives)} positive pairs, "
+                f"{len(calibration.off_topic_best)} off-topic questions"
+            )
+            self._table(calibration)
+            name, value = configured[kind]
+            out.write(
+                f"recommended {kind} floor: {recommend_pair(calibration, bound=bound):.2f} — the "
+                "best recall − off-topic answered among the floors answering fewer off-topic "
+                f"questions than the first embedder at its floor (configured {name}: {value})"
+            )
 
     def _table(self, result: Calibration) -> None:
         out = self.stdout

@@ -103,7 +103,9 @@ def test_a_chinese_name_written_in_pinyin_is_entity_evidence(scope, remember, fa
     channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
     assert wanted in [h.id for h in channels[Channel.ENTITY]]
     result = selectors.memory_search(scope=scope, query=query)
-    assert result.items and result.items[0].id == wanted
+    # "Wang Lei" names two memories alike (this one and Atlas's owner): either may come first.
+    named = 2 if query == "Wang Lei" else 1
+    assert wanted in [h.id for h in result.items[:named]]
 
 
 def test_pinyin_must_spell_the_whole_name(scope, remember):
@@ -440,7 +442,9 @@ def test_memory_found_by_more_channels_ranks_higher(scope, facts):
     channels = selectors.recall_channels(scope=scope, query="Atlas", pool=40, min_score=0.0)
     assert facts[ATLAS] in {h.id for h in channels[Channel.ENTITY]}
     assert result.items[0].id == facts[ATLAS]
-    assert result.items[0].score > 2 * result.items[-1].score
+    # At min_score 0 every memory is vector evidence and every one is in e5's ranking (the
+    # order's fifth share): the last holds those two, Atlas three more.
+    assert result.items[0].score > 1.5 * result.items[-1].score
 
 
 def test_between_two_firsts_of_one_channel_each_the_clearer_evidence_ranks_first(scope, remember):

@@ -1,0 +1,123 @@
+"""``selectors.memory_search`` on the real stack (PostgreSQL, USE v3, e5, jieba/spaCy): once a
+question has evidence its answer is ordered by every signal, the second model's own ranking of
+the scope included (``memories.recall.fusion``); a memory in the other language takes its place
+there; a question about now ranks the newer of two memories about one subject first."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memories import selectors, services
+from memories.types import SearchResult
+
+# A bilingual user's memory: the weekly report habit once in each language, among others.
+FACTS = {
+    "weekly_en": "Prefers concise English summaries for weekly reports.",
+    "weekly_zh": "周报要结论先行，控制在一页以内。",
+    "reports": "以后所有报告统一使用 HTML 格式。",
+    "spanish": "The user is learning Spanish.",
+    "java": "用户是Java后端工程师，主要使用Spring Boot。",
+    "cat": "用户养了一只叫豆豆的猫。",
+    "hiking": "用户周末喜欢爬山。",
+    "football": "User's favourite football team is Arsenal.",
+    "database": "The team decided to use PostgreSQL as the main database.",
+    "feishu": "团队沟通统一用“飞书”，不用邮件。",
+}
+
+
+@pytest.fixture
+def stored(db, scope, agent) -> dict[str, str]:
+    ids = {}
+    for name, text in FACTS.items():
+        outcome = services.memory_add(scope=scope, text=text, actor=agent)
+        assert outcome.memory_id is not None, outcome
+        ids[name] = outcome.memory_id
+    return ids
+
+
+def ids(result: SearchResult) -> list[str]:
+    assert result.available
+    return [hit.id for hit in result.items]
+
+
+@pytest.mark.parametrize(
+    ("question", "wanted"),
+    [
+        pytest.param(
+            "周报应该怎么写",
+            "weekly_en",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known limit: e5 puts every Chinese fact of a bilingual scope nearer a "
+                "Chinese question than the English memory (0.81 against 0.807), and USE's "
+                "ranking, which has it second, costs the conversations (docs/retrieval.md)",
+            ),
+        ),
+        ("how should I write weekly reports", "weekly_zh"),
+    ],
+)
+def test_the_weekly_report_habit_is_found_in_the_other_language(scope, stored, question, wanted):
+    """Both habits answer either question, whichever language it is asked in: e5 ranks the
+    one in the other language near the top (cosine ~0.80), under every floor."""
+    found = ids(selectors.memory_search(scope=scope, query=question, top_k=5))
+    assert stored[wanted] in found[:3], found
+    assert stored["cat"] not in found[:3]
+
+
+def test_the_order_takes_the_second_models_ranking_under_its_floor(scope, stored):
+    """ "我在学什么语言" has evidence (the reports memory's words), and e5 ranks the Spanish memory
+    first, under every floor: it comes before the weaker evidence, marked related."""
+    result = selectors.memory_search(scope=scope, query="我在学什么语言", top_k=5)
+    found = ids(result)
+    assert stored["spanish"] in found[:2], found
+    spanish = next(hit for hit in result.items if hit.id == stored["spanish"])
+    assert spanish.related or any(not hit.related for hit in result.items)
+    scores = [hit.score for hit in result.items]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_an_off_topic_question_in_either_language_still_answers_nothing(scope, stored):
+    for question in ("明天北京会下雨吗", "What's the capital of Peru?", "北极熊吃什么"):
+        assert ids(selectors.memory_search(scope=scope, query=question)) == [], question
+
+
+def test_a_question_about_now_ranks_the_newer_memory_first(db, scope, agent):
+    """Two memories about one plan, the later one saying it moved: asked what holds now, the
+    later comes first; asked without "now", the order is the channels' own."""
+    old, new = (
+        services.memory_add(
+            scope=scope, text=text, actor=agent, created_at=datetime(2026, month, 1, tzinfo=UTC)
+        ).memory_id
+        for month, text in (
+            (3, "咖啡馆计划五月一号开业。"),
+            (5, "咖啡馆开业改到七月一号了，装修晚了。"),
+        )
+    )
+    for filler in ("用户养了一只叫豆豆的猫。", "用户周末喜欢爬山。"):
+        services.memory_add(scope=scope, text=filler, actor=agent)
+    now = ids(selectors.memory_search(scope=scope, query="咖啡馆现在哪天开业？"))
+    assert now.index(new) < now.index(old), now
+
+
+def test_a_query_asked_again_is_not_embedded_again(scope, stored, monkeypatch):
+    """A process keeps its recent queries' vectors: the same question asked again reuses them
+    (e5's ~25 ms), with the same answer."""
+    from memories.engine import get_engine
+
+    model = get_engine().second_model()
+    assert model is not None
+    embedded: list[str] = []
+    real = model.queries
+
+    def counted(texts):
+        embedded.extend(texts)
+        return real(texts)
+
+    monkeypatch.setattr(model, "queries", counted)
+    question = "用户周末一般做什么运动？"
+    first = ids(selectors.memory_search(scope=scope, query=question))
+    again = ids(selectors.memory_search(scope=scope, query=question))
+    assert first == again and first
+    assert embedded.count(question) == 1
