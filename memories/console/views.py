@@ -74,6 +74,7 @@ from memories.types import (
     MemoryRecord,
     MemoryScope,
     SearchFilters,
+    SearchResult,
     Source,
     StatusFilter,
     WriteOutcome,
@@ -311,12 +312,7 @@ def memories(request: HtmxHttpRequest) -> HttpResponse:
     }
     status = 200
     if filters.semantic:
-        result = selectors.memory_search(
-            scope=scope,
-            query=filters.q,
-            top_k=SEMANTIC_TOP_K,
-            filters=SearchFilters(category=filters.category, source=filters.source),
-        )
+        result = _meaning_search(scope, filters)
         context |= {"search": result, "items": [search_item(h) for h in result.items]}
         if not result.available:
             status = 503
@@ -773,6 +769,16 @@ def memory_delete_all(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, template, context, status=http_status(outcome.status, Edge.CONSOLE))
 
 
+def _meaning_search(scope: MemoryScope, filters: ListFilters) -> SearchResult:
+    """The list's search by meaning: the page and "all matching" ask it the same way."""
+    return selectors.memory_search(
+        scope=scope,
+        query=filters.q,
+        top_k=SEMANTIC_TOP_K,
+        filters=SearchFilters(category=filters.category, source=filters.source),
+    )
+
+
 MAX_SELECTED = 100
 # "选择全部 N 条匹配的记忆": the rows the list's filter matches, read again here (never ids the
 # page sent), at most this many in one confirmation.
@@ -788,12 +794,7 @@ def _selected_records(
         query = QueryDict(urlsplit(back).query)
         filters = MemoryFilterForm(query).filters()
         if filters.semantic:
-            result = selectors.memory_search(
-                scope=scope,
-                query=filters.q,
-                top_k=SEMANTIC_TOP_K,
-                filters=SearchFilters(category=filters.category, source=filters.source),
-            )
+            result = _meaning_search(scope, filters)
             ids = [h.id for h in result.items]
         else:
             ids = []
