@@ -287,7 +287,6 @@ def stages(scope: Any, rounds: int) -> dict[str, dict[str, float]]:
             model=model.name,
             vector=e5_vector,
             floor=settings.SECOND_MODEL_MIN_SCORE,
-            related_floor=settings.SECOND_MODEL_RELATED_MIN_SCORE,
         )
         statement, params = meaning_statement(query, asked, memories=table)
 
@@ -332,7 +331,6 @@ def explain(scope: Any, count: int) -> list[str]:
             model=model.name,
             vector=model.queries([q])[0],
             floor=settings.SECOND_MODEL_MIN_SCORE,
-            related_floor=settings.SECOND_MODEL_RELATED_MIN_SCORE,
         )
         statement, params = meaning_statement(query, asked, memories=engine._memory.collection_name)
         with engine._memory.vector_store._get_cursor() as cur:

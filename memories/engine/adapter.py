@@ -770,7 +770,6 @@ class Mem0Adapter:
         text: str,
         *,
         floor: float,
-        related_floor: float,
         across_floor: float | None = None,
         language: Written | None = None,
     ) -> Future[MeaningQuery | None] | None:
@@ -784,7 +783,6 @@ class Mem0Adapter:
                 model=model.name,
                 vector=vector,
                 floor=floor,
-                related_floor=related_floor,
                 across_floor=across_floor,
                 language=language,
             )

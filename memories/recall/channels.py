@@ -79,13 +79,11 @@ class ChannelQuery:
 class MeaningQuery:
     """The query under the second model: its vector, the model that made it, the floor of its
     evidence over a memory in the question's own language (``floor``) and in the other one
-    (``across_floor``; ``memories.recall.languages``), and the lower one of related memories
-    (``calibrate_min_score`` still recommends it)."""
+    (``across_floor``; ``memories.recall.languages``)."""
 
     model: str
     vector: list[float]
     floor: float
-    related_floor: float
     across_floor: float | None = None  # None: ``floor`` for every memory
     language: Written | None = None  # the question's
 

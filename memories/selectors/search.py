@@ -47,7 +47,6 @@ def recall_channels(
             if language is Written.ZH
             else settings.SECOND_MODEL_EN_MIN_SCORE
         ),
-        related_floor=settings.SECOND_MODEL_RELATED_MIN_SCORE,
         across_floor=settings.SECOND_MODEL_ACROSS_MIN_SCORE,
         language=language,
     )

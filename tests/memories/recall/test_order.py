@@ -133,7 +133,6 @@ def test_the_meaning_floor_depends_on_the_pair_of_languages():
         model="e5-small",
         vector=[],
         floor=0.87,
-        related_floor=0.84,
         across_floor=0.83,
         language=written_in("周报应该怎么写"),
     )
@@ -141,7 +140,7 @@ def test_the_meaning_floor_depends_on_the_pair_of_languages():
     assert asked.floor_for("周报要结论先行") == 0.87
     assert asked.floor_for("PR 需要几个人 review") == 0.87  # mixed reads as Chinese
     assert asked.floor_for("Prefers concise English summaries for weekly reports.") == 0.83
-    unpaired = MeaningQuery(model="e5-small", vector=[], floor=0.87, related_floor=0.84)
+    unpaired = MeaningQuery(model="e5-small", vector=[], floor=0.87)
     assert unpaired.floor_for("Prefers concise English summaries for weekly reports.") == 0.87
 
 

@@ -433,7 +433,6 @@ def test_the_meaning_channel_answers_alike_in_one_statement_or_after_the_first(d
         meaning = engine.ask_meaning(
             question,
             floor=settings.SECOND_MODEL_MIN_SCORE,
-            related_floor=settings.SECOND_MODEL_RELATED_MIN_SCORE,
         )
         assert meaning is not None
         asked = meaning.result()
@@ -460,7 +459,7 @@ def test_a_second_embedding_of_another_width_costs_only_the_meaning_channel(db, 
         vector_floor=0.0,
         pool=10,
     )
-    narrow = MeaningQuery(model=second.E5_SMALL, vector=[0.5] * 8, floor=0.5, related_floor=0.5)
+    narrow = MeaningQuery(model=second.E5_SMALL, vector=[0.5] * 8, floor=0.5)
     for meaning in (answered(narrow), meanwhile(narrow), late(narrow), answered(None)):
         found = engine.recall(query, meaning=meaning)
         assert Channel.MEANING not in found
