@@ -34,8 +34,17 @@ def ref_problem(value: str, *, max_length: int = MAX_REF) -> str | None:
         )
     # Read whole, then with its separators as spaces: "run-13912345678" carries a phone number
     # that the whole token, read as one code, would hide.
-    kind = find_sensitive_identifier(re.sub(r"[._:\-]+", " ", value))
-    found = ("sensitive_identifier", kind) if kind is not None else find_secret(value)
+    spaced = re.sub(r"[._:\-]+", " ", value)
+    kind = find_sensitive_identifier(spaced)
+    found = ("sensitive_identifier", kind) if kind is not None else None
+    for reading in (value, spaced):
+        found = found or find_secret(reading)
+        if found == ("credential", "secret_by_meaning"):
+            # The model judges what a text means; an opaque id means nothing and looks random
+            # by design (``35ggpNxvfv3D0L``). A ref is refused for its structure (a key, a
+            # seed, a phone number) or a secret's word before a value
+            # (``wifi-key-Kiwi21Moss``), never for that.
+            found = None
     if found is not None:
         return f"holds a {found[0].replace('_', ' ')} ({found[1]}); send an opaque id"
     return None

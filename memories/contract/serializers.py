@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, serializers
 
 from memories.contract.auth import ServiceCaller
@@ -274,6 +275,27 @@ class IngestInput(ScopeInput):
 
 
 # --- export / import (memories.contract.export_document) -------------------------------------
+@extend_schema_field(
+    {
+        "type": "object",
+        "description": "The fields an UPDATE changed, each as [old, new].",
+        "properties": {
+            name: {
+                "type": "array",
+                "minItems": 2,
+                "maxItems": 2,
+                "items": {"type": "string", "maxLength": 200, "nullable": True},
+            }
+            for name in CHANGED_FIELDS
+        },
+        "additionalProperties": False,
+    }
+)
+class ChangesField(serializers.DictField):
+    """A trail row's ``changes``, published with its closed set of names (``validate_changes``
+    below is the rule)."""
+
+
 class ImportHistoryInput(StrictSerializer):
     """One row of an exported memory's change trail (version 2)."""
 
@@ -290,7 +312,7 @@ class ImportHistoryInput(StrictSerializer):
     actor_kind = StrictChoiceField(
         choices=[kind.value for kind in ActorKind], required=False, default=ActorKind.SYSTEM.value
     )
-    changes = serializers.DictField(required=False, default=dict)
+    changes = ChangesField(required=False, default=dict)
     at = serializers.DateTimeField()
     imported = StrictBooleanField(required=False, default=False)
 

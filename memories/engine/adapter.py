@@ -178,6 +178,8 @@ class Mem0Adapter:
         # Second vectors that writes left to be stored once computed (store_second_vectors).
         self._storing: set[Future[int]] = set()
         self._storing_lock = threading.Lock()
+        # This engine's recent query vectors: a new engine (another embedder) starts empty.
+        self._recent_queries = _RecentQueries(size=1024)
         # Touch the lazily created entity store now: Mem0 skips entity clean-up on delete
         # while it has never been used in this process.
         _ = memory.entity_store
@@ -669,12 +671,12 @@ class Mem0Adapter:
     def embed_query(self, text: str) -> list[float]:
         """The query's vector from the configured embedder (recall's vector channel); a query
         this process embedded lately is not embedded again (``_recent_queries``)."""
-        cached = _recent_queries.get((_FIRST, text))
+        cached = self._recent_queries.get((_FIRST, text))
         if cached is not None:
             return cached
         with _backend("search"):
             vector = [float(x) for x in self._memory.embedding_model.embed(text, "search")]
-        _recent_queries.put((_FIRST, text), vector)
+        self._recent_queries.put((_FIRST, text), vector)
         return vector
 
     def recall(
@@ -787,8 +789,10 @@ class Mem0Adapter:
                 language=language,
             )
 
-        key = (model.name, text)
-        cached = _recent_queries.get(key)
+        # The model object, not only its name: settings may name another model of the same
+        # name (a remote one) while this engine lives.
+        key = (f"{model.name}#{id(model)}", text)
+        cached = self._recent_queries.get(key)
         if cached is not None:  # asked lately: ~25 ms of e5 saved, the same vector
             done: Future[MeaningQuery | None] = Future()
             done.set_result(asked(cached))
@@ -796,7 +800,7 @@ class Mem0Adapter:
 
         def embed() -> MeaningQuery:
             vector = model.queries([text])[0]
-            _recent_queries.put(key, vector)
+            self._recent_queries.put(key, vector)
             return asked(vector)
 
         return _second_threads("query").submit(embed)
@@ -817,8 +821,8 @@ class _RecentQueries:
     used out first.  Agents repeat their questions (a context call per turn on the same topic,
     the same search after each write), and a query's embeddings are most of a search's time:
     e5 takes ~25 ms a question on one core, the statement a few.  A vector depends only on the
-    model and the text, so a cached one is the same answer; the models are fixed for a
-    process's life (a change of embedder is a restart)."""
+    model and the text, so a cached one is the same answer.  Each engine keeps its own (a test
+    or an operator that builds an engine on another embedder starts empty)."""
 
     def __init__(self, size: int) -> None:
         self._size = size
@@ -840,9 +844,8 @@ class _RecentQueries:
                 self._vectors.popitem(last=False)
 
 
-# 1,024 queries of both models: ~2 MB of floats a process.  The first embedder's entries are
+# 1,024 queries of both models: ~2 MB of floats an engine.  The first embedder's entries are
 # keyed by an empty model name, which no second model has.
-_recent_queries = _RecentQueries(size=1024)
 _FIRST = ""
 
 _engine: Mem0Adapter | None = None

@@ -94,6 +94,7 @@ def test_platform_sign_in_scope_expiry_and_logout(
     page.get_by_role("button", name="退出").click()
     expect(page.get_by_role("heading", name="End Session")).to_be_visible()
     page.get_by_role("button", name="End session").click()
-    expect(page).to_have_url(re.compile(r"/accounts/login/$"))
+    expect(page).to_have_url(re.compile(r"/accounts/login/\?reason=signed_out$"))
+    expect(page.get_by_text("你已退出登录")).to_be_visible()  # the page says why it is shown
     page.goto("/memories/")
     expect(page).to_have_url(re.compile(r"/accounts/login/\?next=/memories/$"))

@@ -386,7 +386,7 @@ def test_assistant_confirmed_decision_is_kept_and_attributed_to_the_assistant():
         ("user", "数据库选哪个？"), ("assistant", "已确认采用 PostgreSQL 作为主数据库。")
     )
     assert facts == [
-        {"id": "0", "text": "已确认采用 PostgreSQL 作为主数据库。", "attributed_to": "assistant"}
+        {"id": "0", "text": "采用 PostgreSQL 作为主数据库。", "attributed_to": "assistant"}
     ]
 
 
