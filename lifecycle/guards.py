@@ -42,6 +42,12 @@ def dominant_language(user_texts: Iterable[str]) -> Language | None:
     return language_of(" ".join(user_texts))
 
 
+def user_languages(user_texts: Iterable[str]) -> frozenset[Language]:
+    """Every language the user wrote a message in: a conversation that switches language
+    leaves facts in each, and neither is drift."""
+    return frozenset(found for text in user_texts if (found := language_of(text)) is not None)
+
+
 def drifted(fact: str, language: Language) -> bool:
     """True when a fact is not in the user's language (translation drift)."""
     found = language_of(fact)

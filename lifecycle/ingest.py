@@ -238,7 +238,9 @@ def _finish(
 
 def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJob:
     messages = [{"role": m["role"], "content": m["content"]} for m in job.messages]
-    language = guards.dominant_language(m["content"] for m in messages if m["role"] == "user")
+    said = [m["content"] for m in messages if m["role"] == "user"]
+    language = guards.dominant_language(said)  # the retry instruction's
+    languages = guards.user_languages(said)
     attempt = _Attempt(scope=scope)
     base_metadata = {
         **our_metadata(category="fact", source=Source.INGEST, source_ref=job.run_id),
@@ -267,7 +269,12 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJ
                     instructions=instructions,
                 )
                 attempt.stored.extend(f.id for f in facts)
-                drifting = [f.id for f in facts if language and guards.drifted(f.text, language)]
+                # Drift: a fact in none of the languages the user wrote in.
+                drifting = [
+                    f.id
+                    for f in facts
+                    if languages and all(guards.drifted(f.text, lang) for lang in languages)
+                ]
                 if not drifting:
                     break
                 # Drift: physically remove this write's results, retry once, never store raw.

@@ -51,3 +51,23 @@ def test_the_gates_ingest_is_stored_as_the_users_two_facts_once(v1_live, scope):
         ("以后所有技术方案都使用简体中文。", "user"),
         ("项目叫“Poco”。", "user"),
     ]
+
+
+def test_a_conversation_in_two_languages_keeps_each_fact_in_its_own(v1_live, scope):
+    """A user who writes one message in English and the next in Chinese: each fact keeps the
+    language it was said in, and neither is translation drift (the whole job failed as
+    language_drift, judged against the conversation's dominant language alone)."""
+    messages = [
+        {"role": "user", "content": "I'm vegetarian, keep that in mind when you suggest food."},
+        {"role": "assistant", "content": "Got it."},
+        {"role": "user", "content": "以后给我写邮件草稿的时候，落款统一用“陈工”，一定要记住。"},
+    ]
+    accepted = v1_live.post(
+        "ingest", body(scope, run_id="run-mixed", source="task_completed", messages=messages)
+    )
+    assert accepted.status_code == 202, accepted.content
+    run_queue()
+    job = IngestJob.objects.get(id=accepted.json()["job_id"])
+    assert job.status == IngestJob.Status.SUCCEEDED, job.reason
+    stored = sorted(r.content for r in MemoryRow.objects.filter(payload__user_id=scope.key))
+    assert stored == ["The user is vegetarian.", "以后给用户写邮件草稿的时候，落款统一用“陈工”。"]
