@@ -11,7 +11,6 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from memories.console.governance import end_of_day
 from memories.contract.labels import (
     STATUS_LABELS,
     category_choices,
@@ -20,6 +19,7 @@ from memories.contract.labels import (
 )
 from memories.contract.serializers import MAX_PAGE
 from memories.governance import UNSET, Unset
+from memories.recall.live import day_end
 from memories.services import MAX_FACT_LENGTH
 from memories.types import ListOrder, ListQuery, StatusFilter
 
@@ -241,7 +241,7 @@ class MemoryAddForm(MemoryEditForm):
         if self.cleaned_data.get("forever"):
             return None
         day = self.cleaned_data.get("until")
-        return end_of_day(day) if day else UNSET
+        return day_end(day) if day else UNSET
 
 
 class DeleteAllForm(forms.Form):

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from memories.contract.labels import status_label
+from memories.recall.live import day_end
 from memories.types import MemoryRecord, MemoryStatus
 
 EXTEND_BY = dt.timedelta(days=365)
@@ -67,11 +68,4 @@ class ValidityForm(forms.Form):
         if action == "extend":
             now = timezone.now()
             return max(current or now, now) + EXTEND_BY
-        return end_of_day(self.cleaned_data["until"])
-
-
-def end_of_day(day: dt.date) -> dt.datetime:
-    """A chosen day's last instant in the console's time zone: "valid until" includes the day."""
-    return timezone.make_aware(
-        dt.datetime.combine(day, dt.time.max), timezone.get_current_timezone()
-    )
+        return day_end(self.cleaned_data["until"])
