@@ -19,7 +19,7 @@ from memories.contract.labels import (
 )
 from memories.contract.serializers import MAX_PAGE
 from memories.governance import UNSET, Unset
-from memories.recall.live import day_end
+from memories.instants import day_end
 from memories.services import MAX_FACT_LENGTH
 from memories.types import ListOrder, ListQuery, StatusFilter
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from memories.contract.labels import status_label
-from memories.recall.live import day_end
+from memories.instants import day_end
 from memories.types import MemoryRecord, MemoryStatus
 
 EXTEND_BY = dt.timedelta(days=365)

@@ -22,7 +22,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
 from memories.admission.refs import MAX_REF, REF_PATTERN, ref_problem
-from memories.recall.live import day_end
+from memories.instants import day_end
 
 # PostgreSQL cannot store U+0000 in text or jsonb: refuse it at the edge, never as a 503.
 NO_NUL_PATTERN = r"^[^\x00]*$"
@@ -189,7 +189,7 @@ AS_OF_HELP = (
 
 def parse_as_of(raw: Any) -> datetime:
     """The instant a search ``as_of`` names: a JSON string holding an ISO 8601 instant with an
-    offset, or a day (its last instant in the service's time zone, ``live.day_end``); a future
+    offset, or a day (its last instant in the service's time zone, ``instants.day_end``); a future
     one is now. Anything else raises ``ValidationError`` saying what is wrong."""
     if not isinstance(raw, str):
         raise serializers.ValidationError("must be a string: an ISO 8601 instant or YYYY-MM-DD")

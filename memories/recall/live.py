@@ -31,7 +31,7 @@ no row at all: nothing here can bring it back. Instants compare as ``timestamptz
 
 from __future__ import annotations
 
-from datetime import date, datetime, time
+from datetime import datetime
 from typing import Any
 
 from django.db.models import DateTimeField, Q, TextField, Value
@@ -223,9 +223,3 @@ def validity_end(payload: dict[str, Any]) -> datetime | None:
         if instant is not None
     ]
     return min(ends, default=None)
-
-
-def day_end(day: date) -> datetime:
-    """A day's last instant in the service's time zone (``settings.TIME_ZONE``): a date given
-    for an instant ("as of 2026-03-01") includes that whole day."""
-    return timezone.make_aware(datetime.combine(day, time.max), timezone.get_default_timezone())

@@ -5,7 +5,7 @@ their validity, and never a deleted one."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -112,15 +112,6 @@ def test_validity_now_is_liveness_for_what_writers_write(scope):
     assert len(rows) == len(fields)
     for row in rows:
         assert live.is_valid_at(row.payload, at=now) == live.is_live(row.payload, now=now)
-
-
-def test_a_day_is_its_last_instant_in_the_service_time_zone(settings):
-    end = live.day_end(date(2026, 3, 1))
-    assert end.tzinfo is not None
-    local = end.astimezone(dj_timezone.get_default_timezone())
-    assert (local.date(), local.hour, local.minute, local.second) == (date(2026, 3, 1), 23, 59, 59)
-    assert end.utcoffset() == timedelta(hours=8)  # Asia/Shanghai, the service's default
-    assert end.astimezone(UTC).isoformat().startswith("2026-03-01T15:59:59")
 
 
 # --- through the services and the real channels -------------------------------------------------
