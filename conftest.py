@@ -66,9 +66,9 @@ def _second_vectors_with_their_write(monkeypatch: pytest.MonkeyPatch) -> None:
     after an add sees what it would see a moment later in production, and no vector is still
     being stored when the next test begins. The tests of the write that answers first
     (tests/memories/recall/test_second_model.py) set the production bound again."""
-    from memories.engine import adapter
+    from memories.engine import second_vectors
 
-    monkeypatch.setattr(adapter, "SECOND_VECTORS_BEHIND", 0)
+    monkeypatch.setattr(second_vectors, "SECOND_VECTORS_BEHIND", 0)
 
 
 @pytest.fixture(autouse=True)

@@ -86,8 +86,8 @@ def seed(scope_key: str, size: int, done: int) -> None:
     short resumes); the second model's passages of the next batches are computed on two threads
     meanwhile (it is the slow part)."""
     from benchmarks import corpus
-    from memories.engine import get_engine
-    from memories.engine.adapter import NewFact, PendingSecond
+    from memories.engine import NewFact, get_engine
+    from memories.engine.second_vectors import PendingSecond
 
     engine = get_engine()
     model = engine.second_model()
@@ -221,7 +221,7 @@ def stages(scope: Any, rounds: int) -> dict[str, dict[str, float]]:
 
     from benchmarks.corpus import QUERIES
     from memories.engine import get_engine
-    from memories.engine.adapter import _second_threads
+    from memories.engine.second_vectors import second_threads
     from memories.recall.channels import (
         MeaningQuery,
         channel_hits,
@@ -257,7 +257,7 @@ def stages(scope: Any, rounds: int) -> dict[str, dict[str, float]]:
             span.append((time.perf_counter() - start) * 1000)
             return vector
 
-        future = _second_threads("query").submit(embed)
+        future = second_threads("query").submit(embed)
         t, vector = ms(lambda q=q: engine.embed_query(q))
         add("first_embedding", t)
         t, query = ms(

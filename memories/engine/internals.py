@@ -15,7 +15,8 @@ from typing import Any
 
 from psycopg import sql
 
-from memories.engine.adapter import Mem0Adapter, NoSessionStore, _backend
+from memories.engine.adapter import Mem0Adapter, NoSessionStore
+from memories.engine.base import backend
 
 # Every Mem0 internal the adapter relies on, with the parameters it passes.
 ENTITY_HELPERS = {
@@ -117,7 +118,7 @@ def merge_payload(engine: Mem0Adapter, *, memory_id: str, fields: dict[str, Any]
     from psycopg.types.json import Jsonb
 
     table = sql.Identifier(engine._memory.collection_name)
-    with _backend("payload update"), engine._memory.vector_store._get_cursor(commit=True) as cur:
+    with backend("payload update"), engine._memory.vector_store._get_cursor(commit=True) as cur:
         cur.execute(
             sql.SQL("UPDATE {} SET payload = payload || %s WHERE id = %s").format(table),
             (Jsonb(fields), memory_id),
@@ -128,7 +129,7 @@ def remove_payload_fields(engine: Mem0Adapter, *, memory_id: str, fields: Sequen
     """Drop ``fields`` from one memory's payload in place, as an older version wrote it (the
     upgrade gate's old-data check)."""
     table = sql.Identifier(engine._memory.collection_name)
-    with _backend("payload update"), engine._memory.vector_store._get_cursor(commit=True) as cur:
+    with backend("payload update"), engine._memory.vector_store._get_cursor(commit=True) as cur:
         cur.execute(
             sql.SQL("UPDATE {} SET payload = payload - %s::text[] WHERE id = %s").format(table),
             (list(fields), memory_id),
@@ -139,7 +140,7 @@ def backup_entities(engine: Mem0Adapter, *, suffix: str) -> str:
     """Copy the entity table to ``<table>_backup_<suffix>`` and return that name."""
     source = engine.entity_collection
     backup = f"{source}_backup_{suffix}"
-    with _backend("entity backup"), engine._memory.entity_store._get_cursor(commit=True) as cur:
+    with backend("entity backup"), engine._memory.entity_store._get_cursor(commit=True) as cur:
         cur.execute(
             sql.SQL("CREATE TABLE {} AS TABLE {}").format(
                 sql.Identifier(backup), sql.Identifier(source)
@@ -150,12 +151,12 @@ def backup_entities(engine: Mem0Adapter, *, suffix: str) -> str:
 
 def clear_entities(engine: Mem0Adapter) -> None:
     table = sql.Identifier(engine.entity_collection)
-    with _backend("entity reset"), engine._memory.entity_store._get_cursor(commit=True) as cur:
+    with backend("entity reset"), engine._memory.entity_store._get_cursor(commit=True) as cur:
         cur.execute(sql.SQL("DELETE FROM {}").format(table))
 
 
 def link_entities(engine: Mem0Adapter, *, memory_id: str, text: str, scope_key: str) -> None:
-    with _backend("entity link"):
+    with backend("entity link"):
         engine._memory._link_entities_for_memory(memory_id, text, {"user_id": scope_key})
 
 
@@ -188,7 +189,7 @@ def _tables(engine: Mem0Adapter) -> list[str]:
 
 def vector_width(engine: Mem0Adapter, *, table: str, column: str = "vector") -> int | None:
     """The declared width of ``table.column`` (``vector(N)``), None without the column."""
-    with _backend("schema read"), engine._memory.vector_store._get_cursor() as cur:
+    with backend("schema read"), engine._memory.vector_store._get_cursor() as cur:
         cur.execute(
             "SELECT format_type(atttypid, atttypmod) FROM pg_attribute "
             "WHERE attrelid = to_regclass(%s) AND attname = %s AND NOT attisdropped",
@@ -209,7 +210,7 @@ def shadow_prepare(engine: Mem0Adapter, *, dims: int) -> None:
     whenever its live vector changes (an update re-embeds the text: the shadow is stale). A
     shadow column of another width belongs to an abandoned run towards another target and is
     dropped first."""
-    with _backend("shadow column"), engine._memory.vector_store._get_cursor(commit=True) as cur:
+    with backend("shadow column"), engine._memory.vector_store._get_cursor(commit=True) as cur:
         cur.execute(
             sql.SQL(
                 "CREATE OR REPLACE FUNCTION {}() RETURNS trigger LANGUAGE plpgsql AS "
@@ -267,7 +268,7 @@ def _drop_shadow(cur: Any, table: str) -> None:
 
 def shadow_abort(engine: Mem0Adapter) -> None:
     """Forget a re-embedding that will not be swapped in: the live vectors never changed."""
-    with _backend("shadow abort"), engine._memory.vector_store._get_cursor(commit=True) as cur:
+    with backend("shadow abort"), engine._memory.vector_store._get_cursor(commit=True) as cur:
         for table in _tables(engine):
             _drop_shadow(cur, table)
         _drop_invalidate_function(cur)
@@ -283,7 +284,7 @@ def shadow_exists(engine: Mem0Adapter) -> bool:
 def shadow_counts(engine: Mem0Adapter) -> tuple[int, int]:
     """(rows still without a shadow vector, all rows) over both tables."""
     todo = total = 0
-    with _backend("shadow count"), engine._memory.vector_store._get_cursor() as cur:
+    with backend("shadow count"), engine._memory.vector_store._get_cursor() as cur:
         for table in _tables(engine):
             cur.execute(
                 sql.SQL("SELECT count(*) FILTER (WHERE {} IS NULL), count(*) FROM {}").format(
@@ -301,7 +302,7 @@ def shadow_fill_batch(engine: Mem0Adapter, *, embedder: Any, batch: int) -> int:
     done = 0
     store = engine._memory.vector_store
     for table in _tables(engine):
-        with _backend("shadow read"), store._get_cursor() as cur:
+        with backend("shadow read"), store._get_cursor() as cur:
             cur.execute(
                 sql.SQL(
                     "SELECT id, payload->>'data' FROM {} WHERE {} IS NULL ORDER BY id LIMIT %s"
@@ -312,7 +313,7 @@ def shadow_fill_batch(engine: Mem0Adapter, *, embedder: Any, batch: int) -> int:
         if not rows:
             continue
         vectors = _embed_all(embedder, [str(text or "") for _, text in rows])
-        with _backend("shadow write"), store._get_cursor(commit=True) as cur:
+        with backend("shadow write"), store._get_cursor(commit=True) as cur:
             cur.executemany(
                 sql.SQL("UPDATE {} SET {} = %s::vector WHERE id = %s").format(
                     sql.Identifier(table), sql.Identifier(SHADOW_COLUMN)
@@ -329,7 +330,7 @@ def shadow_fill_batch(engine: Mem0Adapter, *, embedder: Any, batch: int) -> int:
 
 
 def _embed_all(embedder: Any, texts: Sequence[str]) -> list[list[float]]:
-    with _backend("embed"):
+    with backend("embed"):
         return [[float(x) for x in v] for v in embedder.embed_batch(list(texts), "add")]
 
 
@@ -339,7 +340,7 @@ def _next_index(table: str) -> str:
 
 def shadow_index(engine: Mem0Adapter) -> None:
     """Build the HNSW index of the shadow column before the swap, so the swap only renames."""
-    with _backend("shadow index"), engine._memory.vector_store._get_cursor(commit=True) as cur:
+    with backend("shadow index"), engine._memory.vector_store._get_cursor(commit=True) as cur:
         for table in _tables(engine):
             cur.execute(
                 sql.SQL(
@@ -362,7 +363,7 @@ def shadow_swap(engine: Mem0Adapter, *, embedder: Any, model: str) -> int:
     store = engine._memory.vector_store
     caught_up = 0
     shadow = sql.Identifier(SHADOW_COLUMN)
-    with _backend("swap"), store._get_cursor(commit=True) as cur:
+    with backend("swap"), store._get_cursor(commit=True) as cur:
         for table in _tables(engine):
             ident = sql.Identifier(table)
             cur.execute(sql.SQL("LOCK TABLE {} IN SHARE ROW EXCLUSIVE MODE").format(ident))
@@ -410,7 +411,7 @@ def second_rebuild(engine: Mem0Adapter, *, dims: int) -> None:
     is dropped (search's meaning channel is empty until the backfill refills it) and the HNSW
     index is rebuilt for the new width. The first model's channels are untouched."""
     table = sql.Identifier(engine._memory.collection_name)
-    with _backend("second column"), engine._memory.vector_store._get_cursor(commit=True) as cur:
+    with backend("second column"), engine._memory.vector_store._get_cursor(commit=True) as cur:
         cur.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(sql.Identifier(SECOND_INDEX)))
         cur.execute(
             sql.SQL(

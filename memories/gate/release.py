@@ -132,7 +132,7 @@ def drift_guard() -> tuple[bool, str]:
 
 # --- an outage -------------------------------------------------------------------------------
 # What logs every failed connection of the outage made on purpose (the report has the result).
-OUTAGE_LOGGERS = ("psycopg.pool", "memories.engine.adapter")
+OUTAGE_LOGGERS = ("psycopg.pool", "memories.engine")
 
 
 @contextmanager

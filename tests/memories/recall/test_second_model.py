@@ -25,7 +25,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from memories import selectors, services
-from memories.engine import adapter, get_engine, reset_engine, second
+from memories.engine import get_engine, reset_engine, second, second_vectors
 from memories.ops import portability
 from memories.ops.calibration import (
     SECOND_FLOORS,
@@ -53,7 +53,7 @@ OTHERS = [
 ]
 OFF_TOPIC = "明天北京会下雨吗"
 # The service's bound, read before the suite's conftest sets it to 0 for every test.
-PRODUCTION_BEHIND = adapter.SECOND_VECTORS_BEHIND
+PRODUCTION_BEHIND = second_vectors.SECOND_VECTORS_BEHIND
 
 
 def second_row(memory_id: str) -> tuple[list[float] | None, str | None]:
@@ -168,7 +168,7 @@ def held_second(settings, monkeypatch) -> Iterator[threading.Event]:
     """A remote second model (an OpenAI-compatible server on 127.0.0.1) that holds every
     passage's answer until the test sets the event it yields; queries are answered at once.
     Writes answer before their vectors, as in production (the suite's conftest has them wait)."""
-    monkeypatch.setattr(adapter, "SECOND_VECTORS_BEHIND", PRODUCTION_BEHIND)
+    monkeypatch.setattr(second_vectors, "SECOND_VECTORS_BEHIND", PRODUCTION_BEHIND)
     release = threading.Event()
 
     class Held(BaseHTTPRequestHandler):
@@ -233,7 +233,7 @@ def test_a_writer_faster_than_the_second_model_is_held_to_its_pace(
     """Past ``SECOND_VECTORS_BEHIND`` writes whose vectors are still to store, the next write
     waits for its own. (The second add runs on a thread of its own, with a connection of its
     own that commits: hence ``transactional_db``, which empties the tables afterwards.)"""
-    monkeypatch.setattr(adapter, "SECOND_VECTORS_BEHIND", 1)
+    monkeypatch.setattr(second_vectors, "SECOND_VECTORS_BEHIND", 1)
     first = services.memory_add(scope=scope, text=JOB, actor=agent)
     assert first.status == WriteStatus.ADDED and second_row(first.memory_id) == (None, None)
 
