@@ -1,7 +1,7 @@
 """Contract tests for every Mem0 internal the adapter relies on.
 
 When one fails after a mem0ai upgrade, read the message, re-check the SDK source it names,
-and fix memories/engine/adapter.py before anything else.
+and fix the adapter (memories/engine/) before anything else.
 """
 
 from __future__ import annotations

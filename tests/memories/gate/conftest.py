@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# The operator token the gate's in-process tests put in the settings.
+OPERATOR = "gate-operator-token-0123456789"
+
 # What the release, SDK, entities and ingest-policy steps of verify report on a sound service:
 # both a full run against a live service and the later steps alone must pass each of them.
 LATER_STEP_CONDITIONS = (

@@ -19,7 +19,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from memories import selectors
-from memories.gate import release, steps
+from memories.gate import fixtures, release
 from memories.gate.baseline import FORMAT, record_sample
 from memories.gate.recall_set import SAMPLE_QUERIES
 from memories.services import memory_add
@@ -201,7 +201,7 @@ def test_a_quoted_entity_not_indexed_refuses(verify, trigger):
     trigger(
         "poco_memories_entities",
         "BEFORE INSERT",
-        f"IF NEW.payload->>'data' = '{steps.ENTITY_OLD}' THEN RETURN NULL; END IF; RETURN NEW;",
+        f"IF NEW.payload->>'data' = '{fixtures.ENTITY_OLD}' THEN RETURN NULL; END IF; RETURN NEW;",
     )
     refused_for(verify("entities"), "entities.quoted_indexed")
 
@@ -210,7 +210,7 @@ def test_an_old_entity_kept_after_an_update_refuses(verify, trigger):
     trigger(
         "poco_memories_entities",
         "BEFORE UPDATE OR DELETE",
-        f"IF OLD.payload->>'data' = '{steps.ENTITY_OLD}' THEN RETURN NULL; END IF; "
+        f"IF OLD.payload->>'data' = '{fixtures.ENTITY_OLD}' THEN RETURN NULL; END IF; "
         "IF TG_OP = 'DELETE' THEN RETURN OLD; END IF; RETURN NEW;",
     )
     verdict = verify("entities")
@@ -222,7 +222,7 @@ def test_a_sentence_taken_for_a_name_refuses(verify, monkeypatch):
     from memories.language import nlp
 
     def with_the_sentence(text: str, found: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        return [*found, *([("QUOTED", steps.SENTENCE)] if steps.SENTENCE in text else [])]
+        return [*found, *([("QUOTED", fixtures.SENTENCE)] if fixtures.SENTENCE in text else [])]
 
     single, batch = nlp.extract_entities, nlp.extract_entities_batch
     monkeypatch.setattr(
@@ -238,14 +238,14 @@ def test_a_sentence_taken_for_a_name_refuses(verify, monkeypatch):
     )
     verdict = verify("entities")
     refused_for(verdict, "entities.no_sentence_name")
-    assert steps.SENTENCE in verdict.findings("entities.no_sentence_name")[0]["detail"]
+    assert fixtures.SENTENCE in verdict.findings("entities.no_sentence_name")[0]["detail"]
 
 
 def test_old_data_whose_update_does_not_restore_the_fields_refuses(verify, trigger):
     trigger(
         "poco_memories",
         "BEFORE UPDATE",
-        f"IF NEW.payload->>'data' = '{steps.OLD_UPDATE}' THEN "
+        f"IF NEW.payload->>'data' = '{fixtures.OLD_UPDATE}' THEN "
         "NEW.payload := NEW.payload - 'schema_version'; END IF; RETURN NEW;",
     )
     verdict = verify("old-data")
