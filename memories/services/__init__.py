@@ -4,23 +4,21 @@ Each service checks ownership, calls the engine once, and records the audit trai
 facts (``memories.types``): a failure is never reported as success, and a write that fails
 leaves nothing half-written.
 
-One module per write subject: ``add`` (new memories, one or a batch, stored by ``batch``),
+One module per write subject: ``add`` (new memories, one or a batch, decided by
+``add_decisions`` and stored by ``batch``; ``new_memory`` is what one is made of),
 ``update`` (corrections), ``delete`` (forgetting, with ``vacuum``), ``validity`` (expiry, pins,
 category, switches), ``adoption`` (what auto-ingest extracts), ``staff`` (admin page views).
 ``write`` (``WriteContext`` and the audit rows) and ``supersede`` (key holders) are shared.
 """
 
 from memories.services.add import (
-    QUOTA_EXCEEDED,
     ImportChunkReady,
-    NewMemory,
     add_refusal,
     memory_add,
     memory_add_many,
-    our_metadata,
     prepare_import,
-    quota_room,
 )
+from memories.services.add_decisions import QUOTA_EXCEEDED, quota_room
 from memories.services.adoption import (
     ExtractedFact,
     extraction_instructions,
@@ -30,6 +28,7 @@ from memories.services.adoption import (
     propose_key,
 )
 from memories.services.delete import deletion_marks_prune, memory_delete, memory_delete_user
+from memories.services.new_memory import NewMemory, our_metadata
 from memories.services.restore import memory_restore_version
 from memories.services.staff import staff_view_record
 from memories.services.update import memory_update

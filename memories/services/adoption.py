@@ -22,7 +22,7 @@ from memories.selectors import (
     scope_rows,
     scope_stored_count,
 )
-from memories.services.add import QUOTA_EXCEEDED
+from memories.services.add_decisions import QUOTA_EXCEEDED
 from memories.services.supersede import key_conflict, record_write
 from memories.services.write import WriteContext, admission_refused, noop, valid_key
 from memories.types import (
