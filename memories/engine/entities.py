@@ -14,7 +14,7 @@ not grow with the scope:
 * links are appended / removed with ``jsonb`` operators in SQL, never re-embedding.
 
 A new all-Han name also gets ``pinyin``, the list of its readings (青鸟 → ``["qingniao", …]``,
-``memories.language.nlp.pinyin_readings``), so recall finds it when a query writes the name in
+``memories.language.pinyin.pinyin_readings``), so recall finds it when a query writes the name in
 Latin letters (migration 0011 indexes them and fills them in for rows written before).
 
 Rows keep Mem0's payload shape (``data``, ``entity_type``, ``linked_memory_ids``, ``user_id``)
@@ -32,7 +32,7 @@ from typing import Any
 
 from psycopg import sql
 
-from memories.language.nlp import pinyin_readings
+from memories.language.pinyin import pinyin_readings
 
 Entity = tuple[str, str]
 # Mem0's ``_upsert_entity``: a stored entity this similar to a new name is the same entity.

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import re
 import threading
 import unicodedata
@@ -21,7 +20,6 @@ from typing import Any
 
 import jieba
 import jieba.posseg
-from pypinyin import Style, lazy_pinyin, pinyin
 
 from memories.language import names
 from memories.text import HAN, normalize_quotes, word_set
@@ -472,97 +470,3 @@ def quoted_names(text: str) -> list[str]:
     """Names the query puts in quotes (“林清”, "Atlas"): they always count as evidence."""
     found = [normalize_name(match.group(1)) for match in QUOTED.finditer(normalize_quotes(text))]
     return [name for name in dict.fromkeys(found) if len(name) >= 2]
-
-
-# --- pinyin: a Chinese name in Latin letters ("Qingniao", "Wang Lei" for 青鸟, 王磊) ------------
-_ALL_HAN = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,12}$")
-_PINYIN_WORD = re.compile(r"^[a-z]+$")
-
-
-# A character read several ways (行: xing, hang) multiplies a name's readings; past this many the
-# rest are dropped (names are two to four characters, with one or two such characters).
-MAX_PINYIN_READINGS = 8
-
-
-def pinyin_readings(name: str) -> list[str]:
-    """The toneless pinyin readings of an all-Han name of 2 to 12 characters, syllables run
-    together, the likeliest first; none for any other name.  pypinyin's bundled phrase
-    dictionary picks the first in context (长城 → ``changcheng``), but it reads 太行 as
-    "taixing" and the surname 曾 as "ceng", where people write Taihang and Zeng: so every
-    reading of a character that has several counts too, up to ``MAX_PINYIN_READINGS``.  Stored
-    on the entity row when it is written (``memories.engine.entities``) so recall compares them
-    in SQL, through an index."""
-    text = normalize_name(name)
-    if not _ALL_HAN.match(text):
-        return []
-    readings = {"".join(lazy_pinyin(text, style=Style.NORMAL)).lower(): None}
-    per_character = pinyin(text, style=Style.NORMAL, heteronym=True)
-    for combination in itertools.product(*per_character):
-        if len(readings) == MAX_PINYIN_READINGS:
-            break
-        readings.setdefault("".join(combination).lower(), None)
-    return list(readings)
-
-
-def pinyin_grams(text: str) -> list[str]:
-    """Runs of 1 to 4 Latin words of the query, run together (``qing niao`` → ``qingniao``):
-    equal to one of a name's ``pinyin_readings``, the query names it in pinyin.  Words holding
-    digits or symbols are never pinyin and break a run."""
-    grams: dict[str, None] = {}
-    units = NAME_UNIT.findall(normalize_name(text))
-    for index in range(len(units)):
-        joined = ""
-        for unit in units[index : index + MAX_LATIN_GRAM_WORDS]:
-            if not _PINYIN_WORD.match(unit):
-                break
-            joined += unit
-            # Two Han characters give at least three letters ("e'e"); shorter runs are words.
-            if len(joined) >= 3:
-                grams.setdefault(joined, None)
-    return list(grams)
-
-
-_LATIN_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-MIN_MISSPELT_LENGTH = 5
-# In a word of four letters only two neighbours swapped ("Mria" for "Mira") is read as a slip:
-# a replaced, dropped or added letter makes another word or name too often ("Mica", "Mars").
-MIN_SWAPPED_LENGTH = 4
-# A word's one-edit variants grow with the square of its length (~54 n strings of n letters):
-# past this a string is no word anyone mistyped ("internationalization" has 20 letters), and
-# reading a 1,500-letter one as a slip took the statement past its time.
-MAX_SLIPPED_LENGTH = 24
-
-
-def _swaps(word: str) -> Iterator[str]:
-    """Every string ``word`` becomes when two neighbouring letters trade places."""
-    for i in range(len(word) - 1):
-        yield word[:i] + word[i + 1] + word[i] + word[i + 2 :]
-
-
-def _one_slip(word: str) -> Iterator[str]:
-    """Every string one edit away from ``word``: a deletion, a swap of neighbours, a replacement
-    or an insertion of a letter."""
-    yield from _swaps(word)
-    for i in range(len(word) + 1):
-        left, right = word[:i], word[i:]
-        if right:
-            yield left + right[1:]
-            for letter in _LATIN_LETTERS:
-                yield left + letter + right[1:]
-        for letter in _LATIN_LETTERS:
-            yield left + letter + right
-
-
-def slips_of(word: str) -> list[str]:
-    """What ``word`` may have been meant as, read as one typing slip: any single edit of a word
-    of 5 to 24 letters, a swap of neighbours in a word of 4, nothing for shorter or longer
-    words."""
-    if len(word) > MAX_SLIPPED_LENGTH:
-        return []
-    if len(word) >= MIN_MISSPELT_LENGTH:
-        variants = _one_slip(word)
-    elif len(word) >= MIN_SWAPPED_LENGTH:
-        variants = _swaps(word)
-    else:
-        return []
-    return [variant for variant in dict.fromkeys(variants) if variant != word]

@@ -4,6 +4,7 @@ word lists of ``nlp`` and the dictionary of ``lexicon`` together (recall's query
 from __future__ import annotations
 
 from memories.language import lexicon, nlp
+from memories.language.slips import MIN_MISSPELT_LENGTH, MIN_SWAPPED_LENGTH, slips_of
 
 # A query's translations widen its tsquery: a bound keeps a long query (the context endpoint
 # passes the user's whole input) from becoming a long OR.
@@ -61,7 +62,7 @@ def _with_acronyms(
 
 
 def misspellings(text: str) -> list[str]:
-    """Every string a Latin word of the query may be a slip of (``nlp.slips_of``: one edit of a
+    """Every string a Latin word of the query may be a slip of (``slips_of``: one edit of a
     word of 5+ letters, a swap of neighbours in a word of 4 that no dictionary knows — "mail" is
     a word, not a slip of "Mali"): a stored name equal to one of them is the name the user
     mistyped.
@@ -74,9 +75,9 @@ def misspellings(text: str) -> list[str]:
     for word in words:
         if not word.isalpha():
             continue
-        if len(word) < nlp.MIN_MISSPELT_LENGTH and known.translations(word):
+        if len(word) < MIN_MISSPELT_LENGTH and known.translations(word):
             continue
-        slips = nlp.slips_of(word)
+        slips = slips_of(word)
         if slips:
             variants.update(dict.fromkeys(slips))
             read += 1
@@ -90,7 +91,7 @@ def misspellings(text: str) -> list[str]:
 def keyword_slips(terms: list[tuple[str, ...]]) -> list[tuple[int, str]]:
     """For each keyword term (``keyword_terms``, numbered from 1) that may be a typing slip — a
     Latin word of 4 or more letters that no dictionary knows ("kestral", "afternon", "iibs";
-    never "bread") — the words it may be a slip of (``nlp.slips_of``), as ``(term number,
+    never "bread") — the words it may be a slip of (``slips_of``), as ``(term number,
     word)``, for the first ``MAX_SLIPPED_WORDS`` such terms.  The keyword channel uses those a
     memory of the scope holds when no memory holds the term itself."""
     known = lexicon.get()
@@ -100,9 +101,9 @@ def keyword_slips(terms: list[tuple[str, ...]]) -> list[tuple[int, str]]:
         word = forms[0]
         if len(forms) > 1 or not word.isascii() or not word.isalpha():
             continue
-        if len(word) < nlp.MIN_SWAPPED_LENGTH or known.translations(word):
+        if len(word) < MIN_SWAPPED_LENGTH or known.translations(word):
             continue
-        variants = nlp.slips_of(word)
+        variants = slips_of(word)
         if variants:
             slips.extend((number, variant) for variant in variants)
             read += 1

@@ -2,7 +2,7 @@
 
 0007 indexed one reading per all-Han name, pypinyin's likeliest: 太行 as "taixing", the surname
 曾 as "ceng", where people write Taihang and Zeng.  ``payload.pinyin`` is now the list of a
-name's readings (``memories.language.nlp.pinyin_readings``); this writes it on every all-Han
+name's readings (``memories.language.pinyin.pinyin_readings``); this writes it on every all-Han
 entity row (none, or a string, before) and indexes the list per scope, so the entity channel's
 ``?|`` test is answered by the index in the same statement as before.
 """
@@ -24,7 +24,7 @@ BATCH = 500
 
 
 def store_readings(apps, schema_editor):
-    from memories.language.nlp import pinyin_readings
+    from memories.language.pinyin import pinyin_readings
 
     with schema_editor.connection.cursor() as cur:
         cur.execute(

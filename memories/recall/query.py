@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memories.language import nlp
+from memories.language import nlp, pinyin
 from memories.language.terms import keyword_slips, keyword_terms, misspellings
 from memories.recall.channels import ChannelQuery
 from memories.recall.tuning import KEYWORD_MAX_SHARE, KEYWORD_MIN_COVERAGE
@@ -30,7 +30,7 @@ def analyse(
         grams=nlp.name_grams(query),
         quoted=nlp.quoted_names(query),
         misspellings=misspellings(query),
-        pinyin=nlp.pinyin_grams(query),
+        pinyin=pinyin.pinyin_grams(query),
         filters=filters,
         vector_floor=vector_floor,
         keyword_min_coverage=KEYWORD_MIN_COVERAGE,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from memories.language import nlp
+from memories.language import nlp, pinyin
 from memories.language.terms import keyword_terms
 
 SEED_EXAMPLE = "后续给我的技术方案都使用简体中文，优先考虑易维护性；项目叫“Poco”。"
@@ -41,30 +41,30 @@ def entity_texts(text: str) -> list[str]:
     [("青鸟", "qingniao"), ("王磊", "wanglei"), ("长城", "changcheng"), ("重庆", "chongqing")],
 )
 def test_all_han_names_get_their_toneless_pinyin_likeliest_first(name, key):
-    assert nlp.pinyin_readings(name)[0] == key
+    assert pinyin.pinyin_readings(name)[0] == key
 
 
 @pytest.mark.parametrize(("name", "reading"), [("太行", "taihang"), ("曾琳", "zenglin")])
 def test_every_reading_of_a_character_read_several_ways_counts(name, reading):
-    readings = nlp.pinyin_readings(name)
+    readings = pinyin.pinyin_readings(name)
     assert reading in readings and reading != readings[0]
 
 
 def test_a_name_has_at_most_so_many_readings():
-    readings = nlp.pinyin_readings("乐乐乐乐")  # le / yue / yao / lao for each character
-    assert len(readings) == nlp.MAX_PINYIN_READINGS == len(set(readings))
+    readings = pinyin.pinyin_readings("乐乐乐乐")  # le / yue / yao / lao for each character
+    assert len(readings) == pinyin.MAX_PINYIN_READINGS == len(set(readings))
 
 
 @pytest.mark.parametrize("name", ["Atlas", "鸟", "Atlas 青鸟", "青鸟2", ""])
 def test_other_names_get_no_pinyin(name):
-    assert nlp.pinyin_readings(name) == []
+    assert pinyin.pinyin_readings(name) == []
 
 
 def test_runs_of_latin_words_are_pinyin_candidates():
-    grams = nlp.pinyin_grams("Who owns Qing Niao, v2?")
+    grams = pinyin.pinyin_grams("Who owns Qing Niao, v2?")
     assert "qingniao" in grams and "owns" in grams
     assert not any("v2" in g for g in grams)
-    assert nlp.pinyin_grams("青鸟的负责人") == []
+    assert pinyin.pinyin_grams("青鸟的负责人") == []
 
 
 def test_an_attribute_counts_once_with_every_word_of_its_group():
