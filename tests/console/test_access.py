@@ -58,9 +58,7 @@ def test_console_posts_enforce_csrf(alice):
 
 
 @pytest.mark.parametrize("name", CONSOLE_PAGES)
-def test_an_account_whose_name_cannot_be_a_scope_is_refused_not_an_error(
-    django_user_model, name
-):
+def test_an_account_whose_name_cannot_be_a_scope_is_refused_not_an_error(django_user_model, name):
     """A local account named outside the scope alphabet has no memory: refused (403) as every
     door refuses such an id, never a server error."""
     person = django_user_model.objects.create_user(username="张三", password="zhang-pass-1")
