@@ -10,11 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from memories.console.filters import ListFilters, SearchMode, status_choices
-from memories.contract.labels import (
-    category_choices,
-    delete_all_phrase,
-    source_choices,
-)
+from memories.contract.labels import category_choices, delete_all_phrase, source_choices
 from memories.contract.serializers import MAX_PAGE
 from memories.governance import UNSET, Unset
 from memories.instants import day_end, service_day

@@ -15,9 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from memories import selectors, services
 from memories.console import outcomes
-from memories.console.forms import (
-    DeleteAllForm,
-)
+from memories.console.forms import DeleteAllForm
 from memories.console.presenters import memory_item
 from memories.console.views.base import (
     HtmxHttpRequest,
@@ -34,13 +32,7 @@ from memories.console.views.base import (
 from memories.console.views.selection import selected_records
 from memories.contract.labels import delete_all_phrase
 from memories.contract.outcomes import Edge, http_status
-from memories.types import (
-    DeleteStatus,
-    ListQuery,
-    MemoryRecord,
-    MemoryScope,
-    Source,
-)
+from memories.types import DeleteStatus, ListQuery, MemoryRecord, MemoryScope, Source
 
 
 @console_login_required

@@ -14,18 +14,9 @@ from django.views.decorators.vary import vary_on_headers
 from memories import selectors, services
 from memories.console.governance import governance_item
 from memories.console.presenters import history_items, memory_item, origin_item, related_item
-from memories.console.views.base import (
-    HtmxHttpRequest,
-    console_login_required,
-    for_owned_memory,
-)
+from memories.console.views.base import HtmxHttpRequest, console_login_required, for_owned_memory
 from memories.context import BUDGET_CHARS, MAX_FACTS
-from memories.types import (
-    ListQuery,
-    MemoryRecord,
-    MemoryScope,
-    StatusFilter,
-)
+from memories.types import ListQuery, MemoryRecord, MemoryScope, StatusFilter
 
 RELATED_LIMIT = 5
 

@@ -18,10 +18,7 @@ from django_htmx.http import reswap, retarget
 from memories import services
 from memories.admission.preview import AdmissionPreview, preview_text
 from memories.console import outcomes
-from memories.console.forms import (
-    MemoryAddForm,
-    MemoryEditForm,
-)
+from memories.console.forms import MemoryAddForm, MemoryEditForm
 from memories.console.links import with_hosts
 from memories.console.outcomes import Action
 from memories.console.views.base import (
@@ -39,14 +36,7 @@ from memories.console.views.base import (
 from memories.console.views.detail import detail_context
 from memories.console.views.drafts import keeps_draft, restored_draft
 from memories.contract.outcomes import Edge, http_status
-from memories.types import (
-    Category,
-    MemoryRecord,
-    MemoryScope,
-    Source,
-    WriteOutcome,
-    WriteStatus,
-)
+from memories.types import Category, MemoryRecord, MemoryScope, Source, WriteOutcome, WriteStatus
 
 
 @keeps_draft

@@ -15,10 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from memories import selectors, services
 from memories.console import outcomes
-from memories.console.forms import (
-    SelectedForm,
-    SwitchesForm,
-)
+from memories.console.forms import SelectedForm, SwitchesForm
 from memories.console.outcomes import Action
 from memories.console.presenters import memory_item
 from memories.console.views.base import (
@@ -38,12 +35,7 @@ from memories.console.views.selection import selected_records
 from memories.contract.labels import category_label
 from memories.contract.outcomes import Edge, http_status
 from memories.support import staff_views
-from memories.types import (
-    MemoryRecord,
-    MemoryScope,
-    Source,
-    WriteStatus,
-)
+from memories.types import MemoryRecord, MemoryScope, Source, WriteStatus
 
 # "谁查看过我的记忆": the newest support reads shown on the settings page.
 STAFF_VIEWS_SHOWN = 20

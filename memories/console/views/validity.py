@@ -25,12 +25,7 @@ from memories.console.views.base import (
 )
 from memories.console.views.detail import history_context
 from memories.contract.outcomes import Edge, http_status
-from memories.types import (
-    MemoryRecord,
-    MemoryScope,
-    Source,
-    WriteStatus,
-)
+from memories.types import MemoryRecord, MemoryScope, Source, WriteStatus
 
 
 @console_login_required
