@@ -44,6 +44,7 @@ from mozilla_django_oidc.views import (
 )
 
 from accounts.models import OidcIdentity
+from memories.scope import scope_of
 from memories.types import MemoryScope, ScopeError
 
 logger = logging.getLogger(__name__)
@@ -120,7 +121,7 @@ def scope_from_claims(claims: dict[str, Any]) -> MemoryScope:
             raise LoginRefused(CLAIMS_MISSING, f"the identity has no usable {claim!r} claim")
         parts[field] = value
     try:
-        return MemoryScope(**parts)
+        return scope_of(**parts)
     except ScopeError as exc:
         raise LoginRefused(CLAIMS_MISSING, str(exc)) from exc
 

@@ -22,18 +22,19 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from memories.contract.labels import category_label, source_label, status_label
-from memories.support import as_instant, memory_refs
+from memories.instants import read_instant, service_zone
+from memories.support import memory_refs
 
 MEMORY_LINK_TEMPLATE = "admin/memories/_memory_link.html"
 
 
 def local_time(value: datetime | str | None) -> str:
-    """A stored instant (datetime or the payload's ISO string) in the server's time zone
-    (``TIME_ZONE``, Asia/Shanghai by default), the same clock the console shows."""
-    moment = as_instant(value)
+    """A stored instant (datetime or the payload's ISO string, read by the one reader) in the
+    service's time zone (``TIME_ZONE``, Asia/Shanghai by default), the console's clock."""
+    moment = read_instant(value)
     if moment is None:
         return ""
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+    return timezone.localtime(moment, service_zone()).strftime("%Y-%m-%d %H:%M")
 
 
 def _metadata_value(key: str, value: Any) -> str:

@@ -3,138 +3,22 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import datetime
 from typing import Any
 
 from django import forms
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from memories.contract.labels import (
-    STATUS_LABELS,
-    category_choices,
-    delete_all_phrase,
-    source_choices,
-)
+from memories.console.filters import ListFilters, SearchMode, status_choices
+from memories.contract.labels import category_choices, delete_all_phrase, source_choices
 from memories.contract.serializers import MAX_PAGE
 from memories.governance import UNSET, Unset
-from memories.instants import day_end
+from memories.instants import day_end, service_day
 from memories.services import MAX_FACT_LENGTH
-from memories.types import ListOrder, ListQuery, StatusFilter
+from memories.types import ListOrder
 
-PAGE_SIZE = 20
 SEMANTIC_TOP_K = 20
 MAX_QUERY_LENGTH = 200
-
-
-class SearchMode:
-    KEYWORD = "keyword"
-    SEMANTIC = "semantic"
-
-
-@dataclass(frozen=True)
-class ListFilters:
-    """The list page's filters as the form shows them (its parameter names, dates as days);
-    ``list_query`` is what they ask of the memory list, the same ``ListQuery`` the APIs build."""
-
-    q: str = ""
-    mode: str = SearchMode.KEYWORD
-    category: str = ""
-    source: str = ""
-    topic: str = ""
-    sort: str = ListOrder.CREATED
-    date_from: date | None = None
-    date_to: date | None = None
-    status: str = StatusFilter.ACTIVE
-    run: str = ""
-    imported: str = ""  # the import whose memories to show (after an import)
-    page: int = 1
-
-    def list_query(self, *, page_size: int = PAGE_SIZE) -> ListQuery:
-        created_from, created_before = self.created_range()
-        return ListQuery(
-            query=self.q,
-            category=self.category,
-            source=self.source,
-            topic=self.topic,
-            status=self.status,
-            run_id=self.run,
-            import_id=self.imported,
-            order=self.sort,
-            created_from=created_from,
-            created_before=created_before,
-            page=self.page,
-            page_size=page_size,
-        )
-
-    @property
-    def active(self) -> bool:
-        return bool(
-            self.q
-            or self.category
-            or self.source
-            or self.topic
-            or self.run
-            or self.imported
-            or self.date_from
-            or self.date_to
-            or self.status != StatusFilter.ACTIVE
-        )
-
-    def created_range(self) -> tuple[datetime | None, datetime | None]:
-        """The dates as instants in the console's time zone; ``date_to`` includes its day."""
-        tz = timezone.get_current_timezone()
-
-        def start_of(day: date) -> datetime:
-            return datetime.combine(day, time.min, tzinfo=tz)
-
-        return (
-            start_of(self.date_from) if self.date_from else None,
-            start_of(self.date_to + timedelta(days=1)) if self.date_to else None,
-        )
-
-    @property
-    def reversed_dates(self) -> bool:
-        return bool(self.date_from and self.date_to and self.date_from > self.date_to)
-
-    @property
-    def folded_count(self) -> int:
-        """How many of the filters behind "筛选" (source, sort, status, dates) are set."""
-        return sum(
-            (
-                bool(self.source),
-                self.sort != ListOrder.CREATED,
-                self.status != StatusFilter.ACTIVE,
-                bool(self.date_from),
-                bool(self.date_to),
-            )
-        )
-
-    @property
-    def by_update(self) -> bool:
-        return self.sort == ListOrder.UPDATED
-
-    @property
-    def semantic(self) -> bool:
-        # Recall only ever finds active memories: history (superseded, expired) is searched
-        # by keyword.
-        return (
-            self.mode == SearchMode.SEMANTIC and bool(self.q) and self.status == StatusFilter.ACTIVE
-        )
-
-    @property
-    def status_label(self) -> str:
-        return str(dict(status_choices()).get(self.status, self.status))
-
-
-def status_choices() -> list[tuple[str, Any]]:
-    return [
-        (StatusFilter.ACTIVE, STATUS_LABELS[StatusFilter.ACTIVE]),
-        (StatusFilter.SUPERSEDED, STATUS_LABELS[StatusFilter.SUPERSEDED]),
-        (StatusFilter.EXPIRED, STATUS_LABELS[StatusFilter.EXPIRED]),
-        (StatusFilter.ALL, _("全部状态")),
-    ]
 
 
 class MemoryFilterForm(forms.Form):
@@ -232,7 +116,7 @@ class MemoryAddForm(MemoryEditForm):
         day = data.get("until")
         if data.get("forever") and day:
             self.add_error("until", _("选了“长期有效”就不要再选日期。"))
-        elif day and day < timezone.localdate():
+        elif day and day < service_day():
             self.add_error("until", _("有效期不能早于今天。"))
         return data
 

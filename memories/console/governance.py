@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from memories.contract.labels import status_label
-from memories.instants import day_end
+from memories.instants import day_end, service_day
 from memories.types import MemoryRecord, MemoryStatus
 
 EXTEND_BY = dt.timedelta(days=365)
@@ -56,7 +56,7 @@ class ValidityForm(forms.Form):
             day = data.get("until")
             if not isinstance(day, dt.date):
                 self.add_error("until", _("请选择一个日期。"))
-            elif day <= timezone.localdate():
+            elif day <= service_day():
                 self.add_error("until", _("请选择今天以后的日期。"))
         return data
 

@@ -23,7 +23,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from memories.console.forms import ImportUploadForm
-from memories.console.views import HtmxHttpRequest, _actor, _scope, console_login_required
+from memories.console.views.base import (
+    HtmxHttpRequest,
+    console_login_required,
+    request_actor,
+    request_scope,
+)
 from memories.contract.export_document import EXPORT_VERSION
 from memories.contract.export_reader import (
     ExportDocument,
@@ -113,7 +118,7 @@ def _page(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) 
 @console_login_required
 @require_http_methods(["GET", "POST"])
 def memory_import(request: HtmxHttpRequest) -> HttpResponse:
-    scope = _scope(request)
+    scope = request_scope(request)
     if request.method != "POST":
         return _page(request, {"form": ImportUploadForm()})
     if "document" in request.POST:  # step two: the confirmed preview
@@ -124,7 +129,7 @@ def memory_import(request: HtmxHttpRequest) -> HttpResponse:
             problem = problem or _("确认的内容无效，请重新上传文件。")
             notice = {"level": "error", "text": problem}
             return _page(request, {"form": ImportUploadForm(), "notice": notice}, status=400)
-        report = portability.memory_import(scope=scope, items=items, actor=_actor(request))
+        report = portability.memory_import(scope=scope, items=items, actor=request_actor(request))
         counts = {
             "added": report.count("added") + report.count("superseded"),
             "skipped": report.count("no_effect"),

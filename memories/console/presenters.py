@@ -7,12 +7,11 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
-from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from memories import governance
 from memories.contract.labels import category_label, history_label, source_label, status_label
+from memories.instants import read_instant, service_day
 from memories.selectors import HistoryEntry, MemoryUseStats, RelatedMemory
 from memories.types import MemoryRecord, MemoryStatus, SearchHit, Source
 
@@ -146,11 +145,11 @@ def _field_changes(changes: dict[str, list[Any]]) -> tuple[FieldChange, ...]:
 
 
 def _expiry_words(value: Any) -> str:
-    """An expiry as the trail shows it: its day in the console's time zone, or "长期有效"."""
-    instant = governance.parse_instant(value)
+    """An expiry as the trail shows it: its day in the service's time zone, or "长期有效"."""
+    instant = read_instant(value)
     if instant is None:
         return str(_("长期有效"))
-    return timezone.localtime(instant).strftime("%Y-%m-%d")
+    return service_day(instant).isoformat()
 
 
 # Governance decisions are audited as UPDATE with their kind as status; they are not the

@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 
 from accounts.services import token_refusal_record
 from memories import metrics
+from memories.scope import scope_for_caller
 from memories.types import Actor, ActorKind, MemoryScope
 from poco_memory import service_tokens
 from poco_memory.service_tokens import ServiceToken
@@ -75,8 +76,7 @@ class ServiceCaller:
     def scope(self, *, tenant_id: str, user_id: str) -> MemoryScope:
         """The scope a request names, built here for every door: a token bound to tenants is
         refused (recorded, then TenantRefused) for any other tenant."""
-        self.check_tenant(tenant_id)
-        return MemoryScope(tenant_id=tenant_id, user_id=user_id)
+        return scope_for_caller(self, tenant_id=tenant_id, user_id=user_id)
 
     def check_tenant(self, tenant_id: str) -> None:
         """For what spans one tenant's users (``/mem0``'s entity list): refused as ``scope``."""

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from memories.scope import scope_of
 from memories.types import MemoryScope, ScopeError
 
 
@@ -15,7 +16,8 @@ def add_scope_arguments(parser: CommandParser) -> None:
 
 
 def scope_from_options(options: dict[str, Any]) -> MemoryScope:
+    """The scope ``--tenant``/``--user`` name; a bad id stops the command (CommandError)."""
     try:
-        return MemoryScope(tenant_id=options["tenant"], user_id=options["user"])
+        return scope_of(tenant_id=options["tenant"], user_id=options["user"])
     except ScopeError as exc:
         raise CommandError(str(exc)) from exc

@@ -8,6 +8,7 @@ Callers import from this package, not from its modules.
 
 from __future__ import annotations
 
+from memories.selectors.activity import memories_last_changed
 from memories.selectors.duplicates import (
     DEDUP_CANDIDATES,
     first_duplicate,
@@ -74,6 +75,7 @@ from memories.selectors.search import (
 )
 
 __all__ = [
+    "memories_last_changed",
     "LEARNED_DAYS",
     "RecentlyLearned",
     "memories_recently_learned",

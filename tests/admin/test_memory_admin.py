@@ -8,6 +8,7 @@ import pytest
 from django.contrib.admin.models import LogEntry
 from django.urls import reverse
 
+from memories.contract.labels import rejection_label
 from memories.models import AuditEvent, MemoryRow, MemorySettings
 from memories.selectors import memory_get, memory_history, memory_switches
 from memories.services import memory_switches_update
@@ -90,6 +91,20 @@ def test_admin_correction_goes_through_the_service(staff_client, alice_scope, re
         "admin",
         "admin",
     )
+
+
+def test_a_refused_admin_correction_names_its_reason_in_the_labels_words(
+    staff_client, alice_scope, remember
+):
+    """The admin words admission's refusal as the labels do (as the console and the support
+    page), not as the bare status "rejected"."""
+    memory_id = remember(alice_scope, WEEKLY)
+    url = reverse("admin:memories_memoryrow_correct", args=[memory_id])
+    secret = "sk-proj-" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe"
+    page = staff_client.post(url, {"text": f"密钥是 {secret}", "category": "fact"})
+    assert page.status_code == 200
+    assert f"纠正失败：{rejection_label('credential')}。" in page.content.decode()
+    assert memory_get(scope=alice_scope, memory_id=memory_id).content == WEEKLY
 
 
 @pytest.mark.parametrize("method", ["get", "post"])

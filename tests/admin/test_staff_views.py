@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from memories.console.activity import last_changed
 from memories.models import AuditEvent, EntityRow
-from memories.selectors import memory_history, memory_overview
+from memories.selectors import memories_last_changed, memory_history, memory_overview
 from memories.services import memory_delete_user
 from memories.types import Actor, ActorKind, DeleteStatus
 
@@ -86,7 +85,7 @@ def test_a_view_is_not_a_change(admin_client, alice_scope, remember):
     admin_client.get(reverse("admin:memories_memoryrow_change", args=[memory_id]))
     assert views(alice_scope).exists()
     assert [e.event for e in memory_history(scope=alice_scope, memory_id=memory_id)] == ["ADD"]
-    assert last_changed(scope=alice_scope, memory_ids=[memory_id]) == {memory_id: added}
+    assert memories_last_changed(scope=alice_scope, memory_ids=[memory_id]) == {memory_id: added}
     assert memory_overview(scope=alice_scope).last_changed_at == added
 
 

@@ -90,3 +90,26 @@ def test_entities_page_searches_and_lists_the_linked_memories(admin_client, alic
         reverse("admin:memories_entityrow_change", args=[entity.pk])
     ).content.decode()
     assert reverse("admin:memories_memoryrow_change", args=[memory_id]) in detail
+
+
+def test_a_bare_user_on_the_support_page_is_of_the_configured_console_tenant(
+    admin_client, settings, alice, remember
+):
+    """The console's local accounts live in ``POCO_CONSOLE_TENANT_ID``: staff typing only the
+    user find them there, whatever the tenant is called (it was hard-coded "default")."""
+    settings.CONSOLE_TENANT_ID = "acme"
+    from memories.scope import scope_for_user
+
+    scope = scope_for_user(alice)
+    memory_id = remember(scope, LIN)
+    page = admin_client.get(reverse("admin:memories_support"), {"scope": "alice"})
+    assert reverse("admin:memories_memoryrow_change", args=[memory_id]) in page.content.decode()
+    assert AuditEvent.objects.filter(
+        event=AuditEvent.Event.VIEW, tenant_id="acme", user_id="alice"
+    ).exists()
+
+
+def test_a_user_that_cannot_be_a_scope_is_refused_on_the_support_page(admin_client):
+    page = admin_client.get(reverse("admin:memories_support"), {"scope": "acme:ali ce"})
+    assert "无法识别这个用户（格式：tenant:user）。" in page.content.decode()
+    assert not AuditEvent.objects.filter(event=AuditEvent.Event.VIEW).exists()

@@ -12,25 +12,22 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from memories.admission.refs import ref_problem
+from memories.management.scope_options import add_scope_arguments, scope_from_options
 from memories.mcp.connection import MAX_RUN_ID, MAX_RUN_KIND, Connection
 from memories.mcp.server import build_server
-from memories.types import Actor, ActorKind, MemoryScope, ScopeError
+from memories.types import Actor, ActorKind
 
 
 class Command(BaseCommand):
     help = "Serve search_user_memory and manage_user_memory over stdio for one user's memory."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--tenant", required=True, help="tenant id of the scope")
-        parser.add_argument("--user", required=True, help="user id of the scope")
+        add_scope_arguments(parser)
         parser.add_argument("--run-id", default="", help="the agent run (one writer per run)")
         parser.add_argument("--run-kind", default="", help="e.g. scheduled: no writes")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            scope = MemoryScope(tenant_id=options["tenant"], user_id=options["user"])
-        except ScopeError as exc:
-            raise CommandError(str(exc)) from exc
+        scope = scope_from_options(options)
         run_id, run_kind = options["run_id"], options["run_kind"]
         # The rule of the X-Poco-Run-Id/-Kind headers (memories.admission.refs): the run id is
         # stored as the memories' source_ref and in the run ledger, so a phone number or a

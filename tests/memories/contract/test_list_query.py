@@ -8,7 +8,8 @@ from datetime import date
 from django.http import QueryDict
 from django.utils import timezone
 
-from memories.console.forms import PAGE_SIZE, MemoryFilterForm
+from memories.console.filters import PAGE_SIZE
+from memories.console.forms import MemoryFilterForm
 from memories.contract.serializers import ListInput
 from memories.types import ListOrder, ListQuery, StatusFilter
 from memories.user_api.views import MemoryListApi
