@@ -20,20 +20,7 @@ lives in ``eval.labelled``, one module per subject; this module puts it together
 from __future__ import annotations
 
 from eval.labelled.across import CROSS_MEMORIES, CROSS_NEGATIVES, CROSS_QUERIES
-from eval.labelled.grown import (
-    GROWN_EN_NAMES,
-    GROWN_EN_OWNERS,
-    GROWN_EN_PURPOSES,
-    GROWN_EN_STACKS,
-    GROWN_EN_WHEN,
-    GROWN_ZH_NAMES,
-    GROWN_ZH_OWNERS,
-    GROWN_ZH_PURPOSES,
-    GROWN_ZH_STACKS,
-    GROWN_ZH_WHEN,
-    grown_projects,
-    grown_queries,
-)
+from eval.labelled.grown import grown_queries, projects_by_scope
 from eval.labelled.indirect import INDIRECT_MEMORIES, INDIRECT_NEGATIVES, INDIRECT_QUERIES
 from eval.labelled.queries import NEGATIVES
 from eval.labelled.queries import QUERIES as _SCOPE_QUERIES
@@ -104,13 +91,10 @@ def memories() -> dict[str, dict[str, str]]:
 def grown_memories() -> dict[str, dict[str, str]]:
     """``memories()`` with 30 more projects in every scope (90 memories each)."""
     scopes = memories()
-    zh = (GROWN_ZH_NAMES, GROWN_ZH_OWNERS, GROWN_ZH_PURPOSES, GROWN_ZH_WHEN, GROWN_ZH_STACKS)
-    for offset, scope in enumerate(("zh", "mixed", "zh2")):
-        for project in grown_projects(*zh, offset=offset):
-            scopes[scope].update(zh_project_memories(*project))
-    en = (GROWN_EN_NAMES, GROWN_EN_OWNERS, GROWN_EN_PURPOSES, GROWN_EN_WHEN, GROWN_EN_STACKS)
-    for project in grown_projects(*en, offset=0):
-        scopes["en"].update(en_project_memories(*project))
+    for scope, projects in projects_by_scope().items():
+        said = en_project_memories if scope == "en" else zh_project_memories
+        for project in projects:
+            scopes[scope].update(said(*project))
     return scopes
 
 

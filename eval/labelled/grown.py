@@ -219,18 +219,22 @@ def _grown_questions(
     return asked
 
 
-def grown_queries() -> list[Query]:
-    """The questions about the grown projects (on ``grown_memories`` only)."""
+def projects_by_scope() -> dict[str, list[tuple[str, str, str, str, str, str]]]:
+    """Each scope's 30 grown projects: the Chinese lists walked from another offset per scope."""
     zh = (GROWN_ZH_NAMES, GROWN_ZH_OWNERS, GROWN_ZH_PURPOSES, GROWN_ZH_WHEN, GROWN_ZH_STACKS)
     en = (GROWN_EN_NAMES, GROWN_EN_OWNERS, GROWN_EN_PURPOSES, GROWN_EN_WHEN, GROWN_EN_STACKS)
-    projects = {
+    return {
         "zh": grown_projects(*zh, offset=0),
         "mixed": grown_projects(*zh, offset=1),
         "zh2": grown_projects(*zh, offset=2),
         "en": grown_projects(*en, offset=0),
     }
+
+
+def grown_queries() -> list[Query]:
+    """The questions about the grown projects (on ``grown_memories`` only)."""
     asked: list[Query] = []
-    for scope, grown in projects.items():
+    for scope, grown in projects_by_scope().items():
         for turn, number in enumerate(GROWN_ASKED):
             key, name, _purpose, _when, owner, _stack = grown[number]
             zh_purpose = GROWN_ZH_PURPOSES[number]  # the en scope walks the purposes from 0 too
