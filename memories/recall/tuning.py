@@ -2,9 +2,14 @@
 
 The similarity floors are settings, because they belong to the embedder a deployment
 configures: ``SEARCH_MIN_SCORE`` (the first model's vector channel, 0.29 for the bundled USE)
-and ``SECOND_MODEL_MIN_SCORE`` (the meaning channel, 0.87 for the bundled e5), with the lower
-``SECOND_MODEL_RELATED_MIN_SCORE`` of related memories (0.84).  All three come from
-``manage.py calibrate_min_score`` on the shipped labelled set (docs/retrieval.md, "The floor").
+and the meaning channel's floors per pair of languages (``memories.recall.languages``):
+``SECOND_MODEL_MIN_SCORE`` (0.87, a Chinese question over a Chinese memory),
+``SECOND_MODEL_EN_MIN_SCORE`` (0.87, English over English) and
+``SECOND_MODEL_ACROSS_MIN_SCORE`` (0.83, across), for the bundled e5.  They decide whether a
+question is answered, never the order of an answer (``memories.recall.fusion``); they come from
+``manage.py calibrate_min_score`` on the shipped labelled set (docs/retrieval.md, "The floor",
+"Floors per pair of languages").
+
 The numbers below were measured with ``make eval`` and are explained in docs/retrieval.md.
 """
 
