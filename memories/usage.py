@@ -1,7 +1,7 @@
 """The one place where the service counts what agents were given: a memory a search recalled,
-a memory the context endpoint injected. Every door calls ``count_use`` with the ids it answers
-(``/v1`` search and context, the user API's search, MCP's ``search_user_memory``, ``/mem0``'s
-search), so a door cannot count differently or forget to.
+a memory the context endpoint injected. Searches are counted by the selector every search door
+calls (``memory_search(counted=True)``: ``/v1``, the user API, MCP's
+``search_user_memory``, ``/mem0``); ``/v1`` context counts what it injected.
 
 Only counts and the time of the last use are kept (``MemoryUse``), never the query, the input or
 who asked. Counting is best effort: a search that found its memories answers them even when

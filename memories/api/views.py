@@ -27,8 +27,9 @@ from memories.context import memory_context
 from memories.contract import serializers as io
 from memories.contract import shapes
 from memories.contract.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
-from memories.contract.outcomes import Edge, http_status
+from memories.contract.outcomes import Edge
 from memories.contract.parsers import query_params
+from memories.contract.responses import outcome_response
 from memories.governance import UNSET
 from memories.ops import portability
 from memories.ratelimits import RateKind, rate_check
@@ -46,11 +47,6 @@ def service_actor(request: Request) -> Actor:
     caller = request.user
     assert isinstance(caller, ServiceCaller), "IsServiceCaller guards every /v1 view"
     return caller.actor
-
-
-def outcome_response(output: type[serializers.Serializer], outcome: Any) -> Response:
-    body = output(outcome).data
-    return Response(body, status=http_status(body["status"], Edge.V1))
 
 
 class ServiceAPIView(APIView):
@@ -92,8 +88,8 @@ class SearchView(ServiceAPIView):
             top_k=data["top_k"],
             min_score=data.get("min_score"),
             filters=form.filters(),
+            counted=True,
         )
-        count_use(scope=form.scope(), memory_ids=[h.id for h in result.items], use=Use.RECALLED)
         return Response(shapes.SearchOutput(result).data)
 
 
@@ -227,7 +223,9 @@ class UpdateItemView(ServiceAPIView):
             valid_until=data.get("valid_until", UNSET),
             actor=service_actor(request),
         )
-        return outcome_response(shapes.WriteOutput, dataclasses.replace(outcome, action="update"))
+        return outcome_response(
+            shapes.WriteOutput, dataclasses.replace(outcome, action="update"), edge=Edge.V1
+        )
 
 
 class DeleteItemView(ServiceAPIView):
@@ -245,7 +243,7 @@ class DeleteItemView(ServiceAPIView):
         outcome = services.memory_delete(
             scope=form.scope(), memory_id=data["memory_id"], actor=service_actor(request)
         )
-        return outcome_response(shapes.DeleteOutput, outcome)
+        return outcome_response(shapes.DeleteOutput, outcome, edge=Edge.V1)
 
 
 class DeleteUserView(ServiceAPIView):
@@ -259,7 +257,7 @@ class DeleteUserView(ServiceAPIView):
     def post(self, request: Request) -> Response:
         form, _ = self.validated(request)
         outcome = services.memory_delete_user(scope=form.scope(), actor=service_actor(request))
-        return outcome_response(shapes.DeleteOutput, outcome)
+        return outcome_response(shapes.DeleteOutput, outcome, edge=Edge.V1)
 
 
 class ManageView(ServiceAPIView):
@@ -293,7 +291,7 @@ class ManageView(ServiceAPIView):
             run_id=data["run_id"],
             run_kind=data["run_kind"],
         )
-        return outcome_response(shapes.WriteOutput, outcome)
+        return outcome_response(shapes.WriteOutput, outcome, edge=Edge.V1)
 
 
 class IngestView(ServiceAPIView):

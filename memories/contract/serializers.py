@@ -6,9 +6,8 @@ Output shapes live in :mod:`memories.contract.shapes`.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import fields
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -44,6 +43,7 @@ from memories.types import (
     SCOPE_PART,
     ActorKind,
     Category,
+    ListOrder,
     ListQuery,
     MemoryScope,
     SearchFilters,
@@ -54,6 +54,7 @@ from memories.types import (
 MAX_QUERY = 2000
 MAX_TEXT = 2000
 MAX_PAGE = 10_000  # x page_size 100: a million memories, far past any one user's
+MAX_PAGE_SIZE = 100
 MAX_MESSAGE = 20_000
 MAX_MESSAGES = 50
 MAX_METADATA_ENTRIES = 20
@@ -62,6 +63,7 @@ CATEGORIES = [c.value for c in Category]
 SOURCES = [s.value for s in Source]
 MESSAGE_ROLES = ["user", "assistant", "system", "tool"]
 STATUS_FILTERS = [s.value for s in StatusFilter]
+ORDERS = [o.value for o in ListOrder]
 MAX_MEMORY_KEY = 96
 
 
@@ -113,11 +115,11 @@ class MemoryIdInput(ScopeInput):
     memory_id = StrictUUIDField()
 
 
-class SearchInput(ScopeInput):
-    query = StrictCharField(max_length=MAX_QUERY, trim_whitespace=True)
-    top_k = StrictIntegerField(min_value=1, max_value=50, default=5)
-    min_score = StrictFloatField(min_value=0.0, max_value=1.0, required=False)
-    # Filters every recall channel applies before its top-k cut (ISO 8601 date-times).
+class SearchFiltersInput(StrictSerializer):
+    """The filters of a search, declared once for every door that takes them (``/v1``, and
+    ``/mem0`` through it): every recall channel applies them before its top-k cut (ISO 8601
+    date-times); ``filters`` is the one ``SearchFilters`` they mean."""
+
     category = StrictChoiceField(choices=CATEGORIES, required=False)
     source = StrictChoiceField(choices=SOURCES, required=False)  # type: ignore[assignment]
     created_after = serializers.DateTimeField(required=False)
@@ -139,6 +141,12 @@ class SearchInput(ScopeInput):
             updated_after=data.get("updated_after"),
             updated_before=data.get("updated_before"),
         )
+
+
+class SearchInput(ScopeInput, SearchFiltersInput):
+    query = StrictCharField(max_length=MAX_QUERY, trim_whitespace=True)
+    top_k = StrictIntegerField(min_value=1, max_value=50, default=5)
+    min_score = StrictFloatField(min_value=0.0, max_value=1.0, required=False)
 
 
 class ContextInput(ScopeInput):
@@ -176,28 +184,59 @@ class ManageInput(ScopeInput):
         return attrs
 
 
-def list_query(data: Mapping[str, Any], *, text: str = "query") -> ListQuery:
-    """An edge's validated list parameters as the one ``ListQuery``: parameters it names like
-    the query's fields are taken as they are, ``text`` names the one that carries the words
-    (the user API's ``q``); whatever it does not send keeps the query's default."""
-    given = {**data, "query": data.get(text, "")}
-    return ListQuery(**{f.name: given[f.name] for f in fields(ListQuery) if f.name in given})
+def list_text_field() -> StrictCharField:
+    """The words a list is searched for (``query`` on /v1, ``q`` in a query string)."""
+    return StrictCharField(max_length=200, required=False, default="", allow_blank=True)
 
 
-class ListInput(ScopeInput):
-    page = StrictIntegerField(min_value=1, max_value=MAX_PAGE, default=1)
-    page_size = StrictIntegerField(min_value=1, max_value=100, default=20)
-    query = StrictCharField(max_length=200, required=False, default="", allow_blank=True)
+class ListFiltersInput(StrictSerializer):
+    """The filters of a list of memories and its page, declared once for every door (``/v1``
+    and ``/mem0``'s ``get_all`` in a JSON body; the user API in a query string through
+    ``ListFiltersParams``); ``list_query`` is the one ``ListQuery`` they mean. ``text_field``
+    names the parameter that carries the words."""
+
+    text_field: ClassVar[str] = "query"
+
+    query = list_text_field()
     category = StrictChoiceField(choices=CATEGORIES, required=False, default="", allow_blank=True)
-    source = StrictCharField(max_length=16, required=False, default="", allow_blank=True)  # type: ignore[assignment]
+    # A source no memory can have is a 400 naming the choices, never an empty list.
+    source = StrictChoiceField(  # type: ignore[assignment]
+        choices=SOURCES, required=False, default="", allow_blank=True
+    )
     topic = StrictCharField(max_length=200, required=False, default="", allow_blank=True)
     status = StrictChoiceField(
         choices=STATUS_FILTERS, required=False, default=StatusFilter.ACTIVE.value
     )
     memory_key = memory_key_field(default="")
+    run_id = RefField()
+    order = StrictChoiceField(choices=ORDERS, required=False, default=ListOrder.CREATED.value)
+    page: serializers.IntegerField = StrictIntegerField(min_value=1, max_value=MAX_PAGE, default=1)
+    page_size: serializers.IntegerField = StrictIntegerField(
+        min_value=1, max_value=MAX_PAGE_SIZE, default=20
+    )
 
     def list_query(self) -> ListQuery:
-        return list_query(self.validated_data)
+        """The validated parameters as the one ``ListQuery``; what was not sent keeps the
+        query's default."""
+        data: dict[str, Any] = self.validated_data
+        given = {**data, "query": data.get(self.text_field, "")}
+        return ListQuery(**{f.name: given[f.name] for f in fields(ListQuery) if f.name in given})
+
+
+class ListFiltersParams(ListFiltersInput):
+    """``ListFiltersInput`` read from a query string, where every value is text: the words are
+    ``q`` and the page numbers are digits."""
+
+    text_field = "q"
+
+    query = None  # type: ignore[assignment]
+    q = list_text_field()
+    page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
+    page_size = serializers.IntegerField(min_value=1, max_value=MAX_PAGE_SIZE, default=20)
+
+
+class ListInput(ScopeInput, ListFiltersInput):
+    """A page of the scope's memories on /v1."""
 
 
 class TopicsInput(ScopeInput):

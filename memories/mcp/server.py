@@ -27,7 +27,7 @@ from lifecycle import policy
 from lifecycle.manage import manage_memory
 from memories import metrics, selectors
 from memories.context import one_line, untrusted_frame
-from memories.contract import shapes
+from memories.contract import mcp_shapes, shapes
 from memories.contract.fields import AS_OF_HELP, MAX_AS_OF, NO_NUL_PATTERN, parse_as_of
 from memories.contract.serializers import MAX_MEMORY_KEY, MAX_QUERY, MAX_TEXT
 from memories.mcp.connection import Connection
@@ -40,7 +40,6 @@ from memories.types import (
     WriteOutcome,
     WriteStatus,
 )
-from memories.usage import Use, count_use
 
 logger = logging.getLogger(__name__)
 
@@ -83,8 +82,8 @@ MANAGE_DESCRIPTION = (
 
 # What the tools answer: /v1's search and write shapes (memories.contract.shapes), generated as
 # pydantic models so the SDK publishes them as the tools' output schemas and checks each answer.
-SearchOutput = shapes.McpSearchOutput
-ManageOutput = shapes.McpManageOutput
+SearchOutput = mcp_shapes.McpSearchOutput
+ManageOutput = mcp_shapes.McpManageOutput
 Body = Mapping[str, Any]
 
 
@@ -131,15 +130,13 @@ def search(
     rate_limit(connection, RateKind.SEARCH)
     try:
         result = selectors.memory_search(
-            scope=connection.scope, query=query, top_k=top_k, filters=filters
+            scope=connection.scope, query=query, top_k=top_k, filters=filters, counted=True
         )
     except DatabaseError as exc:
         # The selector reports its own backend's outage; this is PostgreSQL itself going away
         # under any other read it makes. Still an outage, never an error the agent must parse.
         logger.warning("mcp search: database unavailable: %s", type(exc).__name__)
         result = SearchResult(items=(), available=False, error_reason="database unavailable")
-    else:
-        count_use(scope=connection.scope, memory_ids=[h.id for h in result.items], use=Use.RECALLED)
     notice = untrusted_frame(query).strip() if result.items else ""
     return {**shapes.SearchOutput(result).data, "notice": notice}
 

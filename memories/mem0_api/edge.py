@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,7 +15,8 @@ from memories import selectors
 from memories.contract import errors
 from memories.contract import serializers as io
 from memories.contract.auth import IsServiceCaller, ServiceCaller, ServiceTokenAuthentication
-from memories.contract.fields import StrictUUIDField
+from memories.contract.fields import StrictSerializer, StrictUUIDField
+from memories.contract.outcomes import Edge, http_status
 from memories.contract.parsers import query_params
 from memories.ratelimits import RateKind, rate_check
 from memories.types import SCOPE_PART, MemoryNotFound, MemoryScope
@@ -162,3 +163,42 @@ class Mem0View(APIView):
             io.MemoryIdInput, {"user_id": owner, "memory_id": memory_id}, rate=rate
         )
         return scope, valid
+
+
+class Mem0Input(StrictSerializer):
+    """Mem0's body: unknown fields are refused by name, never ignored, except ``accepted``
+    ones that cannot change what is stored or returned (e.g. ``fields``, an answer projection:
+    a field name a serializer cannot declare)."""
+
+    accepted: tuple[str, ...] = ()
+
+    def read(self, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise serializers.ValidationError({"non_field_errors": ["a JSON object is required"]})
+        self.initial_data = {k: v for k, v in data.items() if k not in self.accepted}
+        self.is_valid(raise_exception=True)
+        return dict(self.validated_data)
+
+
+def json_field(**kwargs: Any) -> serializers.JSONField:
+    """A Mem0 field of any JSON, optional: each view reads it and refuses what it cannot honour."""
+    return serializers.JSONField(required=False, allow_null=True, **kwargs)
+
+
+def failure_response(status: str, reason: str | None) -> Response:
+    """A decided outcome that is not a success, with the user API's HTTP status."""
+    code = http_status(status, Edge.USER_API)
+    message = f"{status}: {reason}" if reason else status
+    return Response({"detail": message, "error": errors.error_body(status, message)["error"]}, code)
+
+
+def entity_id(data: dict[str, Any], filters: Any, name: str) -> str:
+    """An entity id Mem0 lets a caller send at the top level or inside ``filters``."""
+    value = data.get(name)
+    if isinstance(filters, dict) and filters.get(name) is not None:
+        if value is not None and value != filters[name]:
+            raise Refused(f"two different {name} values", name)
+        value = filters[name]
+    if value is not None and not isinstance(value, str):
+        raise Refused(f"{name} must be a string", name)
+    return value or ""

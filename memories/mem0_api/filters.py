@@ -10,12 +10,14 @@ is refused with a message saying so: a filter is never dropped, which would wide
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from rest_framework import ISO_8601, serializers
 
+from memories.instants import day_end, day_start, next_day_start
 from memories.mem0_api.edge import Refused
 from memories.types import Category
 
@@ -23,13 +25,12 @@ ENTITY_FILTERS = ("agent_id", "run_id", "app_id")
 RANGE_OPERATORS = ("gte", "gt", "lte", "lt")
 CATEGORIES = [c.value for c in Category]
 _TINY = timedelta(microseconds=1)
-_DAY = timedelta(days=1)
 # The days a caller may name: every instant the door derives from them (a bound, an expiry at a
-# day's end) lies in EARLIEST..LATEST, which /v1 and the answers can still show in the service's
-# time zone (at most 14 hours from UTC) before Python's datetime ends (years 1 to 9999).
+# day's end) lies in EARLIEST..LATEST, which /v1 and the answers can still show in any time zone
+# (at most 14 hours from UTC) before Python's datetime ends (years 1 to 9999).
 FIRST_DAY, LAST_DAY = date(1, 1, 2), date(9999, 12, 30)
-EARLIEST = datetime.combine(FIRST_DAY, time.min, tzinfo=UTC)
-LATEST = datetime.combine(LAST_DAY, time.min, tzinfo=UTC) + _DAY
+EARLIEST = datetime(1, 1, 1, 14, tzinfo=UTC)
+LATEST = datetime(9999, 12, 31, 10, tzinfo=UTC)
 OUT_OF_RANGE = f"out of range: the days this server can store run from {FIRST_DAY} to {LAST_DAY}"
 # /v1's readers of ISO 8601 (a date-time without an offset is UTC here, as in Mem0).
 _DATE_TIME = serializers.DateTimeField(input_formats=[ISO_8601], default_timezone=UTC)
@@ -163,16 +164,14 @@ def narrow(result: Translated, key: str, operator: str, raw: Any, *, field: str)
     """``result`` with one bound of ``key`` (``created_at``/``updated_at``) applied: ``raw`` is
     an ISO 8601 date or date-time, a bad one is refused naming ``field`` (where it was sent)."""
     what = f"{key} bound {raw!r}" if field == "filters" else f"{field} {raw!r}"
-    instant, whole_day = _instant(raw, field=field, what=what)
-    step = _DAY if whole_day else _TINY
-    if operator == "gte":
-        bound, name = instant, "after"
-    elif operator == "gt":
-        bound, name = reachable(instant, step, field=field, what=what), "after"
-    elif operator == "lt":
-        bound, name = instant, "before"
-    else:  # lte: the whole day of a date, the instant itself of a date-time
-        bound, name = reachable(instant, step, field=field, what=what), "before"
+    instant, day = _instant(raw, field=field, what=what)
+    if operator in ("gte", "lt"):
+        bound = instant
+    elif day is not None:  # gt, lte of a date: the whole day, in the service's time zone
+        bound = _day_bound(next_day_start, day, field=field, what=what)
+    else:  # gt, lte of a date-time: the instant itself
+        bound = reachable(instant, _TINY, field=field, what=what)
+    name = "after" if operator in ("gte", "gt") else "before"
     attribute = f"{key.removesuffix('_at')}_{name}"
     current = getattr(result, attribute)
     if current is not None:  # two bounds of one side: the narrower holds
@@ -191,9 +190,10 @@ def reachable(start: datetime, step: timedelta, *, field: str, what: str) -> dat
     return instant
 
 
-def _instant(raw: Any, *, field: str, what: str) -> tuple[datetime, bool]:
-    """An ISO 8601 date (the start of that day, UTC) or date-time (UTC without an offset),
-    read by /v1's readers; True for a date. ``what`` names ``raw`` in a refusal."""
+def _instant(raw: Any, *, field: str, what: str) -> tuple[datetime, date | None]:
+    """An ISO 8601 date (the start of that day in the service's time zone, ``memories.instants``,
+    and the day) or date-time (UTC without an offset, as in Mem0; no day), read by /v1's
+    readers. ``what`` names ``raw`` in a refusal."""
     if not isinstance(raw, str):
         raise Refused(f"{what} is not an ISO 8601 date or date-time", field)
     # A bare date by the date reader: the date-time one takes "2026-12-01" as its midnight.
@@ -204,5 +204,28 @@ def _instant(raw: Any, *, field: str, what: str) -> tuple[datetime, bool]:
         if any(getattr(detail, "code", "") == "overflow" for detail in exc.detail):
             raise Refused(f"{what} is {OUT_OF_RANGE}", field) from None
         raise Refused(f"{what} is not an ISO 8601 date or date-time", field) from None
-    instant = datetime.combine(value, time.min, tzinfo=UTC) if whole_day else value
-    return reachable(instant, timedelta(0), field=field, what=what), whole_day
+    if whole_day:
+        return _day_bound(day_start, value, field=field, what=what), value
+    return reachable(value, timedelta(0), field=field, what=what), None
+
+
+def _day_bound(
+    instant_of: Callable[[date], datetime], day: date, *, field: str, what: str
+) -> datetime:
+    """``instant_of(day)`` (``day_start``, ``next_day_start``) if it lies in
+    ``EARLIEST``..``LATEST``; refused naming ``field``."""
+    try:
+        instant = instant_of(day)
+    except OverflowError:
+        raise Refused(f"{what} is {OUT_OF_RANGE}", field) from None
+    return reachable(instant, timedelta(0), field=field, what=what)
+
+
+def valid_until(day: date | None) -> str | None:
+    """A read ``expiration_date`` (null: never) as /v1's ``valid_until``: the memory lives
+    through that whole day in the service's time zone (``instants.day_end``, as the console's
+    "valid until"), which must end by ``filters.LATEST``."""
+    if day is None:
+        return None
+    end = reachable(day_end(day), timedelta(0), field="expiration_date", what="expiration_date")
+    return end.isoformat()

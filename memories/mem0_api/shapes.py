@@ -3,25 +3,26 @@ read (``id``, ``memory``, ``event``, ``results``, ``count``/``next``/``previous`
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, Protocol
 
-from lifecycle.models import IngestJob
 from memories.contract.shapes import validity_metadata
+from memories.instants import service_day
 from memories.selectors import HistoryEntry, TenantUser
 from memories.types import MemoryRecord, SearchHit
 
 # Mem0's event names for the service's write outcomes and audit events.
 EVENTS = {"added": "ADD", "updated": "UPDATE", "no_effect": "NONE", "deleted": "DELETE"}
-# An ingest job as a Mem0 event: PENDING, RUNNING, SUCCEEDED or FAILED.
+# An ingest job's status (``lifecycle``'s ``IngestJob.Status``) as a Mem0 event's: PENDING,
+# RUNNING, SUCCEEDED or FAILED. tests/mem0_api/test_schema.py checks every status has a row.
 EVENT_STATUS = {
-    IngestJob.Status.QUEUED: "PENDING",
-    IngestJob.Status.RETRYING: "PENDING",
-    IngestJob.Status.RUNNING: "RUNNING",
-    IngestJob.Status.SUCCEEDED: "SUCCEEDED",
-    IngestJob.Status.NO_EFFECT: "SUCCEEDED",
-    IngestJob.Status.SKIPPED: "SUCCEEDED",
-    IngestJob.Status.FAILED: "FAILED",
+    "queued": "PENDING",
+    "retrying": "PENDING",
+    "running": "RUNNING",
+    "succeeded": "SUCCEEDED",
+    "no_effect": "SUCCEEDED",
+    "skipped": "SUCCEEDED",
+    "failed": "FAILED",
 }
 QUEUED_MESSAGE = "Memory processing has been queued for background execution"
 
@@ -31,11 +32,12 @@ def _when(value: datetime | None) -> str | None:
 
 
 def _last_day(valid_until: datetime | None) -> str | None:
-    """Mem0's ``expiration_date``: the last day (UTC) the memory is valid. An expiration date
-    written through this door is valid through its whole day, up to the next midnight."""
+    """Mem0's ``expiration_date``: the last day (in the service's time zone) the memory is
+    valid. An expiration date written through any door is valid through its whole day, to its
+    last instant (``instants.day_end``) or the next midnight (written so before)."""
     if valid_until is None:
         return None
-    return (valid_until.astimezone(UTC) - timedelta(microseconds=1)).date().isoformat()
+    return service_day(valid_until - timedelta(microseconds=1)).isoformat()
 
 
 def memory(record: MemoryRecord, *, user_id: str) -> dict[str, Any]:
@@ -94,12 +96,31 @@ def history_entry(entry: HistoryEntry, *, memory_id: str, user_id: str) -> dict[
     }
 
 
-def event(job: IngestJob) -> dict[str, Any]:
+class IngestEvent(Protocol):
+    """What an event is read from: the ingest job ``lifecycle.selectors.ingest_job_get`` gives."""
+
+    @property
+    def id(self) -> Any: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def user_id(self) -> str: ...
+    @property
+    def memory_ids(self) -> Any: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def created_at(self) -> datetime | None: ...
+    @property
+    def updated_at(self) -> datetime | None: ...
+
+
+def event(job: IngestEvent) -> dict[str, Any]:
     """An ingest job as the event an asynchronous Mem0 add answers the id of."""
     return {
         "id": str(job.id),
         "event_type": "ADD",
-        "status": EVENT_STATUS.get(IngestJob.Status(job.status), "PENDING"),
+        "status": EVENT_STATUS.get(str(job.status), "PENDING"),
         "results": [
             {"id": memory_id, "event": "ADD", "user_id": job.user_id}
             for memory_id in job.memory_ids

@@ -21,6 +21,7 @@ from memories.types import (
     SearchFilters,
     SearchResult,
 )
+from memories.usage import Use, count_use
 
 
 def recall_channels(
@@ -68,12 +69,18 @@ def memory_search(
     top_k: int | None = None,
     min_score: float | None = None,
     filters: SearchFilters | None = None,
+    counted: bool = False,
 ) -> SearchResult:
     """Every recall channel fused by rank (``memories.recall.fusion``): answered only with
     evidence, ordered by every signal, newer first for a question about now.
 
     ``min_score`` is the vector channel's floor; the keyword and entity channels have their
     own.  No evidence in any channel is zero hits; an outage is ``available=False``.
+
+    ``counted``: every hit returned is counted as recalled (``memories.usage``). The search
+    doors (``/v1``, the user API, MCP, ``/mem0``) ask for it, so none can count differently or
+    forget to; the console's search and the gate's measurements do not: what they find was
+    given to no one.
     """
     started = time.perf_counter()
     limit = top_k or settings.SEARCH_TOP_K
@@ -93,6 +100,8 @@ def memory_search(
         hits = with_validity(hits)  # what was true then says when each fact held
     metrics.search_latency.observe(time.perf_counter() - started)
     metrics.search_hits.observe(len(hits))
+    if counted:
+        count_use(scope=scope, memory_ids=[hit.id for hit in hits], use=Use.RECALLED)
     return SearchResult(items=hits, available=True)
 
 

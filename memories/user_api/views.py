@@ -27,21 +27,20 @@ from rest_framework.views import APIView
 from memories import selectors, services
 from memories.contract import parsers, shapes
 from memories.contract.fields import (
-    RefField,
     StrictBooleanField,
     StrictCharField,
     StrictChoiceField,
     StrictSerializer,
     StrictUUIDField,
 )
-from memories.contract.outcomes import Edge, http_status
+from memories.contract.outcomes import Edge
+from memories.contract.responses import outcome_response
 from memories.contract.serializers import (
     CATEGORIES,
-    MAX_PAGE,
-    STATUS_FILTERS,
+    MAX_QUERY,
     ExportDocumentInput,
+    ListFiltersParams,
     ValidUntilField,
-    list_query,
     memory_key_field,
 )
 from memories.governance import UNSET
@@ -53,20 +52,12 @@ from memories.types import (
     Actor,
     ActorKind,
     DeleteOutcome,
-    ListOrder,
-    ListQuery,
-    MemoryForbidden,
-    MemoryNotFound,
     MemoryScope,
     Source,
-    StatusFilter,
     WriteOutcome,
     WriteStatus,
 )
-from memories.usage import Use, count_use
 
-SOURCES = [s.value for s in Source]
-ORDERS = [o.value for o in ListOrder]
 MAX_SELECTED = 100
 
 
@@ -102,42 +93,13 @@ def body(serializer_class: type[serializers.Serializer], request: Request) -> An
     return form.validated_data
 
 
-def outcome_response(output: type[serializers.Serializer], outcome: Any) -> Response:
-    """A decided outcome; another user's or an unknown id is the one error shape."""
-    if outcome.status == WriteStatus.FORBIDDEN:
-        raise MemoryForbidden()
-    if outcome.status == WriteStatus.NOT_FOUND:
-        raise MemoryNotFound()
-    return Response(output(outcome).data, status=http_status(outcome.status, Edge.USER_API))
-
-
 # --- reads ------------------------------------------------------------------------------------
 class MemoryListApi(UserApi):
     """GET …/memories/vector — the user's memories, newest first, with text search."""
 
-    class InputSerializer(StrictSerializer):
-        q = StrictCharField(max_length=200, required=False, default="", allow_blank=True)
-        category = StrictChoiceField(
-            choices=CATEGORIES, required=False, default="", allow_blank=True
-        )
-        source = StrictChoiceField(  # type: ignore[assignment]
-            choices=SOURCES, required=False, default="", allow_blank=True
-        )
-        topic = StrictCharField(max_length=200, required=False, default="", allow_blank=True)
-        status = StrictChoiceField(
-            choices=STATUS_FILTERS, required=False, default=StatusFilter.ACTIVE.value
-        )
-        memory_key = memory_key_field(default="")
-        run_id = RefField()
-        order = StrictChoiceField(choices=ORDERS, required=False, default=ListOrder.CREATED.value)
-        page = serializers.IntegerField(min_value=1, max_value=MAX_PAGE, default=1)
-        page_size = serializers.IntegerField(min_value=1, max_value=100, default=20)
-
+    class InputSerializer(ListFiltersParams):
         class Meta:
             ref_name = "UserMemoryListInput"
-
-        def list_query(self) -> ListQuery:
-            return list_query(self.validated_data, text="q")
 
     @extend_schema(parameters=[InputSerializer], responses=shapes.UserListOutput)
     def get(self, request: Request) -> Response:
@@ -154,7 +116,7 @@ class MemorySearchApi(UserApi):
     rate_kind = RateKind.SEARCH
 
     class InputSerializer(StrictSerializer):
-        q = StrictCharField(max_length=2000)
+        q = StrictCharField(max_length=MAX_QUERY)
         top_k = serializers.IntegerField(min_value=1, max_value=50, default=10)
 
         class Meta:
@@ -163,9 +125,9 @@ class MemorySearchApi(UserApi):
     @extend_schema(parameters=[InputSerializer], responses=shapes.SearchOutput)
     def get(self, request: Request) -> Response:
         data = query_params(self.InputSerializer, request)
-        scope = self.scope()
-        result = selectors.memory_search(scope=scope, query=data["q"], top_k=data["top_k"])
-        count_use(scope=scope, memory_ids=[h.id for h in result.items], use=Use.RECALLED)
+        result = selectors.memory_search(
+            scope=self.scope(), query=data["q"], top_k=data["top_k"], counted=True
+        )
         return Response(shapes.SearchOutput(result).data)
 
 
@@ -281,7 +243,7 @@ class MemoryUpdateApi(UserApi):
             actor=self.actor(),
             source=Source.CONSOLE,
         )
-        return outcome_response(shapes.UserWriteOutput, outcome)
+        return outcome_response(shapes.UserWriteOutput, outcome, edge=Edge.USER_API)
 
 
 class MemoryDeleteApi(UserApi):
@@ -292,7 +254,7 @@ class MemoryDeleteApi(UserApi):
         outcome: DeleteOutcome = services.memory_delete(
             scope=self.scope(), memory_id=str(memory_id), actor=self.actor(), source=Source.CONSOLE
         )
-        return outcome_response(shapes.DeleteOutput, outcome)
+        return outcome_response(shapes.DeleteOutput, outcome, edge=Edge.USER_API)
 
 
 class MemoryDeleteAllApi(UserApi):
@@ -315,7 +277,7 @@ class MemoryDeleteAllApi(UserApi):
         outcome = services.memory_delete_user(
             scope=self.scope(), actor=self.actor(), source=Source.CONSOLE
         )
-        return outcome_response(shapes.DeleteOutput, outcome)
+        return outcome_response(shapes.DeleteOutput, outcome, edge=Edge.USER_API)
 
 
 class SwitchesUpdateApi(UserApi):
@@ -369,7 +331,7 @@ class MemoryPinApi(UserApi):
             actor=self.actor(),
             source=Source.CONSOLE,
         )
-        return outcome_response(shapes.UserWriteOutput, outcome)
+        return outcome_response(shapes.UserWriteOutput, outcome, edge=Edge.USER_API)
 
 
 class MemorySetCategoryApi(UserApi):

@@ -51,3 +51,11 @@ def test_the_door_has_its_own_document():
 
     internal = APIClient().get("/v1/schema?format=json").json()
     assert not [path for path in internal["paths"] if path.startswith("/mem0/")]
+
+
+def test_every_ingest_job_status_is_an_event_status():
+    from lifecycle.models import IngestJob
+    from memories.mem0_api.shapes import EVENT_STATUS
+
+    assert set(EVENT_STATUS) == set(IngestJob.Status.values)
+    assert set(EVENT_STATUS.values()) == {"PENDING", "RUNNING", "SUCCEEDED", "FAILED"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.memories.api.test_validation import counts
+from tests.memories.api.conftest import counts
 from tests.memories.conftest import assert_invalid, body
 from tests.memories.recall.test_as_of import NEW, OLD, QUERY, store_editors
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memories.contract import shapes
+from memories.contract import mcp_shapes, shapes
 from memories.contract.outcomes import OUTCOME_HTTP_STATUS, Edge, http_status
 from memories.types import DeleteOutcome, DeleteStatus, WriteOutcome, WriteStatus
 
@@ -29,7 +29,7 @@ def test_v1_and_mcp_answer_the_same_body_for_every_status(status):
         "reason": "why",
         "superseded_id": None,
     }
-    assert shapes.McpManageOutput.model_validate(body).model_dump(mode="json") == body
+    assert mcp_shapes.McpManageOutput.model_validate(body).model_dump(mode="json") == body
 
 
 def test_refused_is_a_decided_answer_on_every_edge():

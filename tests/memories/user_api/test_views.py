@@ -100,6 +100,15 @@ def test_bad_list_parameters_are_400_with_field_errors(alice_client):
     assert_invalid(response, "category", "page", "page_size")
 
 
+def test_a_source_no_memory_can_have_is_400_on_both_list_doors(alice_client, alice_scope, v1):
+    """One declaration of the list filters: ``source`` is a choice of the known sources on the
+    user API and on /v1 alike (/v1 took any string and answered an empty list)."""
+    assert_invalid(alice_client.get(f"{BASE}/vector", {"source": "ingets"}), "source")
+    scope = {"tenant_id": alice_scope.tenant_id, "user_id": alice_scope.user_id}
+    assert_invalid(v1.post("list-user", {**scope, "source": "ingets"}), "source")
+    assert v1.post("list-user", {**scope, "source": "ingest"}).status_code == 200
+
+
 def test_search_answers_available_with_hits(alice_client, alice_scope, remember):
     remember(alice_scope, "用户偏好使用简体中文回答，结论先行，说明保持简洁。")
     body = alice_client.get(f"{BASE}/search", {"q": "用户偏好用简体中文回答"}).json()
