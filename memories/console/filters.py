@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
 from memories.contract.labels import STATUS_LABELS
-from memories.contract.serializers import list_query
+from memories.contract.serializers import ListFiltersParams
 from memories.instants import day_start, next_day_start
 from memories.types import ListOrder, ListQuery, StatusFilter
 
@@ -108,23 +108,28 @@ def status_choices() -> list[tuple[str, Any]]:
 
 
 def console_list_query(filters: ListFilters, *, page_size: int = PAGE_SIZE) -> ListQuery:
-    """The list page's filters as the one ``ListQuery``, through the same function the APIs'
-    list parameters go through (``contract.serializers.list_query``)."""
-    created_from, created_before = filters.created_range()
-    return list_query(
-        {
+    """The list page's filters as the one ``ListQuery``, read by the serializer every door's list
+    parameters go through (``contract.serializers.ListFiltersParams``); the console's own
+    filters (the import just confirmed, the days of creation) are added to it. The form has
+    already refused a bad value, so one reaching here is a programming error."""
+    params = ListFiltersParams(
+        data={
             "q": filters.q,
             "category": filters.category,
             "source": filters.source,
             "topic": filters.topic,
             "status": filters.status,
             "run_id": filters.run,
-            "import_id": filters.imported,
             "order": filters.sort,
-            "created_from": created_from,
-            "created_before": created_before,
             "page": filters.page,
             "page_size": page_size,
-        },
-        text="q",
+        }
+    )
+    params.is_valid(raise_exception=True)
+    created_from, created_before = filters.created_range()
+    return replace(
+        params.list_query(),
+        import_id=filters.imported,
+        created_from=created_from,
+        created_before=created_before,
     )

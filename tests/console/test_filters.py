@@ -9,7 +9,7 @@ from django.http import QueryDict
 from django.utils import timezone
 
 from memories.console.forms import MemoryFilterForm
-from memories.contract.serializers import list_query
+from memories.contract.serializers import ListFiltersParams
 from memories.instants import day_start, next_day_start
 
 DAY = date(2026, 12, 1)
@@ -24,19 +24,13 @@ def test_created_dates_are_days_in_the_service_time_zone(settings):
     assert query.created_from.isoformat() == "2026-12-01T00:00:00+08:00"
 
 
-def test_the_console_builds_its_query_through_the_apis_function():
+def test_the_console_builds_its_query_through_the_apis_serializer():
     given = "q=周报&category=fact&source=manage&status=all&run=r1&page=2"
     form = MemoryFilterForm(QueryDict(given))
     query = form.filters().list_query(page_size=7)
-    assert query == list_query(
-        {
-            "q": "周报",
-            "category": "fact",
-            "source": "manage",
-            "status": "all",
-            "run_id": "r1",
-            "page": 2,
-            "page_size": 7,
-        },
-        text="q",
+    user_api = ListFiltersParams(
+        data=QueryDict("q=周报&category=fact&source=manage&status=all&run_id=r1&page=2&page_size=7")
     )
+    user_api.is_valid(raise_exception=True)
+    assert query == user_api.list_query()
+    assert (query.query, query.run_id, query.page, query.page_size) == ("周报", "r1", 2, 7)
