@@ -22,7 +22,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from memories.contract.labels import category_label, source_label, status_label
-from memories.support import as_instant, memory_refs
+from memories.instants import read_instant
+from memories.support import memory_refs
 
 MEMORY_LINK_TEMPLATE = "admin/memories/_memory_link.html"
 
@@ -30,7 +31,7 @@ MEMORY_LINK_TEMPLATE = "admin/memories/_memory_link.html"
 def local_time(value: datetime | str | None) -> str:
     """A stored instant (datetime or the payload's ISO string) in the server's time zone
     (``TIME_ZONE``, Asia/Shanghai by default), the same clock the console shows."""
-    moment = as_instant(value)
+    moment = read_instant(value)
     if moment is None:
         return ""
     return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")

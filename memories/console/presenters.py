@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from memories import governance
 from memories.contract.labels import category_label, history_label, source_label, status_label
+from memories.instants import read_instant
 from memories.selectors import HistoryEntry, MemoryUseStats, RelatedMemory
 from memories.types import MemoryRecord, MemoryStatus, SearchHit, Source
 
@@ -147,7 +147,7 @@ def _field_changes(changes: dict[str, list[Any]]) -> tuple[FieldChange, ...]:
 
 def _expiry_words(value: Any) -> str:
     """An expiry as the trail shows it: its day in the console's time zone, or "长期有效"."""
-    instant = governance.parse_instant(value)
+    instant = read_instant(value)
     if instant is None:
         return str(_("长期有效"))
     return timezone.localtime(instant).strftime("%Y-%m-%d")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import fields
+from datetime import UTC
 from typing import Any
 
 from django.conf import settings
@@ -291,6 +292,14 @@ class IngestInput(ScopeInput):
         "additionalProperties": False,
     }
 )
+class DocumentInstantField(serializers.DateTimeField):
+    """An instant of an export document. One without an offset is UTC, as the service reads a
+    stored instant (``memories.instants``): an import lands it where the lists show it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(default_timezone=UTC, **kwargs)
+
+
 class ChangesField(serializers.DictField):
     """A trail row's ``changes``, published with its closed set of names (``validate_changes``
     below is the rule)."""
@@ -313,7 +322,7 @@ class ImportHistoryInput(StrictSerializer):
         choices=[kind.value for kind in ActorKind], required=False, default=ActorKind.SYSTEM.value
     )
     changes = ChangesField(required=False, default=dict)
-    at = serializers.DateTimeField()
+    at = DocumentInstantField()
     imported = StrictBooleanField(required=False, default=False)
 
     def validate_changes(self, changes: dict[str, Any]) -> dict[str, list[str | None]]:
@@ -334,9 +343,9 @@ class ImportUsageInput(StrictSerializer):
     """How often agents were given an exported memory (version 2)."""
 
     recalled_count = StrictIntegerField(min_value=0, max_value=10**9, required=False, default=0)
-    last_recalled_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    last_recalled_at = DocumentInstantField(required=False, allow_null=True, default=None)
     injected_count = StrictIntegerField(min_value=0, max_value=10**9, required=False, default=0)
-    last_injected_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    last_injected_at = DocumentInstantField(required=False, allow_null=True, default=None)
 
 
 class ImportItemInput(StrictSerializer):
@@ -352,9 +361,9 @@ class ImportItemInput(StrictSerializer):
     source_ref = RefField(allow_null=True)
     confidence = StrictFloatField(min_value=0.0, max_value=1.0, required=False, allow_null=True)
     superseded_by = StrictUUIDField(required=False, allow_null=True)
-    valid_until = serializers.DateTimeField(required=False, allow_null=True)
-    created_at = serializers.DateTimeField(required=False, allow_null=True)
-    updated_at = serializers.DateTimeField(required=False, allow_null=True)
+    valid_until = DocumentInstantField(required=False, allow_null=True)
+    created_at = DocumentInstantField(required=False, allow_null=True)
+    updated_at = DocumentInstantField(required=False, allow_null=True)
     embedding_model = StrictCharField(
         max_length=200, required=False, allow_null=True, allow_blank=True
     )
@@ -363,10 +372,10 @@ class ImportItemInput(StrictSerializer):
     )
     # Version 2: the pin, the trail, the usage and the marks of an earlier import.
     pinned = StrictBooleanField(required=False, default=False)
-    pinned_at = serializers.DateTimeField(required=False, allow_null=True)
+    pinned_at = DocumentInstantField(required=False, allow_null=True)
     history = ImportHistoryInput(many=True, required=False, max_length=MAX_HISTORY)  # type: ignore[call-arg]
     usage = ImportUsageInput(required=False, allow_null=True)
-    imported_at = serializers.DateTimeField(required=False, allow_null=True)
+    imported_at = DocumentInstantField(required=False, allow_null=True)
     import_id = RefField(allow_null=True)
 
 
@@ -385,7 +394,7 @@ class ExportDocumentInput(StrictSerializer):
         ),
     )
     scope = ScopeInput(required=False)
-    exported_at = serializers.DateTimeField(required=False, allow_null=True)
+    exported_at = DocumentInstantField(required=False, allow_null=True)
     memories = ImportItemInput(many=True, max_length=MAX_IMPORT_ITEMS)  # type: ignore[call-arg]
 
 
