@@ -276,6 +276,14 @@ class IngestInput(ScopeInput):
 
 
 # --- export / import (memories.contract.export_document) -------------------------------------
+class DocumentInstantField(serializers.DateTimeField):
+    """An instant of an export document. One without an offset is UTC, as the service reads a
+    stored instant (``memories.instants``): an import lands it where the lists show it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(default_timezone=UTC, **kwargs)
+
+
 @extend_schema_field(
     {
         "type": "object",
@@ -292,14 +300,6 @@ class IngestInput(ScopeInput):
         "additionalProperties": False,
     }
 )
-class DocumentInstantField(serializers.DateTimeField):
-    """An instant of an export document. One without an offset is UTC, as the service reads a
-    stored instant (``memories.instants``): an import lands it where the lists show it."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(default_timezone=UTC, **kwargs)
-
-
 class ChangesField(serializers.DictField):
     """A trail row's ``changes``, published with its closed set of names (``validate_changes``
     below is the rule)."""
