@@ -2,9 +2,10 @@
 
 ``ingest_submit`` runs in the request: policy, admission, then one row + one queued job in the
 same transaction (both in PostgreSQL, so an accepted candidate survives any restart).
-``ingest_run`` runs in a worker under the scope's one write lock (``scope_write_lock``): Mem0's
-implicit message context cleared before and after, language and fact guards, deletion marks
-obeyed, audit rows for what survives, written with the job's final state in one transaction.
+``ingest_run`` runs in a worker holding the scope's one write lock from extraction to adoption
+(``services.scope_write_exclusive``): Mem0's implicit message context cleared before and after,
+language and fact guards, deletion marks obeyed, audit rows for what survives, written with the
+job's final state in one transaction.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from lifecycle.selectors import (
 from memories import metrics as memory_metrics
 from memories.admission import Message, admit
 from memories.digests import log_name
-from memories.locks import scope_write_lock
 from memories.models import DeletionMark
 from memories.selectors import memory_attribution
 from memories.services import (
@@ -47,6 +47,8 @@ from memories.services import (
     our_metadata,
     propose_key,
     quota_room,
+    run_writer_exclusive,
+    scope_write_exclusive,
 )
 from memories.text import normalize_quotes
 from memories.types import Actor, ActorKind, BackendError, MemoryScope, Source, WriteStatus
@@ -251,7 +253,7 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJ
     instructions = extraction_instructions()
     # The scope's one write lock, held from extraction to adoption: no other writer of the
     # scope (a delete above all) interleaves.
-    with scope_write_lock(scope):
+    with scope_write_exclusive(scope=scope):
         # A worker wrongly taken for dead may have finished this very job while we waited:
         # its tagged rows are adopted facts then, not leftovers to discard.
         decided = IngestJob.objects.filter(id=job.id, status__in=IngestJob.FINAL).first()
@@ -289,7 +291,7 @@ def _extract_guarded(*, scope: MemoryScope, job: IngestJob, log: str) -> IngestJ
             survivors = _not_deleted_since(attempt=attempt, job=job, facts=survivors)
             # The same lock /manage takes to register: either it registered before this check
             # (and these facts go), or it waits until they are recorded and acts after them.
-            with policy.run_writer_lock(scope=scope, run_id=job.run_id):
+            with run_writer_exclusive(scope=scope, run_id=job.run_id):
                 if policy.has_explicit_writer(scope=scope, run_id=job.run_id):
                     raise ExplicitWriterArrived
                 _obey_deletions(scope=scope, job=job)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
-
 from django.db import IntegrityError, transaction
 
 from lifecycle.models import RunLedger
-from memories.locks import advisory_lock
 from memories.selectors import memory_switches
+from memories.services import run_writer_exclusive
 from memories.types import MemoryScope
 
 # Scheduled, backfill and nightly runs never save, whatever the user's switch says.
@@ -35,7 +33,7 @@ def register_explicit_writer(*, scope: MemoryScope, run_id: str, action: str) ->
     if not run_id:
         return
     try:
-        with run_writer_lock(scope=scope, run_id=run_id), transaction.atomic():
+        with run_writer_exclusive(scope=scope, run_id=run_id), transaction.atomic():
             RunLedger.objects.get_or_create(
                 tenant_id=scope.tenant_id,
                 user_id=scope.user_id,
@@ -44,11 +42,6 @@ def register_explicit_writer(*, scope: MemoryScope, run_id: str, action: str) ->
             )
     except IntegrityError:
         pass  # a concurrent call registered it first: the row exists, which is all we need
-
-
-def run_writer_lock(*, scope: MemoryScope, run_id: str) -> AbstractContextManager[None]:
-    """Serialises "who writes this run" decisions across processes."""
-    return advisory_lock("run-writer", f"{scope.key}:{run_id}")
 
 
 def has_explicit_writer(*, scope: MemoryScope, run_id: str) -> bool:

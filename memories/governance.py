@@ -26,7 +26,6 @@ from django.utils import timezone
 
 from memories.language import nlp
 from memories.recall import live
-from memories.recall.live import parse_instant as parse_instant  # services read it here
 from memories.text import word_set
 from memories.types import MemoryStatus, Source
 

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Model
 from django.db.models.fields.json import KT
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_lazy as _
 
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
@@ -26,6 +24,7 @@ from memories.contract.labels import (
     rejection_label,
     source_label,
 )
+from memories.instants import read_instant
 from memories.models import CHANGE_EVENTS, AuditEvent, MemoryRow
 from memories.selectors import Switches, memory_switches
 from memories.types import MemoryScope
@@ -38,16 +37,6 @@ LATEST_CHANGES = 50
 LATEST_STAFF_VIEWS = 50
 # The memory list shows the start of each memory, not all of it.
 PREVIEW_CHARS = 120
-
-
-def as_instant(value: datetime | str | None) -> datetime | None:
-    """A stored instant as an aware datetime: the payload keeps ISO strings, a naive one is UTC."""
-    moment = parse_datetime(value) if isinstance(value, str) else value
-    if moment is None:
-        return None
-    if timezone.is_naive(moment):
-        moment = timezone.make_aware(moment, UTC)
-    return moment
 
 
 @dataclass(frozen=True)
@@ -190,7 +179,7 @@ def user_memories(*, scope: MemoryScope, limit: int = LATEST_MEMORIES) -> UserMe
             preview=m.content[:PREVIEW_CHARS],
             category=category_label(m.category),
             source=source_label(m.source),
-            created=as_instant(m.payload.get("created_at")),
+            created=read_instant(m.payload.get("created_at")),
         )
         for m in rows[:limit]
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields
+from datetime import UTC
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -314,6 +315,14 @@ class IngestInput(ScopeInput):
 
 
 # --- export / import (memories.contract.export_document) -------------------------------------
+class DocumentInstantField(serializers.DateTimeField):
+    """An instant of an export document. One without an offset is UTC, as the service reads a
+    stored instant (``memories.instants``): an import lands it where the lists show it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(default_timezone=UTC, **kwargs)
+
+
 @extend_schema_field(
     {
         "type": "object",
@@ -352,7 +361,7 @@ class ImportHistoryInput(StrictSerializer):
         choices=[kind.value for kind in ActorKind], required=False, default=ActorKind.SYSTEM.value
     )
     changes = ChangesField(required=False, default=dict)
-    at = serializers.DateTimeField()
+    at = DocumentInstantField()
     imported = StrictBooleanField(required=False, default=False)
 
     def validate_changes(self, changes: dict[str, Any]) -> dict[str, list[str | None]]:
@@ -373,9 +382,9 @@ class ImportUsageInput(StrictSerializer):
     """How often agents were given an exported memory (version 2)."""
 
     recalled_count = StrictIntegerField(min_value=0, max_value=10**9, required=False, default=0)
-    last_recalled_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    last_recalled_at = DocumentInstantField(required=False, allow_null=True, default=None)
     injected_count = StrictIntegerField(min_value=0, max_value=10**9, required=False, default=0)
-    last_injected_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    last_injected_at = DocumentInstantField(required=False, allow_null=True, default=None)
 
 
 class ImportItemInput(StrictSerializer):
@@ -391,9 +400,9 @@ class ImportItemInput(StrictSerializer):
     source_ref = RefField(allow_null=True)
     confidence = StrictFloatField(min_value=0.0, max_value=1.0, required=False, allow_null=True)
     superseded_by = StrictUUIDField(required=False, allow_null=True)
-    valid_until = serializers.DateTimeField(required=False, allow_null=True)
-    created_at = serializers.DateTimeField(required=False, allow_null=True)
-    updated_at = serializers.DateTimeField(required=False, allow_null=True)
+    valid_until = DocumentInstantField(required=False, allow_null=True)
+    created_at = DocumentInstantField(required=False, allow_null=True)
+    updated_at = DocumentInstantField(required=False, allow_null=True)
     embedding_model = StrictCharField(
         max_length=200, required=False, allow_null=True, allow_blank=True
     )
@@ -402,10 +411,10 @@ class ImportItemInput(StrictSerializer):
     )
     # Version 2: the pin, the trail, the usage and the marks of an earlier import.
     pinned = StrictBooleanField(required=False, default=False)
-    pinned_at = serializers.DateTimeField(required=False, allow_null=True)
+    pinned_at = DocumentInstantField(required=False, allow_null=True)
     history = ImportHistoryInput(many=True, required=False, max_length=MAX_HISTORY)  # type: ignore[call-arg]
     usage = ImportUsageInput(required=False, allow_null=True)
-    imported_at = serializers.DateTimeField(required=False, allow_null=True)
+    imported_at = DocumentInstantField(required=False, allow_null=True)
     import_id = RefField(allow_null=True)
 
 
@@ -424,7 +433,7 @@ class ExportDocumentInput(StrictSerializer):
         ),
     )
     scope = ScopeInput(required=False)
-    exported_at = serializers.DateTimeField(required=False, allow_null=True)
+    exported_at = DocumentInstantField(required=False, allow_null=True)
     memories = ImportItemInput(many=True, max_length=MAX_IMPORT_ITEMS)  # type: ignore[call-arg]
 
 

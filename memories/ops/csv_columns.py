@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from memories.contract.labels import STATUS_LABELS, category_label, source_label
+from memories.instants import read_instant
 
 
 @dataclass(frozen=True)
@@ -22,12 +22,9 @@ class Column:
 
 
 def _local(value: Any) -> str:
-    if not value:
-        return ""
-    try:
-        moment = datetime.fromisoformat(str(value))
-    except ValueError:
-        return str(value)
+    moment = read_instant(value)
+    if moment is None:
+        return str(value or "")
     return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
 
 

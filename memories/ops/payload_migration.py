@@ -21,21 +21,21 @@ import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from memories.admission import admit_extracted, admit_text
 from memories.engine import get_engine
 from memories.engine.internals import backup_entities, clear_entities, link_entities, merge_payload
 from memories.governance import default_confidence
-from memories.locks import scope_write_lock
+from memories.instants import read_instant
 from memories.models import AuditEvent, MemoryRow
 from memories.ops.progress import Progress
-from memories.recall.live import is_live, parse_instant
+from memories.recall.live import is_live, stored_status
+from memories.services import scope_write_exclusive
 from memories.types import SCHEMA_VERSION, MemoryScope, MemoryStatus, ScopeError, Source
 
 BATCH = 200
@@ -47,13 +47,6 @@ class MigrationReport:
     changed: int = 0
     fields: Counter[str] = field(default_factory=Counter)
     skipped_scopes: int = 0
-
-
-def _created_at(payload: dict[str, Any]) -> datetime:
-    parsed = parse_datetime(str(payload.get("created_at") or ""))
-    if parsed is None:
-        return timezone.now()
-    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed, UTC)
 
 
 def missing_fields(payload: dict[str, Any]) -> dict[str, Any]:
@@ -76,7 +69,9 @@ def missing_fields(payload: dict[str, Any]) -> dict[str, Any]:
         fields["status"] = "active"
     if "valid_until" not in payload:
         lifetime = timedelta(days=settings.MEMORY_LIFETIME_DAYS)
-        fields["valid_until"] = (_created_at(payload) + lifetime).isoformat()
+        fields["valid_until"] = (
+            (read_instant(payload.get("created_at")) or timezone.now()) + lifetime
+        ).isoformat()
     if "embedding_model" not in payload:
         # Preflight has checked the table's width against this embedder before a migration.
         fields["embedding_model"] = settings.EMBEDDING_MODEL
@@ -89,12 +84,12 @@ def superseded_at(row: MemoryRow) -> dict[str, Any]:
     audit trail says it was superseded; nothing when neither is known (it then holds at no
     instant of a search ``as_of``, rather than at a guessed one)."""
     payload = row.payload or {}
-    if payload.get("status") != MemoryStatus.SUPERSEDED or payload.get("superseded_at"):
+    if stored_status(payload) != MemoryStatus.SUPERSEDED or payload.get("superseded_at"):
         return {}
     successor = str(payload.get("superseded_by") or "")
     if successor:
         found = MemoryRow.objects.filter(id=successor).values_list("payload", flat=True).first()
-        since = parse_instant((found or {}).get("created_at"))
+        since = read_instant((found or {}).get("created_at"))
         if since is not None:
             return {"superseded_at": since.isoformat()}
     event = (
@@ -151,7 +146,7 @@ def migrate_payloads(*, apply: bool, write: Callable[[str], None]) -> MigrationR
             if scope is None:
                 report.skipped_scopes += 1
                 continue
-            with scope_write_lock(scope):
+            with scope_write_exclusive(scope=scope):
                 for row in MemoryRow.objects.filter(id__in=ids).defer("vector"):
                     fields = missing_fields(row.payload or {}) | superseded_at(row)
                     if not fields:
@@ -203,7 +198,7 @@ def rebuild_entities(*, apply: bool, write: Callable[[str], None]) -> RebuildRep
             scope = _scope(key)
             if scope is None:
                 continue
-            with scope_write_lock(scope):
+            with scope_write_exclusive(scope=scope):
                 # Re-read under the lock: a memory deleted meanwhile is not linked back.
                 for row in MemoryRow.objects.filter(id__in=ids).defer("vector"):
                     if not is_trusted(row.payload or {}):

@@ -25,9 +25,8 @@ from django.db.models.fields.json import KT
 from memories.admission import admit_text, find_secret
 from memories.admission.refs import ref_problem
 from memories.engine import get_engine
-from memories.locks import scope_write_lock
 from memories.models import AuditEvent, MemoryRow
-from memories.services import memory_delete
+from memories.services import memory_delete, scope_write_exclusive
 from memories.types import Actor, ActorKind, DeleteStatus, MemoryScope, ScopeError, Source
 
 T = TypeVar("T")
@@ -128,7 +127,7 @@ def _blank_payload_ref(key: str, rows: list[tuple[str, str]]) -> int:
     blanked = 0
     for memory_id, owner in rows:
         try:
-            lock = scope_write_lock(MemoryScope.from_key(owner))
+            lock = scope_write_exclusive(scope=MemoryScope.from_key(owner))
         except ScopeError:
             lock = contextlib.nullcontext()  # no writer can name such a scope
         try:

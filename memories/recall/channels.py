@@ -50,6 +50,7 @@ from typing import Any
 
 from psycopg import sql
 
+from memories.instants import read_instant
 from memories.recall.languages import Written, written_in
 from memories.recall.lexical import ENTITY, ENTITY_CTES, KEYWORD, KEYWORD_CTES, KEYWORD_IS_NAME
 from memories.recall.live import live_condition, scope_condition, valid_at_condition
@@ -216,16 +217,6 @@ def channel_statement(
     )
 
 
-def _instant(value: Any) -> datetime | None:
-    """``payload.created_at`` as an instant (Mem0 writes ISO strings with an offset)."""
-    if not value:
-        return None
-    try:
-        return datetime.fromisoformat(str(value))
-    except ValueError:
-        return None
-
-
 def _margin(strength: float, floor: float) -> float:
     """How far ``strength`` clears ``floor`` on a channel whose best is 1.0, in [0, 1]."""
     return max(0.0, min(1.0, (strength - floor) / (1.0 - floor))) if floor < 1.0 else 0.0
@@ -252,7 +243,7 @@ def channel_hits(
             similarity=float(similarity),
             margin=_margin(float(strength), floors[Channel(channel)]),
             names_only=bool(names_only),
-            created_at=_instant(created),
+            created_at=read_instant(created),
         )
         found[hit.channel].append(hit)
     for hits in found.values():
@@ -319,7 +310,7 @@ def meaning_hits(
                 margin=_margin(float(strength), floor),
                 names_only=False,
                 under_floor=float(strength) < floor,
-                created_at=_instant(created),
+                created_at=read_instant(created),
             )
         )
     channel.sort(key=lambda h: (-h.strength, h.id))

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC
 
+from memories.instants import service_day
 from memories.recall.tuning import (
     NEWER_FIRST_DEPTH,
     NEWER_FIRST_MARGIN,
@@ -151,9 +151,9 @@ def _newer_first(
     ]
     if len(movable) < 2:
         return order
-    # By the day each was stored: memories of one day (one conversation, one import) are not
-    # a before and an after, and share a rank.
-    day = {i: near[i].created_at.astimezone(UTC).date() for i in movable}  # type: ignore[union-attr]
+    # By the day each was stored, on the service's clock: memories of one day (one
+    # conversation, one import) are not a before and an after, and share a rank.
+    day = {i: service_day(near[i].created_at) for i in movable}
     if len(set(day.values())) < 2:
         return order
     place = {memory_id: rank for rank, memory_id in enumerate(head, start=1)}

@@ -39,8 +39,8 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 from django.db.models.lookups import Exact, GreaterThan, In, IsNull, LessThanOrEqual
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
+from memories.instants import read_instant
 from memories.types import MemoryStatus, StatusFilter
 
 # The generated column holding a memory's scope key (migration 0006).
@@ -158,27 +158,21 @@ def in_scope(payload: dict[str, Any], scope_key: str) -> bool:
     return payload.get(SCOPE_FIELD) == scope_key
 
 
-def parse_instant(value: Any) -> datetime | None:
-    """A stored instant (ISO 8601) as an aware datetime; None when absent or unreadable. One
-    without an offset is read as UTC."""
-    if not isinstance(value, str) or not value:
-        return None
-    parsed = parse_datetime(value)
-    if parsed is not None and timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, timezone.get_fixed_timezone(0))
-    return parsed
-
-
 def stored_status(payload: dict[str, Any]) -> str:
     """The status as stored; none (or JSON null) is ``active``, like SQL's ``coalesce``."""
     status = payload.get(STATUS_FIELD)
     return ACTIVE if status is None else str(status)
 
 
+def is_over(until: datetime | None, *, now: datetime | None = None) -> bool:
+    """Whether an expiry ``until`` (None: never) is over at ``now`` (default: the current
+    time): a memory is not live from its ``valid_until`` on."""
+    return until is not None and until <= (now or timezone.now())
+
+
 def is_due(payload: dict[str, Any], *, now: datetime) -> bool:
     """Whether the memory has a ``valid_until`` at or before ``now``."""
-    until = parse_instant(payload.get(UNTIL_FIELD))
-    return until is not None and until <= now
+    return is_over(read_instant(payload.get(UNTIL_FIELD)), now=now)
 
 
 def read_status(payload: dict[str, Any], *, now: datetime | None = None) -> str:
@@ -200,14 +194,14 @@ def is_valid_at(payload: dict[str, Any], *, at: datetime) -> bool:
     status = stored_status(payload)
     if status not in VALID_STATUSES:
         return False
-    since = parse_instant(payload.get(FROM_FIELD))
+    since = read_instant(payload.get(FROM_FIELD))
     if since is not None and since > at:
         return False
     if is_due(payload, now=at):
         return False
     if status != SUPERSEDED:
         return True
-    replaced = parse_instant(payload.get(SUPERSEDED_AT_FIELD))
+    replaced = read_instant(payload.get(SUPERSEDED_AT_FIELD))
     return replaced is not None and replaced > at
 
 
@@ -217,8 +211,8 @@ def validity_end(payload: dict[str, Any]) -> datetime | None:
     ends = [
         instant
         for instant in (
-            parse_instant(payload.get(UNTIL_FIELD)),
-            parse_instant(payload.get(SUPERSEDED_AT_FIELD)),
+            read_instant(payload.get(UNTIL_FIELD)),
+            read_instant(payload.get(SUPERSEDED_AT_FIELD)),
         )
         if instant is not None
     ]

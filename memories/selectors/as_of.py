@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memories import governance
+from memories.instants import read_instant
 from memories.models import MemoryRow
 from memories.recall import live
 from memories.types import SearchHit, Validity
@@ -28,7 +29,7 @@ def with_validity(hits: Sequence[SearchHit]) -> tuple[SearchHit, ...]:
 def validity(payload: dict[str, Any]) -> Validity:
     """A payload's validity: from its ``created_at`` to its end (``live.validity_end``)."""
     return Validity(
-        valid_from=live.parse_instant(payload.get(live.FROM_FIELD)),
+        valid_from=read_instant(payload.get(live.FROM_FIELD)),
         valid_until=live.validity_end(payload),
         status=governance.payload_status(payload).value,
     )

@@ -14,6 +14,7 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
+from memories import instants
 from memories.models import (
     CHANGE_EVENTS,
     AuditEvent,
@@ -76,12 +77,11 @@ def memory_overview(*, scope: MemoryScope, now: datetime | None = None) -> Overv
     )
     recent = events.filter(created_at__gte=now - timedelta(days=RECENT_DAYS))
     last = events.exclude(event=AuditEvent.Event.NOOP).aggregate(last=Max("created_at"))["last"]
-    tz = timezone.get_current_timezone()
-    first_day = (now - timedelta(days=OVERVIEW_TREND_DAYS - 1)).astimezone(tz).date()
+    first_day = instants.service_day(now - timedelta(days=OVERVIEW_TREND_DAYS - 1))
     counts: dict[tuple[str, str], int] = {}
     for r in (
-        events.filter(created_at__date__gte=first_day)
-        .annotate(day=TruncDate("created_at", tzinfo=tz))
+        events.filter(created_at__gte=instants.day_start(first_day))
+        .annotate(day=TruncDate("created_at", tzinfo=instants.service_zone()))
         .values("day", "event")
         .annotate(n=Count("id"))
     ):

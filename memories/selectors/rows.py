@@ -4,15 +4,14 @@ The scope and liveness rules come from ``memories.recall.live``."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any
+from datetime import datetime
 
 from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from memories import governance
+from memories.instants import read_instant
 from memories.models import EntityRow, MemoryRow
 from memories.recall import live
 from memories.types import MemoryForbidden, MemoryNotFound, MemoryRecord, MemoryScope, StatusFilter
@@ -20,15 +19,6 @@ from memories.types import MemoryForbidden, MemoryNotFound, MemoryRecord, Memory
 # The tables the hand-written statements read, named by their models.
 MEMORY_TABLE = connection.ops.quote_name(MemoryRow._meta.db_table)
 ENTITY_TABLE = connection.ops.quote_name(EntityRow._meta.db_table)
-
-
-def _parse_time(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    parsed = parse_datetime(value)
-    if parsed is not None and timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, UTC)
-    return parsed
 
 
 def to_record(row: MemoryRow) -> MemoryRecord:
@@ -40,12 +30,12 @@ def to_record(row: MemoryRow) -> MemoryRecord:
         scope_key=row.scope_key,
         category=row.category,
         source=row.source,
-        created_at=_parse_time(payload.get("created_at")),
-        updated_at=_parse_time(payload.get("updated_at")),
+        created_at=read_instant(payload.get("created_at")),
+        updated_at=read_instant(payload.get("updated_at")),
         metadata={k: v for k, v in payload.items() if k not in hidden},
         memory_key=str(payload.get("memory_key") or ""),
         status=governance.payload_status(payload),
-        valid_until=_parse_time(payload.get("valid_until")),
+        valid_until=read_instant(payload.get("valid_until")),
         superseded_by=str(payload.get("superseded_by") or ""),
     )
 

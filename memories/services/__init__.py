@@ -8,7 +8,8 @@ One module per write subject: ``add`` (new memories, one or a batch, decided by
 ``add_decisions`` and stored by ``batch``; ``new_memory`` is what one is made of),
 ``update`` (corrections), ``delete`` (forgetting, with ``vacuum``), ``validity`` (expiry, pins,
 category, switches), ``adoption`` (what auto-ingest extracts), ``staff`` (admin page views).
-``write`` (``WriteContext`` and the audit rows) and ``supersede`` (key holders) are shared.
+``write`` (``WriteContext`` and the audit rows) and ``supersede`` (key holders) are shared;
+``locking`` holds a scope for work made of several writes (ingest, import, operator tools).
 """
 
 from memories.services.add import (
@@ -28,6 +29,7 @@ from memories.services.adoption import (
     propose_key,
 )
 from memories.services.delete import deletion_marks_prune, memory_delete, memory_delete_user
+from memories.services.locking import run_writer_exclusive, scope_write_exclusive
 from memories.services.new_memory import NewMemory, our_metadata
 from memories.services.restore import memory_restore_version
 from memories.services.staff import staff_view_record
@@ -72,6 +74,8 @@ __all__ = [
     "our_metadata",
     "propose_key",
     "quota_room",
+    "run_writer_exclusive",
+    "scope_write_exclusive",
     "staff_view_record",
     "memory_mark_reviewed",
     "memory_restore_version",

@@ -6,14 +6,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.utils import timezone
-
 from memories import governance, metrics
 from memories.admission import admit_text
 from memories.engine import get_engine
 from memories.governance import UNSET, Unset
+from memories.instants import read_instant
 from memories.locks import scope_write_lock
 from memories.models import AuditEvent, MemoryRow
+from memories.recall import live
 from memories.services.supersede import key_conflict, record_write
 from memories.services.write import (
     WriteContext,
@@ -181,14 +181,14 @@ def _correct(
 def _corrected_metadata(row: MemoryRow, changes: dict[str, Any]) -> dict[str, Any]:
     """The payload fields a correction writes: the changes, explicit confidence, the current
     model, and current again (active) unless its expiry is over."""
-    until = governance.parse_instant(changes.get("valid_until", row.payload.get("valid_until")))
+    until = read_instant(changes.get("valid_until", row.payload.get("valid_until")))
     metadata = {
         **changes,
         "confidence": governance.EXPLICIT_CONFIDENCE,
         "embedding_model": get_engine().embedding_model,
         "schema_version": SCHEMA_VERSION,
     }
-    if until is None or until > timezone.now():
+    if not live.is_over(until):
         metadata |= {"status": MemoryStatus.ACTIVE.value, "superseded_by": None}
         if row.payload.get("superseded_at") is not None:
             metadata["superseded_at"] = None  # current again: no end of its validity

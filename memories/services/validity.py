@@ -15,6 +15,7 @@ from memories import governance
 from memories.engine import get_engine
 from memories.locks import scope_write_lock
 from memories.models import AuditEvent, MemorySettings
+from memories.recall import live
 from memories.selectors import memories_due_to_expire, memory_switches, pinned_count
 from memories.services.supersede import key_conflict
 from memories.services.write import WriteContext, audit, noop, owned_row
@@ -56,14 +57,14 @@ def memory_set_validity(
             row = owned_row(scope=scope, memory_id=memory_id)
             if isinstance(row, WriteOutcome):
                 return row
-            if row.payload.get("status") == MemoryStatus.SUPERSEDED:
+            stored = live.stored_status(row.payload)
+            if stored == MemoryStatus.SUPERSEDED:
                 return WriteOutcome(
                     status=WriteStatus.REJECTED, memory_id=memory_id, reason="superseded"
                 )
             fields: dict[str, Any] = {"valid_until": governance.iso(valid_until)}
-            live = valid_until is None or valid_until > timezone.now()
             key = str(row.payload.get("memory_key") or "")
-            if live and row.payload.get("status") == MemoryStatus.EXPIRED:
+            if stored == MemoryStatus.EXPIRED and not live.is_over(valid_until):
                 holder, _ = key_conflict(
                     scope=scope, memory_key=key, confidence=1.0, exclude_id=memory_id
                 )

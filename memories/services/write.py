@@ -13,6 +13,7 @@ from memories import metrics
 from memories.admission import AdmissionResult, find_key_secret
 from memories.governance import Unset
 from memories.models import AuditEvent, MemoryRow
+from memories.recall import live
 from memories.selectors import memory_owned_row
 from memories.types import (
     MEMORY_KEY,
@@ -113,7 +114,7 @@ def valid_key(memory_key: str) -> bool:
 
 def past(valid_until: datetime | None | Unset) -> bool:
     """A new expiry already over: the write would be expired the moment it lands."""
-    return isinstance(valid_until, datetime) and valid_until <= timezone.now()
+    return isinstance(valid_until, datetime) and live.is_over(valid_until)
 
 
 def fact_refusal(

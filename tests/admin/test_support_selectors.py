@@ -4,19 +4,19 @@
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone as dj_timezone
 
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
 from memories.contract.labels import rejection_label, source_label
+from memories.instants import read_instant
 from memories.models import AuditEvent, MemoryRow
 from memories.services import memory_switches_update
 from memories.support import (
     PREVIEW_CHARS,
     MemoryRef,
-    as_instant,
     explicit_runs,
     ingest_job_counts,
     ingest_jobs,
@@ -44,15 +44,6 @@ def gone() -> str:
     return str(uuid.uuid4())  # a well-formed id no memory has
 
 
-def test_as_instant_reads_payload_strings_and_takes_naive_times_as_utc():
-    assert as_instant(None) is None
-    assert as_instant("2026-03-01T20:00:00+08:00") == NOON
-    assert as_instant("2026-03-01T12:00:00") == NOON  # no offset: UTC
-    assert as_instant(datetime(2026, 3, 1, 12, 0)) == NOON  # noqa: DTZ001 - naive on purpose
-    eastern = datetime(2026, 3, 1, 7, 0, tzinfo=timezone(timedelta(hours=-5)))
-    assert as_instant(eastern) == NOON
-
-
 def test_memory_refs_keep_the_order_and_tell_which_memories_still_exist(alice_scope, remember):
     kept = remember(alice_scope, LIN)
     missing = gone()
@@ -76,7 +67,7 @@ def test_user_memories_counts_all_and_lists_the_newest_of_one_user(
     assert everything.latest[0].preview == "x" * PREVIEW_CHARS
     assert everything.latest[1].source == source_label("manage")
     stored = MemoryRow.objects.get(pk=first).payload["created_at"]
-    assert everything.latest[1].created == as_instant(stored)
+    assert everything.latest[1].created == read_instant(stored)
     newest = user_memories(scope=alice_scope, limit=1)
     assert newest.total == 2 and [m.ref.id for m in newest.latest] == [second]
 

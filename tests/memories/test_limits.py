@@ -13,6 +13,7 @@ from memories import services
 from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION
 from memories.models import MemoryRow
 from memories.ops import portability
+from memories.ops.portability import importing
 from memories.ratelimits import RateKind, RateLimited, rate_check
 from memories.types import DeleteStatus, MemoryScope, WriteStatus
 from tests.memories.conftest import TOKEN, assert_error, body
@@ -188,7 +189,7 @@ def test_a_tenants_later_jobs_queue_behind_other_tenants(v1, scope):
 # --- import gives way to delete-user --------------------------------------------------------------
 @pytest.mark.django_db(transaction=True)
 def test_a_delete_user_during_an_import_stops_it_at_the_next_chunk(scope, agent, monkeypatch):
-    monkeypatch.setattr(portability, "IMPORT_CHUNK", 4)
+    monkeypatch.setattr(importing, "IMPORT_CHUNK", 4)
     items = [{"content": f"用户的第{n}号项目使用简体中文文档。"} for n in range(12)]
     deleted: list[Any] = []
 

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand
 
 from memories import governance
 from memories.engine import get_engine
-from memories.ops.calibration import DEDUP_PAIRS, calibrate_dedup
+from memories.ops.dedup_calibration import DEDUP_PAIRS, calibrate_dedup
 
 
 class Command(BaseCommand):

@@ -12,6 +12,7 @@ from django.conf import settings
 
 from memories.models import AuditEvent, MemoryRow
 from memories.ops import portability
+from memories.ops.portability import importing
 from tests.lifecycle.test_retry_and_durability import worker_env
 from tests.memories.conftest import waiting_for_advisory_lock
 
@@ -28,7 +29,7 @@ DELETE = (
 def test_delete_user_waiting_for_an_import_goes_before_its_next_chunk(
     scope, agent, monkeypatch, tmp_path
 ):
-    monkeypatch.setattr(portability, "IMPORT_CHUNK", 4)
+    monkeypatch.setattr(importing, "IMPORT_CHUNK", 4)
     items = [{"content": f"用户的第{n}号项目使用简体中文文档。"} for n in range(12)]
     log = tmp_path / "delete.log"
     started: list[subprocess.Popen] = []

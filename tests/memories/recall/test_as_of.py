@@ -13,6 +13,7 @@ from django.utils import timezone as dj_timezone
 
 from memories import selectors, services
 from memories.engine import get_engine
+from memories.instants import read_instant
 from memories.models import MemoryRow
 from memories.recall import live
 from memories.types import MemoryStatus, SearchFilters, WriteStatus
@@ -161,7 +162,7 @@ def store_editors(scope, agent) -> dict[str, str]:
 def test_supersede_records_when_the_successor_began_to_hold(scope, editors):
     payload = MemoryRow.objects.get(id=editors["old"]).payload
     assert payload["status"] == MemoryStatus.SUPERSEDED
-    assert live.parse_instant(payload["superseded_at"]) == datetime(2026, 3, 1, 1, tzinfo=UTC)
+    assert read_instant(payload["superseded_at"]) == datetime(2026, 3, 1, 1, tzinfo=UTC)
 
 
 def test_search_as_of_returns_what_was_true_then_with_its_validity(scope, editors):

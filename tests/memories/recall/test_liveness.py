@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -228,3 +228,11 @@ def test_recall_and_the_raw_readers_see_only_live_memories_of_the_scope(scope, r
     [topic] = selectors.topic_heatmap(scope=scope)
     assert (topic.id, topic.memory_count) == (entity_id, len(alive))
     assert selectors.topic_count(scope=scope) == 1
+
+
+def test_an_expiry_is_over_from_its_instant_on():
+    now = datetime(2026, 3, 1, 12, tzinfo=UTC)
+    assert not live.is_over(None, now=now)  # no expiry: never over
+    assert live.is_over(now, now=now)
+    assert not live.is_over(now + timedelta(microseconds=1), now=now)
+    assert live.is_due({"valid_until": now.isoformat()}, now=now)

@@ -95,22 +95,41 @@ def test_without_the_second_model_asked_the_answer_is_the_evidence():
     )  # first in one of three
 
 
-def test_a_question_about_now_ranks_the_newer_of_one_subjects_memories_first():
-    march, may, december = (datetime(2026, m, 1, tzinfo=UTC) for m in (3, 5, 12))
-    found = channels(
+def plan_then_moved(
+    plan: datetime, moved: datetime, *more_meaning: ChannelHit
+) -> dict[Channel, list[ChannelHit]]:
+    """Two memories of one subject, "plan" stored at ``plan`` and "moved" at ``moved``, found
+    alike by keyword and a little nearer "plan" by meaning."""
+    return channels(
         keyword=[
-            hit(Channel.KEYWORD, "plan", 1.0, created=march),
-            hit(Channel.KEYWORD, "moved", 1.0, created=may),
+            hit(Channel.KEYWORD, "plan", 1.0, created=plan),
+            hit(Channel.KEYWORD, "moved", 1.0, created=moved),
         ],
         meaning=[
-            hit(Channel.MEANING, "plan", 0.93, created=march),
-            hit(Channel.MEANING, "moved", 0.92, created=may),
-            # newest of all, about something else: far from the question, it keeps its place
-            hit(Channel.MEANING, "cat", 0.83, under=True, created=december),
+            hit(Channel.MEANING, "plan", 0.93, created=plan),
+            hit(Channel.MEANING, "moved", 0.92, created=moved),
+            *more_meaning,
         ],
+    )
+
+
+def test_a_question_about_now_ranks_the_newer_of_one_subjects_memories_first():
+    march, may, december = (datetime(2026, m, 1, tzinfo=UTC) for m in (3, 5, 12))
+    found = plan_then_moved(
+        march,
+        may,
+        # newest of all, about something else: far from the question, it keeps its place
+        hit(Channel.MEANING, "cat", 0.83, under=True, created=december),
     )
     assert [h.id for h in fuse(found, top_k=3)] == ["plan", "moved", "cat"]
     assert [h.id for h in fuse(found, top_k=3, newer_first=True)] == ["moved", "plan", "cat"]
+
+
+def test_memories_of_one_day_on_the_service_clock_share_a_rank():
+    # 07:00 and 09:00 on 03-02 in Shanghai: one morning, though UTC's midnight falls between.
+    before, after = datetime(2026, 3, 1, 23, tzinfo=UTC), datetime(2026, 3, 2, 1, tzinfo=UTC)
+    found = plan_then_moved(before, after)
+    assert [h.id for h in fuse(found, top_k=2, newer_first=True)] == ["plan", "moved"]
 
 
 @pytest.mark.parametrize(

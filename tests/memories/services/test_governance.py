@@ -17,7 +17,7 @@ from memories.context import memory_context
 from memories.engine import get_engine
 from memories.governance import INFERRED_CONFIDENCE, default_valid_until, is_duplicate
 from memories.models import AuditEvent, MemoryRow
-from memories.ops.calibration import DEDUP_PAIRS, DedupCalibration, calibrate_dedup
+from memories.ops.dedup_calibration import DEDUP_PAIRS, DedupCalibration, calibrate_dedup
 from memories.types import (
     SCHEMA_VERSION,
     BackendError,

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from memories.types import MemoryScope
-from tests.memories.ops.test_portability import FACTS, store
+from tests.memories.ops.portability.conftest import FACTS, store
 
 pytestmark = pytest.mark.django_db
 
