@@ -26,7 +26,8 @@ from memories.models import AuditEvent, EntityRow, MemoryRow
 from memories.types import Actor, ActorKind, DeleteStatus, WriteStatus
 from tests.lifecycle.conftest import run_queue
 from tests.lifecycle.test_retry_and_durability import worker
-from tests.memories.conftest import body
+from tests.memories.conftest import advisory_lock_waiters, body
+from tests.support import eventually
 
 TASK = [
     {
@@ -84,18 +85,13 @@ def held_scope_lock(scope) -> Iterator[Callable[[Callable[[], Any]], bool]]:
         holder.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (scope_lock_key(scope),))
         future = in_thread(call)
         started.append(future)
-        deadline = time.monotonic() + 60
-        with psycopg.connect(dsn(), autocommit=True) as observer:
-            while time.monotonic() < deadline:
-                waiting = observer.execute(
-                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-                ).fetchone()
-                if waiting and waiting[0]:
-                    return True
-                if future.done():
-                    return False
-                time.sleep(0.02)
-        raise AssertionError("the call neither finished nor waited for the scope lock")
+
+        def state() -> str | None:
+            if advisory_lock_waiters():
+                return "waiting"
+            return "finished" if future.done() else None
+
+        return eventually(state, what="the call waiting for the scope lock or done") == "waiting"
 
     try:
         yield waits_for_it
@@ -314,12 +310,11 @@ def test_a_job_decided_by_another_worker_meanwhile_keeps_its_facts(v1_live, scop
     with psycopg.connect(dsn(), autocommit=True) as holder:
         holder.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (scope_lock_key(scope),))
         second = in_thread(run_queue)
-        deadline = time.monotonic() + 60
-        while not holder.execute(
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-        ).fetchone()[0]:
-            assert time.monotonic() < deadline and not second.done()
-            time.sleep(0.02)
+        eventually(
+            lambda: advisory_lock_waiters() or second.done(),
+            what="the second delivery waiting for the scope lock",
+        )
+        assert not second.done(), second.result()
         # Meanwhile the first delivery decides the job.
         IngestJob.objects.filter(id=job_id).update(status=IngestJob.Status.SUCCEEDED)
     second.result(timeout=60)
