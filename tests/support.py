@@ -40,5 +40,8 @@ def eventually(
                 return value
             seen = value
         if time.monotonic() >= deadline:
-            raise AssertionError(f"{what}: not within {timeout:g} s; last seen: {seen!r}")
+            last = repr(seen)
+            if len(last) > 3000:  # a log, say: its end is where the news is
+                last = "..." + last[-3000:]
+            raise AssertionError(f"{what}: not within {timeout:g} s; last seen: {last}")
         time.sleep(interval)
