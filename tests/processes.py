@@ -7,7 +7,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+
+from tests.support import eventually
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,10 +31,8 @@ def uvicorn_in_thread(config: Any) -> Iterator[str]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
+    eventually(lambda: server.started or not thread.is_alive(), what="uvicorn started", timeout=30)
+    assert server.started, "uvicorn exited before it started"
     try:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}"
     finally:
@@ -52,10 +51,14 @@ def postgres_processes(data_dir: Path) -> list[psutil.Process]:
 
 
 def wait_gone(data_dir: Path, timeout: float = 20) -> list[psutil.Process]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and postgres_processes(data_dir):
-        time.sleep(0.2)
-    return postgres_processes(data_dir)
+    """The postgres processes of ``data_dir``, once there are none (fails naming those left)."""
+    return eventually(
+        lambda: postgres_processes(data_dir),
+        until=lambda left: not left,
+        what=f"the postgres processes of {data_dir} gone",
+        timeout=timeout,
+        interval=0.2,
+    )
 
 
 def child_env(**extra: str) -> dict[str, str]:
@@ -95,16 +98,19 @@ def get(url: str, timeout: float = 5) -> tuple[int, dict[str, str], bytes]:
 
 def wait_healthy(port: int, alive: object, timeout: float = 240) -> None:
     """Poll /health until it answers 200; ``alive()`` says whether the server may still come."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if get(f"http://127.0.0.1:{port}/health", timeout=2)[0] == 200:
-                return
-        except OSError:
-            pass
+
+    def status() -> int:
         assert alive(), "the server process exited early"  # type: ignore[operator]
-        time.sleep(0.5)
-    raise AssertionError(f"/health on port {port} did not answer 200 within {timeout}s")
+        return get(f"http://127.0.0.1:{port}/health", timeout=2)[0]
+
+    eventually(
+        status,
+        until=lambda answered: answered == 200,
+        what=f"/health on port {port} answering 200",
+        timeout=timeout,
+        interval=0.5,
+        ignoring=(OSError,),
+    )
 
 
 @contextmanager

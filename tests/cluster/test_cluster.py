@@ -30,6 +30,7 @@ import pytest
 
 from tests.node_files import files_holding
 from tests.processes import ROOT, child_env, free_port, postgres_processes
+from tests.support import eventually
 
 pytestmark = pytest.mark.reliability
 
@@ -136,11 +137,12 @@ def cluster():
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    deadline = time.monotonic() + UP_TIMEOUT
-    while not (data_dir / "cluster.json").exists():
+
+    def up() -> bool:
         assert process.poll() is None, log.read_text()[-3000:]
-        assert time.monotonic() < deadline, log.read_text()[-3000:]
-        time.sleep(1)
+        return (data_dir / "cluster.json").exists()
+
+    eventually(up, what="the cluster up (cluster.json written)", timeout=UP_TIMEOUT, interval=0.2)
     running = Cluster(data_dir, process, log)
     yield running
     if process.poll() is None:  # a test failed before the Ctrl-C test
@@ -188,10 +190,14 @@ BUDGET_LINE = re.compile(r"connections: at most (\d+) .* (within|MORE THAN)")
 
 
 def test_the_cluster_holds_no_more_connections_than_it_says_and_postgresql_allows(cluster):
-    deadline = time.monotonic() + 60
-    while not (said := BUDGET_LINE.search(cluster.log.read_text())):
-        assert time.monotonic() < deadline, cluster.log.read_text()[-3000:]
-        time.sleep(0.5)
+    log = eventually(
+        cluster.log.read_text,
+        until=BUDGET_LINE.search,
+        what="the cluster's log stating its connection budget",
+        interval=0.2,
+    )
+    said = BUDGET_LINE.search(log)
+    assert said is not None
     assert said.group(2) == "within", said.group(0)
     for _ in range(3):  # the nodes have served requests: their pools are open
         assert cluster.call(cluster.url, "search", query="飞书")[0] == 200

@@ -2,7 +2,7 @@
 this", a bulk change of category and an import with a preview — and the user API's.
 
 Real PostgreSQL and the real embedder; the browser's view of the same is in
-``tests/e2e/test_console_features.py``.
+``tests/e2e/test_console_origin_use_pins_import.py``.
 """
 
 from __future__ import annotations

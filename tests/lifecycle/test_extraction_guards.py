@@ -9,8 +9,6 @@ accounted for.
 
 from __future__ import annotations
 
-import time
-
 import psycopg
 import pytest
 from django.db import connection
@@ -23,6 +21,7 @@ from memories.models import AuditEvent, EntityRow, MemoryRow
 from tests.lifecycle.conftest import run_queue
 from tests.lifecycle.fake_llm import FakeLLM, fact, prompt_section
 from tests.memories.conftest import body
+from tests.support import eventually
 
 TASK = [
     {
@@ -149,14 +148,18 @@ def scope_entities(scope) -> list[EntityRow]:
 
 def run_until_final(job_id: str, timeout: float = 30.0) -> IngestJob:
     """Drive a real worker (due jobs only) until the job is decided, as a deployment would."""
-    deadline = time.monotonic() + timeout
-    while True:
+
+    def after_a_run() -> IngestJob:
         run_queue()
-        job = IngestJob.objects.get(id=job_id)
-        if job.status in IngestJob.FINAL:
-            return job
-        assert time.monotonic() < deadline, f"job still {job.status} after {timeout}s"
-        time.sleep(0.2)
+        return IngestJob.objects.get(id=job_id)
+
+    return eventually(
+        after_a_run,
+        until=lambda job: job.status in IngestJob.FINAL,
+        what=f"job {job_id} decided",
+        timeout=timeout,
+        interval=0.2,
+    )
 
 
 def assert_gone(engine, memory_ids) -> None:

@@ -7,7 +7,6 @@ procrastinate worker (a thread here, a separate process in the mid-flight test).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -26,7 +25,8 @@ from memories.models import AuditEvent, EntityRow, MemoryRow
 from memories.types import Actor, ActorKind, DeleteStatus, WriteStatus
 from tests.lifecycle.conftest import run_queue
 from tests.lifecycle.test_retry_and_durability import worker
-from tests.memories.conftest import body
+from tests.memories.conftest import advisory_lock_waiters, body
+from tests.support import eventually
 
 TASK = [
     {
@@ -84,18 +84,13 @@ def held_scope_lock(scope) -> Iterator[Callable[[Callable[[], Any]], bool]]:
         holder.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (scope_lock_key(scope),))
         future = in_thread(call)
         started.append(future)
-        deadline = time.monotonic() + 60
-        with psycopg.connect(dsn(), autocommit=True) as observer:
-            while time.monotonic() < deadline:
-                waiting = observer.execute(
-                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-                ).fetchone()
-                if waiting and waiting[0]:
-                    return True
-                if future.done():
-                    return False
-                time.sleep(0.02)
-        raise AssertionError("the call neither finished nor waited for the scope lock")
+
+        def state() -> str | None:
+            if advisory_lock_waiters():
+                return "waiting"
+            return "finished" if future.done() else None
+
+        return eventually(state, what="the call waiting for the scope lock or done") == "waiting"
 
     try:
         yield waits_for_it
@@ -263,20 +258,23 @@ def test_delete_user_mid_flight_leaves_nothing_in_any_store(v1_live, scope, othe
     bystander = accept(v1_live, other_scope)
     log = tmp_path / "worker.log"
     with worker(log, "-q", "ingest", "--concurrency", "2") as process:
-        deadline = time.monotonic() + 120
-        while IngestJob.objects.filter(id__in=jobs, status__in=IngestJob.FINAL).count() < 3:
+
+        def decided(ids: list[str]) -> int:
             assert process.poll() is None, log.read_text()[-3000:]
-            assert time.monotonic() < deadline, log.read_text()[-3000:]
-            time.sleep(0.05)
+            return IngestJob.objects.filter(id__in=ids, status__in=IngestJob.FINAL).count()
+
+        eventually(lambda: decided(jobs), until=lambda n: n >= 3, what="3 jobs decided")
         deleted = v1_live.post("delete-user", body(scope))
         assert deleted.status_code == 200, deleted.content
         assert deleted.json()["status"] == "deleted", deleted.json()
 
         everything = [*jobs, bystander]
-        while IngestJob.objects.filter(id__in=everything, status__in=IngestJob.FINAL).count() < 21:
-            assert process.poll() is None, log.read_text()[-3000:]
-            assert time.monotonic() < deadline, log.read_text()[-3000:]
-            time.sleep(0.1)
+        eventually(
+            lambda: decided(everything),
+            until=lambda n: n == len(everything),
+            what="every job decided",
+            timeout=120,
+        )
         process.terminate()
         process.wait(timeout=30)
 
@@ -314,12 +312,11 @@ def test_a_job_decided_by_another_worker_meanwhile_keeps_its_facts(v1_live, scop
     with psycopg.connect(dsn(), autocommit=True) as holder:
         holder.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (scope_lock_key(scope),))
         second = in_thread(run_queue)
-        deadline = time.monotonic() + 60
-        while not holder.execute(
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-        ).fetchone()[0]:
-            assert time.monotonic() < deadline and not second.done()
-            time.sleep(0.02)
+        eventually(
+            lambda: advisory_lock_waiters() or second.done(),
+            what="the second delivery waiting for the scope lock",
+        )
+        assert not second.done(), second.result()
         # Meanwhile the first delivery decides the job.
         IngestJob.objects.filter(id=job_id).update(status=IngestJob.Status.SUCCEEDED)
     second.result(timeout=60)

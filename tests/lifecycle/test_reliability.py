@@ -22,6 +22,7 @@ from memories.engine.adapter import connection_string_for
 from memories.models import AuditEvent, MemoryRow
 from tests.lifecycle.fake_llm import FakeLLM, fact
 from tests.lifecycle.test_retry_and_durability import accept, queue_jobs, worker
+from tests.support import eventually
 
 pytestmark = pytest.mark.reliability
 
@@ -31,10 +32,10 @@ STALLED_AFTER = "20"
 
 
 def wait_for(predicate, *, timeout: float, what: str, log: Path) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, f"{what}:\n{log.read_text()[-3000:]}"
-        time.sleep(0.2)
+    try:
+        eventually(predicate, what=what, timeout=timeout, interval=0.2)
+    except AssertionError as error:
+        raise AssertionError(f"{error}\n{log.read_text()[-3000:]}") from None
 
 
 def llm_env(llm: FakeLLM) -> dict[str, str]:
@@ -158,7 +159,7 @@ def test_a_database_outage_during_a_job_is_retried_then_decided(
                 while process.poll() is None and time.monotonic() < deadline:
                     if outage.over.is_set() and _decided(job_id):
                         break
-                    time.sleep(0.3)
+                    time.sleep(0.3)  # the supervisor's look at its worker, not a wait for it
                 if process.poll() is None:
                     process.terminate()
                     process.wait(timeout=30)

@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -34,6 +33,7 @@ from memories.models import AuditEvent, MemoryRow
 from memories.types import BackendError, CleanupError
 from tests.lifecycle.conftest import run_queue
 from tests.memories.conftest import TOKEN, body
+from tests.support import eventually
 
 TASK = [
     {
@@ -198,11 +198,12 @@ def test_a_stopped_worker_loses_nothing(v1_live, scope, tmp_path):
     log = tmp_path / "stopped.log"
     # A worker of this deployment that is stopped before it picks anything up.
     with worker(log, "-q", "ingest-elsewhere") as process:
-        deadline = time.monotonic() + 30
-        while "Starting worker" not in log.read_text():
+
+        def started() -> bool:
             assert process.poll() is None, log.read_text()[-3000:]
-            assert time.monotonic() < deadline, log.read_text()[-3000:]
-            time.sleep(0.1)
+            return "Starting worker" in log.read_text()
+
+        eventually(started, what="the worker started", timeout=30, interval=0.1)
         process.send_signal(signal.SIGTERM)
         finish(process, log, timeout=30)
     assert "Stop" in log.read_text()  # a clean shutdown, not a crash

@@ -97,10 +97,12 @@ def scope_lock_held(scope) -> Iterator[Callable[[], None]]:
 
 
 def advisory_lock_waiters() -> int:
-    """Sessions queued in PostgreSQL for an advisory lock."""
+    """Sessions queued in PostgreSQL for an advisory lock of this test database (another test
+    process, e.g. a second pytest-xdist worker, has a database of its own on the same server)."""
     with psycopg.connect(connection_string_for(connection.settings_dict["NAME"])) as observer:
         row = observer.execute(
             "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
         ).fetchone()
     return int(row[0]) if row else 0
 

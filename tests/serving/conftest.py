@@ -4,7 +4,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +15,7 @@ import pytest
 from django.test import Client
 
 from tests.processes import ROOT, child_env, free_port, wait_gone, wait_healthy
+from tests.support import eventually
 
 SCOPE = {"tenant_id": "t", "user_id": "u"}
 
@@ -77,13 +77,13 @@ class Running:
             {"role": "assistant", "content": "好的，记住了。"},
         ]
         job = self.call("/v1/memories/ingest", {**SCOPE, "run_id": run_id, "messages": messages})
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            state = self.call(f"/v1/memories/ingest/{job['job_id']}?tenant_id=t&user_id=u")
-            if state["status"] not in {"queued", "running", "retrying"}:
-                return state
-            time.sleep(0.5)
-        raise AssertionError(f"ingest job {job['job_id']} never finished: {state}")
+        return eventually(
+            lambda: self.call(f"/v1/memories/ingest/{job['job_id']}?tenant_id=t&user_id=u"),
+            until=lambda state: state["status"] not in {"queued", "running", "retrying"},
+            what=f"ingest job {job['job_id']} finished",
+            timeout=90,
+            interval=0.5,
+        )
 
 
 @contextmanager

@@ -84,7 +84,7 @@ def test_a_flood_of_writers_to_one_scope_leaves_every_other_tenant_working(launc
         nonlocal peak
         while not stop.is_set():
             peak = max(peak, client_backends(launcher))
-            time.sleep(0.2)
+            time.sleep(0.2)  # a sample every 0.2 s for as long as the flood lasts
 
     def bystand() -> None:
         n = 100

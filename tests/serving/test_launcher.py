@@ -12,6 +12,7 @@ import pytest
 
 from tests.processes import get, wait_healthy
 from tests.serving.conftest import SCOPE, Running
+from tests.support import eventually
 
 
 def test_make_run_serves_through_uvicorn_and_stops_cleanly(launcher):
@@ -54,13 +55,12 @@ def test_make_run_serves_through_uvicorn_and_stops_cleanly(launcher):
 
 
 def wait_for_replacement(launcher: Running, marker: str, victim: psutil.Process) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        current = {p.pid for p in launcher.children(marker)}
-        if current and victim.pid not in current:
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"no replacement for the killed {marker} process")
+    eventually(
+        lambda: {p.pid for p in launcher.children(marker)},
+        until=lambda current: current and victim.pid not in current,
+        what=f"a replacement for the killed {marker} process",
+        interval=0.2,
+    )
 
 
 @pytest.mark.reliability
@@ -68,7 +68,7 @@ def test_a_killed_worker_is_restarted_while_the_web_keeps_serving(launcher):
     worker = "procrastinate worker"
     (victim,) = launcher.children(worker)
     victim.kill()  # SIGKILL: no clean-up, as in a crash or the OOM killer
-    for _ in range(10):  # the web processes are not taken down with it
+    for _ in range(10):  # the web processes are not taken down with it: asked for a second
         assert get(launcher.url + "/health")[0] == 200
         time.sleep(0.1)
     wait_for_replacement(launcher, worker, victim)
@@ -83,7 +83,7 @@ def test_a_killed_web_process_is_restarted_and_the_others_keep_serving(launcher)
     victim, *others = launcher.children(marker)
     assert others, "more than one web process"
     victim.kill()
-    for _ in range(20):  # requests keep being answered by the other process(es)
+    for _ in range(20):  # requests keep being answered by the other process(es), for a second
         assert get(launcher.url + "/health")[0] == 200
         time.sleep(0.05)
     wait_for_replacement(launcher, marker, victim)
@@ -113,9 +113,11 @@ def test_a_web_process_stopped_by_ctrl_c_alone_exits_cleanly(launcher):
     marker = "poco_memory.launcher web"
     victim, *_ = launcher.children(marker)
     victim.send_signal(signal.SIGINT)
-    deadline = time.monotonic() + 60
-    while not re.search(r"web-\d exited with code", output := launcher.log.read_text()):
-        assert time.monotonic() < deadline, output[-3000:]
-        time.sleep(0.2)
+    output = eventually(
+        launcher.log.read_text,
+        until=lambda log: re.search(r"web-\d exited with code", log),
+        what="the supervisor saying the web process exited",
+        interval=0.2,
+    )
     assert re.search(r"web-\d exited with code 0;", output), output[-3000:]
     assert "Traceback" not in output, output[-3000:]

@@ -24,6 +24,7 @@ from memories.engine import adapter as adapter_module
 from memories.engine import build_engine, get_engine
 from memories.models import AuditEvent, MemoryRow
 from tests.memories.conftest import body
+from tests.support import eventually
 
 pytestmark = pytest.mark.django_db
 
@@ -328,7 +329,9 @@ def test_a_frozen_database_is_an_outage_for_reads_and_writes_not_a_hang(v1, scop
     assert answers["search"].json()["available"] is False  # an outage, never "nothing found"
     assert answers["add"].status_code == 503
     frozen_database.frozen.clear()  # the pools replace what they closed and serve again
-    deadline = time.monotonic() + 30
-    while not v1.post("search", body(scope, query="喝什么茶")).json()["available"]:
-        assert time.monotonic() < deadline, "search stayed unavailable after the server woke"
-        time.sleep(0.5)
+    eventually(
+        lambda: v1.post("search", body(scope, query="喝什么茶")).json()["available"],
+        what="search available again after the server woke",
+        timeout=30,
+        interval=0.5,
+    )

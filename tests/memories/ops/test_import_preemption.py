@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 import pytest
 from django.conf import settings
@@ -15,6 +14,7 @@ from memories.ops import portability
 from memories.ops.portability import importing
 from tests.lifecycle.test_retry_and_durability import worker_env
 from tests.memories.conftest import waiting_for_advisory_lock
+from tests.support import eventually
 
 pytestmark = [pytest.mark.reliability, pytest.mark.django_db(transaction=True)]
 
@@ -55,11 +55,12 @@ def test_delete_user_waiting_for_an_import_goes_before_its_next_chunk(
                     stderr=subprocess.STDOUT,
                 )
             )
-        deadline = time.monotonic() + 120
-        while not waiting_for_advisory_lock():
+
+        def delete_queued() -> bool:
             assert started[0].poll() is None, log.read_text()[-3000:]
-            assert time.monotonic() < deadline, "the delete never queued for the scope lock"
-            time.sleep(0.05)
+            return waiting_for_advisory_lock()
+
+        eventually(delete_queued, what="the delete queued for the scope lock", timeout=120)
 
     try:
         report = portability.memory_import(scope=scope, items=items, actor=agent, on_item=on_item)

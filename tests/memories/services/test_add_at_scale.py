@@ -4,7 +4,6 @@ the scope's write lock, and concurrent adds of one scope each stored exactly onc
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -17,6 +16,7 @@ from memories.engine import get_engine
 from memories.models import AuditEvent, EntityRow, MemoryRow
 from memories.types import WriteStatus
 from tests.memories.conftest import waiting_for_advisory_lock
+from tests.support import eventually
 
 PEOPLE = ["林清", "王磊", "张敏", "李娜", "陈晨", "刘洋", "杨帆", "赵雷", "黄蕾", "周杰"]
 WORK = ["预算评审", "接口设计", "灰度发布", "性能压测", "安全审计"]
@@ -139,11 +139,11 @@ def test_an_add_embeds_and_analyses_before_it_waits_for_the_scope_lock(
     with ThreadPoolExecutor(max_workers=1) as pool:
         future = pool.submit(add)
         try:
-            deadline = time.monotonic() + 60
-            while not waiting_for_advisory_lock():
-                assert not future.done(), future.result()
-                assert time.monotonic() < deadline, "the add never queued for the scope lock"
-                time.sleep(0.02)
+            eventually(
+                lambda: waiting_for_advisory_lock() or future.done(),
+                what="the add queued for the scope lock",
+            )
+            assert not future.done(), future.result()
             # Queued behind another writer with its text already embedded; nothing stored yet.
             assert embedded[:1] == [text]
             assert not MemoryRow.objects.filter(payload__user_id=scope.key).exists()

@@ -4,24 +4,17 @@ one database connection per process while they wait, and other scopes never wait
 from __future__ import annotations
 
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connections
 
-from memories import services
-from memories.locks import _FifoGate, scope_write_lock
+from memories import locks, services
+from memories.locks import _FifoGate, scope_lock_key, scope_write_lock
 from memories.models import MemoryRow
 from memories.types import BackendError, MemoryScope, ScopeBusy, WriteStatus
 from tests.memories.conftest import advisory_lock_waiters, body
-
-
-def eventually(condition, what: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
+from tests.support import eventually
 
 
 def test_the_gate_serves_waiters_in_arrival_order():
@@ -41,7 +34,9 @@ def test_the_gate_serves_waiters_in_arrival_order():
         thread = threading.Thread(target=waiter, args=(n,))
         thread.start()
         arrived.acquire()
-        eventually(lambda n=n: len(gate._queue) == n + 1, "the waiter never queued")
+        eventually(
+            lambda: len(gate._queue), until=lambda queued, n=n: queued == n + 1, what="it queued"
+        )
         threads.append(thread)
     gate.release()
     for thread in threads:
@@ -107,8 +102,13 @@ def test_writers_of_one_scope_queue_with_one_connection_and_other_scopes_go_on(
     ]
     with ThreadPoolExecutor(max_workers=len(texts)) as pool:
         queued = [pool.submit(add, text) for text in texts]
-        eventually(lambda: advisory_lock_waiters() >= 1, "no writer reached the scope lock")
-        time.sleep(0.3)  # time for the other writers to queue, had they gone to PostgreSQL
+        eventually(advisory_lock_waiters, what="a writer waiting in PostgreSQL for the lock")
+        gate = locks._gates[scope_lock_key(scope)]
+        eventually(
+            lambda: len(gate._queue),
+            until=lambda queued: queued == len(texts) - 1,
+            what="the other writers queued in this process",
+        )
         # One writer of this process waits in PostgreSQL; the rest wait in the process.
         assert advisory_lock_waiters() == 1
         assert not any(future.done() for future in queued)

@@ -1,4 +1,6 @@
-"""What a real-browser review of the console found, each fixed and held here."""
+"""The memories page in Chromium: adding and correcting through admission, history, deleting
+one, several or all, sorting, date ranges and highlighted words, long text, Back restoring a
+search, and words instead of codes."""
 
 from __future__ import annotations
 

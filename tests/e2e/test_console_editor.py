@@ -1,7 +1,7 @@
-"""What an outside probe of the console found, each reproduced in Chromium and held here: long
-unbroken words inside their cards, notices that go stale, the detail page in step with its
-own changes, bulk actions that keep the list's filters, typed corrections that survive an
-expired session, and the inline editor's keyboard."""
+"""The inline editor and what surrounds it, in Chromium: long unbroken words inside their
+cards, notices that go stale, the detail page in step with its own changes, bulk actions that
+keep the list's filters, typed corrections that survive an expired session, and the editor's
+keyboard."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_console_looked_at import add, sign_in_again, sign_out_in_another_tab
+from tests.e2e.test_console_list_and_detail import add, sign_in_again, sign_out_in_another_tab
 from tests.e2e.test_layout import WIDTHS, layout_problems
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -1,4 +1,4 @@
-"""The staff admin, finished, in Chromium: the memory sections first, titles that name what a
+"""The staff admin's pages in Chromium: the memory sections first, titles that name what a
 page shows, values as words, one empty mark, one time format with the zone named once, English
 columns sized by what they hold, and a bulk-delete confirmation that looks destructive."""
 
