@@ -12,7 +12,8 @@ the clean-up verified, and the resident memory of the processes.  Writes
 ``--only search`` (``make bench ONLY=search``) measures search alone: it seeds just the
 2,000- and 20,000-memory users (a kept ``.data/bench`` whose fingerprint matches is reused, so a
 second run starts in seconds), searches both over HTTP at concurrency 1 — the bench's 16
-repeated queries, then 200 questions each asked once — and the heavy user at 16 too, and writes
+repeated queries, then 200 questions each asked once — and the heavy user at 16 too, checks
+that the meaning channel reads its HNSW index (``meaning_plans_on_hnsw``), and writes
 ``benchmarks/results/search.json``; the table in the docs stays the full run's.  The in-process
 split of a search's time is ``benchmarks/search_profile.py``'s.
 
@@ -73,6 +74,7 @@ def search_only(results: dict[str, Any]) -> None:
         log("new questions over HTTP, both users")
         searches.fresh_search_http(results, user="heavy")
         searches.fresh_search_http(results, user="medium")
+    searches.meaning_plan(results)
     report.write(results, name="search", table=False)
 
 

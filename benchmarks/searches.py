@@ -171,3 +171,13 @@ def search_with_and_without_second(results: dict[str, Any]) -> None:
             three.append(timed(lambda query=query: memory_search(scope=scope, query=query))[0])
     results |= percentiles("search_inprocess_four_channels", four)
     results |= percentiles("search_inprocess_three_channels", three)
+
+
+def meaning_plan(results: dict[str, Any]) -> None:
+    """Whether the meaning channel's unfloored nearest memories of the heavy user come from the
+    second model's HNSW index (``EXPLAIN ANALYZE`` of three bench queries), not a scan."""
+    from benchmarks.search_profile import explain
+
+    plans = explain(scope_of("heavy"), 3)
+    results["meaning_plans_on_hnsw"] = sum("poco_memories_second_hnsw_idx" in p for p in plans)
+    results["meaning_plans"] = len(plans)
