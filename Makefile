@@ -45,9 +45,10 @@ test-fast: install
 reliability: install
 	$(BIN)/python -m pytest -m reliability --durations=10
 
-# At a real user's scale (docs/benchmarks.md); BENCH_SCALE=0.1 shrinks everything.
+# At a real user's scale (docs/benchmarks.md); BENCH_SCALE=0.1 shrinks everything, ONLY=search
+# measures search alone (its users seeded once and reused).
 bench: install
-	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.run $(if $(ONLY),--only $(ONLY))
 
 # The locust scenario on loopback (docs/benchmarks.md); LOAD_USERS, LOAD_TIME.
 load: install

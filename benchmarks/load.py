@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("BENCH_PORT", "8161")
 os.environ.setdefault("BENCH_DATA_DIR", str(ROOT / ".data" / "load"))
 
-from benchmarks import run  # noqa: E402 - reads the port and folder above
+from benchmarks import seeding, server  # noqa: E402 - read the port and folder above
+from benchmarks.scale import DATA_DIR, PORT, TOKEN  # noqa: E402
 
 USERS = int(os.environ.get("LOAD_USERS", "16"))
 DURATION = os.environ.get("LOAD_TIME", "60s")
@@ -31,13 +32,13 @@ FINAL = {"succeeded", "no_effect", "skipped", "failed"}
 
 
 def locust(tally: Path, prefix: Path) -> None:
-    env = {**os.environ, "LOAD_TOKEN": run.TOKEN, "LOAD_TALLY": str(tally)}
+    env = {**os.environ, "LOAD_TOKEN": TOKEN, "LOAD_TALLY": str(tally)}
     subprocess.run(
         [
             sys.executable,
             *("-m", "locust", "-f", str(ROOT / "benchmarks" / "locustfile.py")),
             *("--headless", "--only-summary", "-u", str(USERS), "-r", str(USERS)),
-            *("-t", DURATION, "--host", f"http://127.0.0.1:{run.PORT}"),
+            *("-t", DURATION, "--host", f"http://127.0.0.1:{PORT}"),
             *("--csv", str(prefix), "--exit-code-on-error", "0", "--loglevel", "WARNING"),
             # Let a call in flight at the end finish, or its write is not in the books.
             *("--stop-timeout", "60"),
@@ -49,7 +50,7 @@ def locust(tally: Path, prefix: Path) -> None:
 
 def wait_for_ingest(jobs: dict[str, list[str]]) -> int:
     """Seconds until every accepted job ended; returns how many never did."""
-    client = run.Client()
+    client = server.Client()
     pending = {(scope, job) for scope, ids in jobs.items() for job in ids}
     deadline = time.monotonic() + 300
     while pending and time.monotonic() < deadline:
@@ -99,12 +100,12 @@ def summary(prefix: Path) -> tuple[list[dict[str, str]], int]:
 
 
 def main() -> int:
-    run.setup_django()
-    run.empty_database()
-    tally_path = run.DATA_DIR / "load-tally.json"
-    prefix = run.DATA_DIR / "load"
-    with run.server():
-        run.warm_up()
+    seeding.setup_django()
+    seeding.empty_database()
+    tally_path = DATA_DIR / "load-tally.json"
+    prefix = DATA_DIR / "load"
+    with server.server():
+        server.warm_up()
         locust(tally_path, prefix)
         tally = json.loads(tally_path.read_text())
         unfinished = wait_for_ingest(tally["ingest_jobs"])
