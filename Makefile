@@ -31,7 +31,7 @@ cluster: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy memories lifecycle poco_memory accounts
+	$(BIN)/mypy poco_memory edges lifecycle accounts memories infra
 	$(BIN)/lint-imports --no-cache
 
 test: lint
@@ -71,7 +71,7 @@ db-stop:
 # The upgrade gate on a fresh `make run` in .data/gate/: baseline, verify, report in
 # .data/gate-report/ (docs/deploy.md, "Upgrading: the gate").
 gate: install
-	$(BIN)/python -m memories.gate.suite
+	$(BIN)/python -m edges.gate.suite
 
 # Recall quality on the shipped labelled set, beside raw mem0ai (docs/retrieval.md).
 eval: install

@@ -16,7 +16,7 @@ from django_otp.plugins.otp_totp.admin import TOTPDeviceAdmin
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from accounts.models import OidcIdentity, TokenRefusal
-from poco_memory.app_labels import relabel_actions
+from infra.app_labels import relabel_actions
 
 
 @admin.register(OidcIdentity)

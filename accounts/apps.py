@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from django_otp.plugins.otp_totp.apps import DefaultConfig as TotpAppConfig
 
 from accounts.checks import service_token_reach
-from poco_memory.app_labels import Labels, RelabelledApp
+from infra.app_labels import Labels, RelabelledApp
 
 _ACCESS = {
     "user_agent": _("浏览器标识"),

@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.checks import Warning as CheckWarning
 
-from poco_memory import service_tokens
+from infra import service_tokens
 
 
 def service_token_reach(app_configs: Any = None, **kwargs: Any) -> list[CheckWarning]:

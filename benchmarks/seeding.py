@@ -71,8 +71,8 @@ def seed(results: dict[str, Any], users: list[str]) -> dict[str, int]:
     """``users`` through the import (``portability.memory_import``: admission, duplicate check
     and supersede per item, ``memory_add_many`` per chunk); returns the stored sizes."""
     from benchmarks import corpus
-    from memories.contract.export_document import MAX_IMPORT_ITEMS
     from memories.engine import get_engine
+    from memories.export_document import MAX_IMPORT_ITEMS
     from memories.ops.portability import memory_import
     from memories.types import Actor, ActorKind
 

@@ -142,9 +142,9 @@ def evaluate(misses: bool = False) -> str:
     import time as clock
     import uuid
 
+    from edges.contract.fields import parse_as_of
     from eval.run import TOP_K, _score, _second_vectors_stored
     from memories import selectors, services
-    from memories.contract.fields import parse_as_of
     from memories.engine import get_engine
     from memories.types import Actor, ActorKind, MemoryScope, SearchFilters
 

@@ -4,7 +4,7 @@ from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 from procrastinate.contrib.django.apps import ProcrastinateConfig as QueueAppConfig
 
-from poco_memory.app_labels import Labels, RelabelledApp
+from infra.app_labels import Labels, RelabelledApp
 
 
 class LifecycleConfig(AppConfig):

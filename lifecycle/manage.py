@@ -1,7 +1,7 @@
 """The agent's explicit lifecycle entry: add / update / delete / none by real memory id.
 
 Its answer is the services' own ``WriteOutcome`` with the agent's action on it, so ``/v1``
-manage and MCP's manage tool serialize one type (``memories.contract.shapes.WriteOutput``).
+manage and MCP's manage tool serialize one type (``edges.contract.shapes.WriteOutput``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Each door has its constructor here — a service caller naming a tenant and a us
 (``scope_for_caller``: /v1, /mcp, /mem0, the user API's service side), the signed-in person
 (``scope_for_user``: the console, the user API), a staff member's ``tenant:user`` entry
 (``scope_for_staff_entry``: the admin), a stored scope key (``scope_from_key``) and a command's
-``--tenant``/``--user`` (``scope_of``, through ``memories.management.scope_options``). All of
+``--tenant``/``--user`` (``scope_of``, through ``edges.management.scope_options``). All of
 them end in ``scope_of``, so a bad tenant or user id is refused everywhere with the same
 ``ScopeError`` and the same words; each door only chooses how to show it.
 """
@@ -21,7 +21,7 @@ from memories.types import MemoryScope
 
 
 class TenantGuard(Protocol):
-    """Who may act for some tenants only (``memories.contract.auth.ServiceCaller``)."""
+    """Who may act for some tenants only (``edges.contract.auth.ServiceCaller``)."""
 
     def check_tenant(self, tenant_id: str) -> None: ...
 

@@ -260,7 +260,7 @@ WRITE_SUCCESSES = frozenset(
 @dataclass(frozen=True)
 class WriteOutcome:
     """The one result of a write, from the services up to every edge: ``/v1``, MCP and the
-    user API serialize it with ``memories.contract.shapes`` and add nothing of their own."""
+    user API serialize it with ``edges.contract.shapes`` and add nothing of their own."""
 
     status: WriteStatus
     memory_id: str | None = None

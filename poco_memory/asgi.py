@@ -22,12 +22,12 @@ django_application = get_asgi_application()
 
 from django.conf import settings  # noqa: E402 - after setup, like the imports below
 
-from poco_memory.db import BoundedConnection  # noqa: E402
+from infra.db import BoundedConnection  # noqa: E402
 
 # A serving process never waits on PostgreSQL for longer than this for any one answer.
 BoundedConnection.statement_timeout = settings.STATEMENT_TIMEOUT_SECONDS
 
-from memories.mcp.http import MCP_PATH, mcp_application  # noqa: E402 - needs Django set up
+from edges.mcp.http import MCP_PATH, mcp_application  # noqa: E402 - needs Django set up
 from poco_memory.middleware import with_security_headers  # noqa: E402 - reads settings
 
 # Django's and Starlette's ASGI signatures differ only in how they spell the dicts.

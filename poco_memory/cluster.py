@@ -33,9 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from infra.service_tokens import parse
 from poco_memory import embedded_db, launcher
 from poco_memory.connections import budget_report, server_limit
-from poco_memory.service_tokens import parse
 
 PORT = int(os.environ.get("PORT", "8000"))
 HOST = os.environ.get("POCO_HOST", "127.0.0.1")

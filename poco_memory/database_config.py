@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-from poco_memory.db import BoundedConnection
+from infra.db import BoundedConnection
 
 
 def database_from_url(

@@ -34,8 +34,8 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from infra.service_tokens import ServiceToken, parse, reach_warnings
 from poco_memory.connections import budget_report, server_limit
-from poco_memory.service_tokens import ServiceToken, parse, reach_warnings
 
 if TYPE_CHECKING:
     import uvicorn

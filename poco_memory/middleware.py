@@ -115,8 +115,8 @@ class DatabaseOutage:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         from django.db import DatabaseError
 
+        from edges.console.errors import bad_request, service_unavailable
         from memories.types import BackendError
-        from poco_memory.errors import bad_request, service_unavailable
 
         if not isinstance(exception, DatabaseError | BackendError):
             return None

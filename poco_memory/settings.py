@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-from poco_memory import embedded_db, service_tokens
+from infra import service_tokens
+from poco_memory import embedded_db
 from poco_memory.database_config import database_from_url
 from poco_memory.environment import env, env_bool
 from poco_memory.logging_config import logging_config
@@ -74,7 +75,7 @@ SCOPE_LOCK_WAIT_SECONDS = float(env("POCO_SCOPE_LOCK_WAIT_SECONDS", "10"))
 # Every 503 (an outage, a busy scope, no free connection) carries this Retry-After.
 RETRY_AFTER_SECONDS = 5
 # A web process waits at most this long for any one answer of PostgreSQL, reads and writes
-# alike (poco_memory.db); a frozen server is then an outage (503), not a hang.
+# alike (infra.db); a frozen server is then an outage (503), not a hang.
 STATEMENT_TIMEOUT_SECONDS = float(env("POCO_STATEMENT_TIMEOUT_SECONDS", "10"))
 
 DATABASE_URL = env("DATABASE_URL")
@@ -119,6 +120,7 @@ INSTALLED_APPS = [
     "accounts.apps.OtpTotpConfig",  # django_otp.plugins.otp_totp, named in words
     "accounts.apps.AxesConfig",  # axes, its tables named in words
     "accounts",
+    "edges",  # every door: /v1, /mem0, MCP, the console, the admin, commands
 ]
 
 MIDDLEWARE = [
@@ -127,7 +129,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "poco_memory.middleware.page_headers",
     # Inside page_headers, so the JSON it makes of an API error still gets no-store and CSP.
-    "memories.contract.errors.ApiErrorMiddleware",
+    "edges.contract.errors.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "poco_memory.middleware.chinese_unless_chosen",
     "django.middleware.locale.LocaleMiddleware",
@@ -211,16 +213,16 @@ SECURE_HSTS_SECONDS = int(env("POCO_HSTS_SECONDS") or (31_536_000 if PRODUCTION 
 SESSION_COOKIE_SECURE = PRODUCTION
 CSRF_COOKIE_SECURE = PRODUCTION
 LANGUAGE_COOKIE_SECURE = PRODUCTION
-CSRF_FAILURE_VIEW = "poco_memory.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "edges.console.errors.csrf_failure"
 
 # --- REST API -------------------------------------------------------------------------------
 # The largest valid ingest (50 messages of 20 000 characters, \u-escaped) fits; more is a 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 8 * 1024 * 1024
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "memories.contract.errors.exception_handler",
+    "EXCEPTION_HANDLER": "edges.contract.errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["memories.contract.parsers.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["edges.contract.parsers.BoundedJSONParser"],
     "UNAUTHENTICATED_USER": None,
 }
 SPECTACULAR_SETTINGS = {
@@ -231,17 +233,17 @@ SPECTACULAR_SETTINGS = {
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    "PREPROCESSING_HOOKS": ["memories.api.schema.only_v1"],
+    "PREPROCESSING_HOOKS": ["edges.api.schema.only_v1"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "memories.api.schema.strict_requests",
+        "edges.api.schema.strict_requests",
     ],
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
 }
 
 # --- service tokens for /v1, /mcp and /metrics ------------------------------------------------
-# `name:token,…` (poco_memory/service_tokens.py): the audit trail and /metrics record the name.
+# `name:token,…` (infra/service_tokens.py): the audit trail and /metrics record the name.
 SERVICE_TOKEN_FILE = DATA_DIR / "service_token"
 
 

@@ -5,7 +5,7 @@ They are stored as sent — in the run ledger, the audit trail, a memory's metad
 and shown on staff pages, so the shape is refused outright rather than cleaned: a field that can
 only hold ``run-42`` or a UUID cannot carry ``password=…``. A token that fits the alphabet but
 is itself a credential or an identifier (``ghp_…``, a phone number) is refused as well. Every
-door that takes one (``memories.contract.fields.RefField``, the MCP headers) asks ``ref_problem``.
+door that takes one (``edges.contract.fields.RefField``, the MCP headers) asks ``ref_problem``.
 """
 
 from __future__ import annotations

@@ -168,7 +168,7 @@ def engine_pool(connection_string: str) -> Any:
     from django.conf import settings
     from psycopg_pool import ConnectionPool
 
-    from poco_memory.db import BoundedConnection
+    from infra.db import BoundedConnection
 
     pool = ConnectionPool(
         conninfo=connection_string,

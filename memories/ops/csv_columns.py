@@ -11,8 +11,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from memories.contract.labels import STATUS_LABELS, category_label, source_label
 from memories.instants import read_instant
+from memories.labels import STATUS_LABELS, category_label, source_label
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from memories import selectors
 from memories.models import AuditEvent, MemoryRow
 from memories.scope import scope_for_user
 from memories.types import Actor, ActorKind
-from tests.console.conftest import add_memory
+from tests.edges.console.conftest import add_memory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -258,7 +258,7 @@ def test_long_text_is_clamped_with_expand_and_the_trend_reads_on_a_phone(signed_
 def test_an_expected_4xx_is_no_console_error_and_topics_say_when_more_exist(
     signed_in, alice, ids, monkeypatch
 ):
-    from memories.console.views import browse as views
+    from edges.console.views import browse as views
 
     monkeypatch.setattr(views, "TOPIC_LIMIT", 2)
     page = signed_in(alice)

@@ -14,7 +14,7 @@ from django.contrib.sessions.models import Session
 from playwright.sync_api import BrowserContext, Page, expect
 
 from memories.types import MemoryScope
-from tests.console.conftest import add_memory
+from tests.edges.console.conftest import add_memory
 from tests.oidc_provider import Provider, oidc_configured, running_provider
 
 pytestmark = pytest.mark.e2e

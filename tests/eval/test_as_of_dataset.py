@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from edges.contract.fields import parse_as_of
 from eval import as_of
-from memories.contract.fields import parse_as_of
 from memories.types import MEMORY_KEY
 
 

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from lifecycle.models import IngestJob
-from memories.contract.export_document import EXPORT_FORMAT
+from memories.export_document import EXPORT_FORMAT
 from tests.lifecycle.conftest import run_queue
 from tests.lifecycle.test_forgetting import accept, task_for
 from tests.memories.conftest import body

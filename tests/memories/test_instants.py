@@ -8,14 +8,14 @@ import pytest
 from django.utils import timezone as dj_timezone
 from django.utils import translation
 
+from edges.contract.export_reader import ExportDocument, read_export_data
+from edges.support import user_memories
 from memories import instants
-from memories.contract.export_document import EXPORT_FORMAT
-from memories.contract.export_reader import ExportDocument, read_export_data
 from memories.engine import get_engine
+from memories.export_document import EXPORT_FORMAT
 from memories.ops.portability import export_csv, memory_export, memory_import
 from memories.selectors import memory_list
 from memories.services import memory_add
-from memories.support import user_memories
 from memories.types import WriteStatus
 
 

@@ -10,7 +10,7 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from memories import services
-from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION
+from memories.export_document import EXPORT_FORMAT, EXPORT_VERSION
 from memories.models import MemoryRow
 from memories.ops import portability
 from memories.ops.portability import importing

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION
+from memories.export_document import EXPORT_FORMAT, EXPORT_VERSION
 from memories.instants import read_instant
 from memories.models import CHANGE_EVENTS, AuditEvent, MemoryRow
 from memories.recall import live

@@ -11,7 +11,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from lifecycle.models import IngestJob
-from memories.contract.export_document import EXPORT_FORMAT
+from memories.export_document import EXPORT_FORMAT
 from memories.models import AuditEvent, MemoryRow
 from memories.services import memory_add
 from memories.types import WriteStatus

@@ -283,8 +283,8 @@ def frozen_database(tmp_path, settings, swap_engine, scope) -> Iterator[Freezabl
     are bounded as in a serving process."""
     from django.db import connection
 
+    from infra.db import BoundedConnection
     from memories.engine.adapter import connection_string_for
-    from poco_memory.db import BoundedConnection
 
     real_dir = connection.settings_dict["HOST"] or "/tmp"
     proxy = FreezableProxy(

@@ -14,11 +14,11 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from edges.management.commands.seed_demo import DEMO_MEMORIES
 from memories import services
 from memories.engine import bootstrap
 from memories.engine.entities import name_key
 from memories.language import nlp
-from memories.management.commands.seed_demo import DEMO_MEMORIES
 from memories.models import EntityRow
 from memories.text import normalize_quotes
 

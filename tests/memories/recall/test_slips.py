@@ -7,9 +7,9 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from infra.db import BoundedConnection
 from memories import selectors
 from memories.types import Channel
-from poco_memory.db import BoundedConnection
 from tests.memories.recall.conftest import (
     KESTREL_PROJECT,
     TEA,

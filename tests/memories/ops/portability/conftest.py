@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memories import selectors
-from memories.contract.export_document import EXPORT_FORMAT
+from memories.export_document import EXPORT_FORMAT
 from memories.services import memory_add
 from memories.types import (
     Category,

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import translation
 
-from memories.contract.export_document import EXPORT_FORMAT
+from memories.export_document import EXPORT_FORMAT
 from tests.memories.ops.portability.conftest import (
     FACTS,
     store,

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION
+from memories.export_document import EXPORT_FORMAT, EXPORT_VERSION
 from memories.models import AuditEvent
 from memories.ops import portability
 from memories.services import memory_add
@@ -57,7 +57,7 @@ def test_export_refuses_unknown_fields(v1, scope):
 
 
 def test_export_delete_all_import_export_gives_the_same_document(scope, agent):
-    from memories.contract.export_reader import ExportDocument, read_export_data
+    from edges.contract.export_reader import ExportDocument, read_export_data
     from memories.services import memory_delete_user, memory_update
     from memories.services.validity import memory_pin
     from memories.usage import Use, count_use
@@ -105,7 +105,7 @@ def test_export_delete_all_import_export_gives_the_same_document(scope, agent):
 
 
 def test_a_version_1_document_is_still_read(scope, agent):
-    from memories.contract.export_reader import ExportDocument, read_export_data
+    from edges.contract.export_reader import ExportDocument, read_export_data
 
     read = read_export_data(version_1_document([{"content": "用户喜欢先看结论。"}]))
     assert isinstance(read, ExportDocument) and read.version == 1
@@ -114,7 +114,7 @@ def test_a_version_1_document_is_still_read(scope, agent):
 
 
 def test_a_secret_in_an_imported_trail_does_not_enter_the_audit_trail(scope, agent):
-    from memories.contract.export_reader import ExportDocument, read_export_data
+    from edges.contract.export_reader import ExportDocument, read_export_data
 
     secret = "我的邮箱密码：Kiwi21Moss!"
     item = {

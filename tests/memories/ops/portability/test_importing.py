@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from memories import selectors
-from memories.contract.export_document import EXPORT_FORMAT, EXPORT_VERSION, MAX_IMPORT_ITEMS
+from memories.export_document import EXPORT_FORMAT, EXPORT_VERSION, MAX_IMPORT_ITEMS
 from memories.models import AuditEvent
 from memories.ops import portability
 from memories.ops.portability import importing

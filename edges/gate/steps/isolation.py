@@ -1,0 +1,65 @@
+"""Isolation over /v1: another user and another tenant neither list, recall, read, update nor
+delete the owner's memory."""
+
+from __future__ import annotations
+
+from edges.gate.fixtures import ISOLATION_QUERY, ISOLATION_TEXT
+from edges.gate.harness import Gate, Step
+
+
+def isolation(gate: Gate) -> None:
+    owner = gate.scope("owner")
+    added = gate.service.v1("manage", owner.body(action="add", text=ISOLATION_TEXT))
+    memory_id = added.get("memory_id")
+    if not gate.check(
+        "isolation.setup", bool(memory_id), f"owner add answered {added.status} {added.body}"
+    ):
+        return
+    for label, other in (
+        ("another user", gate.scope("intruder")),
+        ("another tenant", gate.scope("owner", tenant=gate.other_tenant)),
+    ):
+        listed = [m["id"] for m in gate.listed(other)]
+        gate.check(
+            "isolation.list",
+            memory_id not in listed,
+            f"{label} ({other.key}) lists {listed}",
+        )
+        hits = [h["id"] for h in gate.found(other, ISOLATION_QUERY).get("items") or []]
+        gate.check(
+            "isolation.recall", memory_id not in hits, f"{label} ({other.key}) recalls {hits}"
+        )
+        history = gate.service.v1("history", other.body(memory_id=memory_id))
+        gate.check(
+            "isolation.read",
+            history.status == 403,
+            f"{label} ({other.key}) reads its history: {history.status}",
+        )
+        edit = gate.service.v1(
+            "update-item", other.body(memory_id=memory_id, text="changed by another scope")
+        )
+        manage = gate.service.v1(
+            "manage",
+            other.body(action="update", memory_id=memory_id, text="changed by another scope"),
+        )
+        gate.check(
+            "isolation.update",
+            edit.status == 403 and manage.get("status") == "forbidden",
+            f"{label} ({other.key}) update-item {edit.status} {edit.get('status')}, "
+            f"manage update {manage.status} {manage.get('status')}",
+        )
+        drop = gate.service.v1("delete-item", other.body(memory_id=memory_id))
+        gate.check(
+            "isolation.delete",
+            drop.status == 403 and drop.get("status") == "forbidden",
+            f"{label} ({other.key}) delete-item {drop.status} {drop.get('status')}",
+        )
+    kept = gate.listed(owner)
+    gate.check(
+        "isolation.owner_unchanged",
+        [(m["id"], m["content"]) for m in kept] == [(memory_id, ISOLATION_TEXT)],
+        f"the owner's memory now: {[(m['id'], m['content']) for m in kept]}",
+    )
+
+
+STEP = Step("isolation", isolation)
