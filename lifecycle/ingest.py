@@ -36,6 +36,7 @@ from memories import metrics as memory_metrics
 from memories.admission import Message, admit
 from memories.digests import log_name
 from memories.models import DeletionMark
+from memories.scope import scope_of
 from memories.selectors import memory_attribution
 from memories.services import (
     QUOTA_EXCEEDED,
@@ -176,7 +177,7 @@ def ingest_run(*, job_id: str, attempt: int, final_attempt: bool) -> IngestJob:
     job = IngestJob.objects.get(id=job_id)
     if job.status in IngestJob.FINAL:
         return job  # already done: a re-delivered job must not store twice
-    scope = MemoryScope(tenant_id=job.tenant_id, user_id=job.user_id)
+    scope = scope_of(tenant_id=job.tenant_id, user_id=job.user_id)
     log = f"scope={log_name(scope.key)} run={log_name(job.run_id)} job={job.id}"
     job.status, job.attempts = IngestJob.Status.RUNNING, attempt
     job.save(update_fields=["status", "attempts", "updated_at"])

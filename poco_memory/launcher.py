@@ -259,13 +259,13 @@ def warm_up() -> None:
 
     django.setup()
     from memories import selectors
-    from memories.types import MemoryScope
+    from memories.scope import scope_of
 
     log = logging.getLogger("poco_memory.launcher")
     started = time.monotonic()
     try:
         selectors.recall_channels(
-            scope=MemoryScope(tenant_id="warm-up", user_id="warm-up"), query="预热 warm up", pool=1
+            scope=scope_of(tenant_id="warm-up", user_id="warm-up"), query="预热 warm up", pool=1
         )
     except Exception as exc:  # noqa: BLE001 - any failure is the first request's to report
         log.warning("web process %d not warmed: %s", os.getpid(), type(exc).__name__)

@@ -24,6 +24,7 @@ from memories.models import AuditEvent, EntityRow, MemoryRow
 from memories.ops.portability import memory_import
 from memories.ops.preflight import vector_widths
 from memories.ops.progress import Progress
+from memories.scope import scope_from_key, scope_of
 from memories.selectors import memory_search, rows_with_status, scope_rows
 from memories.services import memory_delete_user
 from memories.types import Actor, ActorKind, MemoryScope, StatusFilter
@@ -112,7 +113,7 @@ def scope_residue(scope: MemoryScope) -> dict[str, int]:
 def record_recall(
     recall_set: RecallSet, *, write: Callable[[str], None] = lambda _: None
 ) -> dict[str, Any]:
-    scope = MemoryScope(tenant_id=GATE_TENANT, user_id=f"baseline-{uuid.uuid4().hex[:12]}")
+    scope = scope_of(tenant_id=GATE_TENANT, user_id=f"baseline-{uuid.uuid4().hex[:12]}")
     try:
         return _recall_in(scope, recall_set, write=write)
     finally:
@@ -197,7 +198,7 @@ def record_sample(count: int, *, write: Callable[[str], None]) -> dict[str, Any]
     entries = []
     keys = sampled_scopes(count)
     for key in keys:
-        scope = MemoryScope.from_key(key)
+        scope = scope_from_key(key)
         for query in SAMPLE_QUERIES:
             result = memory_search(scope=scope, query=query, top_k=TOP_K)
             if not result.available:

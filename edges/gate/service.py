@@ -9,6 +9,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
+from memories.scope import scope_of
 from memories.types import MemoryScope
 
 # Where a finding was exercised: through the live service's doors, or in the verify process
@@ -95,7 +96,7 @@ class Scope:
         return f"{self.tenant_id}:{self.user_id}"
 
     def as_memory_scope(self) -> MemoryScope:
-        return MemoryScope(tenant_id=self.tenant_id, user_id=self.user_id)
+        return scope_of(tenant_id=self.tenant_id, user_id=self.user_id)
 
 
 class GateStop(RuntimeError):

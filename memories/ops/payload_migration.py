@@ -35,6 +35,7 @@ from memories.instants import read_instant
 from memories.models import AuditEvent, MemoryRow
 from memories.ops.progress import Progress
 from memories.recall.live import is_live, stored_status
+from memories.scope import scope_from_key
 from memories.services import scope_write_exclusive
 from memories.types import SCHEMA_VERSION, MemoryScope, MemoryStatus, ScopeError, Source
 
@@ -128,7 +129,7 @@ def _by_scope(batch: list[tuple[str, str]]) -> dict[str, list[str]]:
 
 def _scope(key: str) -> MemoryScope | None:
     try:
-        return MemoryScope.from_key(key)
+        return scope_from_key(key)
     except ScopeError:
         return None
 

@@ -26,6 +26,7 @@ from memories.admission import admit_text, find_secret
 from memories.admission.refs import ref_problem
 from memories.engine import get_engine
 from memories.models import AuditEvent, MemoryRow
+from memories.scope import scope_from_key
 from memories.services import memory_delete, scope_write_exclusive
 from memories.types import Actor, ActorKind, DeleteStatus, MemoryScope, ScopeError, Source
 
@@ -127,7 +128,7 @@ def _blank_payload_ref(key: str, rows: list[tuple[str, str]]) -> int:
     blanked = 0
     for memory_id, owner in rows:
         try:
-            lock = scope_write_exclusive(scope=MemoryScope.from_key(owner))
+            lock = scope_write_exclusive(scope=scope_from_key(owner))
         except ScopeError:
             lock = contextlib.nullcontext()  # no writer can name such a scope
         try:
@@ -173,7 +174,7 @@ def _refused_memories(report: RescanReport) -> list[tuple[str, MemoryScope]]:
             continue
         report.memories[admission.reason or "unknown"] += 1
         try:
-            refused.append((str(row.id), MemoryScope.from_key(row.scope_key)))
+            refused.append((str(row.id), scope_from_key(row.scope_key)))
         except ScopeError:
             report.not_deleted["bad_scope"] += 1
     return refused

@@ -16,6 +16,7 @@ from memories.engine import get_engine
 from memories.locks import scope_write_lock
 from memories.models import AuditEvent, MemorySettings
 from memories.recall import live
+from memories.scope import scope_from_key
 from memories.selectors import memories_due_to_expire, memory_switches, pinned_count
 from memories.services.supersede import key_conflict
 from memories.services.write import WriteContext, audit, noop, owned_row
@@ -100,7 +101,7 @@ def memories_expire(*, now: datetime | None = None) -> int:
     for scope_key, memory_id in memories_due_to_expire(now=now):
         due.setdefault(scope_key, []).append(memory_id)
     marked = sum(
-        _expire_in_scope(MemoryScope.from_key(scope_key), memory_ids)
+        _expire_in_scope(scope_from_key(scope_key), memory_ids)
         for scope_key, memory_ids in due.items()
     )
     if marked:
