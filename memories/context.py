@@ -27,6 +27,7 @@ from django.db import DatabaseError
 from memories.selectors import memories_pinned, memory_search, memory_switches
 from memories.text import HAN
 from memories.types import MemoryScope, SearchFilters
+from memories.usage import Use, count_use
 
 MIN_INPUT_CHARS = 10
 MAX_FACTS = 3
@@ -84,12 +85,18 @@ def _fact_key(content: str) -> str:
 
 
 def memory_context(
-    *, scope: MemoryScope, user_input: str, interactive: bool, as_of: datetime | None = None
+    *,
+    scope: MemoryScope,
+    user_input: str,
+    interactive: bool,
+    as_of: datetime | None = None,
+    counted: bool = False,
 ) -> MemoryContext:
     """The text to inject before the user's input, or nothing (``injected_count`` 0).
 
     ``as_of`` an instant, the facts are the ones valid then (``memories.recall.live``), found
-    by the same search; pins, which say what to use now, take no places.
+    by the same search; pins, which say what to use now, take no places. ``counted``: each
+    injected memory is counted as used (``Use.INJECTED``), as a door that injects asks.
 
     A recall outage is ``available=False`` with nothing to inject: the run goes on without
     memory.
@@ -143,6 +150,8 @@ def memory_context(
         injected.append(memory_id)
     if not lines:
         return NOTHING
+    if counted:
+        count_use(scope=scope, memory_ids=injected, use=Use.INJECTED)
     return MemoryContext(
         text=_render(frame, lines),
         injected_count=len(lines),

@@ -34,7 +34,6 @@ from memories.governance import UNSET
 from memories.ops import portability
 from memories.ratelimits import RateKind, rate_check
 from memories.types import Actor
-from memories.usage import Use, count_use
 
 SCOPE = {"tenant_id": "acme", "user_id": "alice"}
 MEMORY_ID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b"
@@ -118,8 +117,8 @@ class ContextView(ServiceAPIView):
             user_input=data["input"],
             interactive=not is_scheduled(data["run_kind"]),
             as_of=data.get("as_of"),
+            counted=True,
         )
-        count_use(scope=form.scope(), memory_ids=context.memory_ids, use=Use.INJECTED)
         return Response(shapes.ContextOutput(context).data)
 
 
