@@ -1,7 +1,7 @@
 """``memory_search(counted=True)`` counts each hit it returns as recalled, once per search, and
-``memory_context(counted=True)`` each memory it injects: the
-one place the search doors (/v1, the user API, MCP, /mem0) have their hits counted. Without
-``counted`` (the console, the gate) nothing is counted."""
+``memory_context(counted=True)`` each memory it injects: the one place the doors (/v1, the user
+API, MCP, /mem0) have their use counted. Without ``counted`` (the console, the gate) nothing is
+counted."""
 
 from __future__ import annotations
 
