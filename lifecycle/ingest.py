@@ -26,18 +26,17 @@ from lifecycle import guards, metrics, policy
 from lifecycle.categories import categorize
 from lifecycle.ingest_queue import defer_ingest
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
-from lifecycle.selectors import (
-    deleted_fact_digests_since,
-    ingest_leftover_ids,
-    memory_ids_present,
-    scope_deleted_since,
-)
+from lifecycle.selectors import ingest_leftover_ids, memory_ids_present
 from memories import metrics as memory_metrics
 from memories.admission import Message, admit
 from memories.digests import log_name
-from memories.models import DeletionMark
 from memories.scope import scope_of
-from memories.selectors import memory_attribution
+from memories.selectors import (
+    deleted_fact_digests_since,
+    fact_digest,
+    memory_attribution,
+    scope_deleted_since,
+)
 from memories.services import (
     QUOTA_EXCEEDED,
     ExtractedFact,
@@ -355,7 +354,7 @@ def _not_deleted_since(
     def rejection(fact: ExtractedFact) -> str | None:
         if fact.id not in present:
             return "vanished"
-        if deleted and DeletionMark.digest_of(fact.text) in deleted:
+        if deleted and fact_digest(fact.text) in deleted:
             return "deleted_by_user"
         return None
 

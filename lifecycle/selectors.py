@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from django.db.models import QuerySet
-
 from lifecycle.models import IngestJob
-from memories.models import DeletionMark
 from memories.selectors import scope_rows
 from memories.types import MemoryForbidden, MemoryNotFound, MemoryScope
 
@@ -29,27 +24,6 @@ def ingest_job_owner(*, tenant_id: str, job_id: str) -> str | None:
         "user_id", flat=True
     )
     return owner.first()
-
-
-def _marks_since(*, scope: MemoryScope, since: datetime) -> QuerySet[DeletionMark]:
-    # ``>=``: a mark in the same instant as the acceptance wins (forgetting is final).
-    return DeletionMark.objects.filter(
-        tenant_id=scope.tenant_id, user_id=scope.user_id, created_at__gte=since
-    )
-
-
-def scope_deleted_since(*, scope: MemoryScope, since: datetime) -> bool:
-    """Whether delete-user ran for the scope at or after ``since``."""
-    return _marks_since(scope=scope, since=since).filter(memory_id__isnull=True).exists()
-
-
-def deleted_fact_digests_since(*, scope: MemoryScope, since: datetime) -> frozenset[str]:
-    """Digests (``DeletionMark.digest_of``) of the facts delete-item removed since ``since``."""
-    return frozenset(
-        _marks_since(scope=scope, since=since)
-        .exclude(fact_digest="")
-        .values_list("fact_digest", flat=True)
-    )
 
 
 def ingest_leftover_ids(*, scope: MemoryScope, job_id: str) -> list[str]:

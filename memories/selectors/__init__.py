@@ -9,6 +9,11 @@ Callers import from this package, not from its modules.
 from __future__ import annotations
 
 from memories.selectors.activity import memories_last_changed
+from memories.selectors.deletions import (
+    deleted_fact_digests_since,
+    fact_digest,
+    scope_deleted_since,
+)
 from memories.selectors.duplicates import (
     DEDUP_CANDIDATES,
     first_duplicate,
@@ -75,6 +80,9 @@ from memories.selectors.search import (
 )
 
 __all__ = [
+    "deleted_fact_digests_since",
+    "fact_digest",
+    "scope_deleted_since",
     "memories_last_changed",
     "LEARNED_DAYS",
     "RecentlyLearned",
