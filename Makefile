@@ -41,9 +41,11 @@ test: lint
 test-fast: install
 	$(BIN)/python -m pytest -m "not e2e and not reliability" -n $(TEST_WORKERS) --dist worksteal
 
-# Slow fault tests: killing processes, restarts. `.ci/run` runs them after `make test`.
+# Slow fault tests: killing processes, restarts. `.ci/run` runs them after `make test`. Two
+# workers, a test file each (its module fixtures, e.g. the live gate's server, stay on one);
+# every test's processes are its own (own data directory, free ports), so they run side by side.
 reliability: install
-	$(BIN)/python -m pytest -m reliability --durations=10
+	$(BIN)/python -m pytest -m reliability -n $(TEST_WORKERS) --dist loadfile --durations=10
 
 # At a real user's scale (docs/benchmarks.md); BENCH_SCALE=0.1 shrinks everything, ONLY=search
 # measures search alone (its users seeded once and reused).
