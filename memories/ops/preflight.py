@@ -26,14 +26,14 @@ DJANGO_TABLES = (
 )
 EXTENSIONS = ("vector", "pg_trgm", "btree_gin")
 # The indexes recall, lists, adds and deletes rely on (memories/migrations/0001, 0003, 0006, 0008,
-# 0010, 0014).
+# 0010, 0014, 0019).
 INDEXES = (
     "poco_memories_hnsw_idx",
     "poco_memories_text_lemmatized_idx",
     "poco_memories_user_id_idx",
     "poco_memories_scope_key_idx",
     "poco_memories_scope_terms_idx",
-    "poco_memories_name_text_trgm_idx",
+    "poco_memories_name_bigrams_idx",
     "poco_memories_data_hash_idx",
     "poco_memories_data_trgm_idx",
     "poco_memories_created_idx",

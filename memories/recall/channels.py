@@ -52,7 +52,14 @@ from psycopg import sql
 
 from memories.instants import read_instant
 from memories.recall.languages import Written, written_in
-from memories.recall.lexical import ENTITY, ENTITY_CTES, KEYWORD, KEYWORD_CTES, KEYWORD_IS_NAME
+from memories.recall.lexical import (
+    ENTITY,
+    ENTITY_CTES,
+    ENTITY_QUOTED,
+    KEYWORD,
+    KEYWORD_CTES,
+    KEYWORD_IS_NAME,
+)
 from memories.recall.live import live_condition, scope_condition, valid_at_condition
 from memories.recall.tuning import KEYWORD_DF_MIN_SCOPE, MISSPELLING_WEIGHT
 from memories.types import Channel, ChannelHit, SearchFilters
@@ -101,9 +108,16 @@ def _lexeme(term: str) -> str:
     return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
+def _bigrams(name: str) -> list[str]:
+    """The character bigrams of ``name``, as ``poco_name_bigrams`` (migration 0019) lists them
+    for a memory's text: a quoted name is at least two characters (``nlp.quoted_names``)."""
+    return sorted({name[i : i + 2] for i in range(len(name) - 1)})
+
+
 def _contains(name: str) -> str:
-    """A LIKE pattern for text holding ``name`` (its wildcards escaped): the trigram index on the
-    memories' normalised text (migration 0006) answers it; ``strpos`` read every row."""
+    """A LIKE pattern for text holding ``name`` (its wildcards escaped): the index of the
+    memories' character bigrams (migration 0019) finds the texts holding every bigram of the
+    name, the pattern keeps those holding them side by side."""
     escaped = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
 
@@ -186,8 +200,12 @@ def channel_statement(
             "en_pinyin": query.pinyin,
             "en_fuzzy": query.misspellings,
             "en_fuzzy_weight": MISSPELLING_WEIGHT,
-            "en_quoted": [_contains(name) for name in query.quoted],
         }
+        for number, name in enumerate(query.quoted):
+            params |= {
+                f"en_quoted_{number}": _contains(name),
+                f"en_quoted_grams_{number}": _bigrams(name),
+            }
     if query.terms:
         lexemes = ["(" + " | ".join(_lexeme(f) for f in forms) + ")" for forms in query.terms]
         ctes.append(KEYWORD_CTES)
@@ -209,8 +227,9 @@ def channel_statement(
     union = " UNION ALL ".join(f"({part})" for part in parts)
     body = ("WITH " + ",".join(ctes) if ctes else "") + union
     is_name = KEYWORD_IS_NAME if names else "false"
+    quoted = "".join(ENTITY_QUOTED.replace("{n}", str(n)) for n in range(len(query.quoted)))
     return (
-        sql.SQL(body).format(
+        sql.SQL(body.replace("{quoted}", quoted)).format(
             filters=sql.SQL(filters), kw_is_name=sql.SQL(is_name), **tables, **_IN_SCOPE
         ),
         params,

@@ -167,6 +167,17 @@ en_weighted AS (
 )
 """
 
+# A name the query puts in quotes, one such part each (``{n}``: its number): the memories whose
+# normalised text holds it, found through the index of their character bigrams (migration 0019)
+# — a constant array, so the planner reads how rare the bigrams are — and kept by the pattern.
+ENTITY_QUOTED = """
+        UNION ALL
+        SELECT q.id, 1.0 FROM {memories} q
+        WHERE {q_in_scope}
+          AND poco_name_bigrams(lower(normalize(q.payload->>'data', NFKC)))
+              @> %(en_quoted_grams_{n})s::text[]
+          AND lower(normalize(q.payload->>'data', NFKC)) LIKE %(en_quoted_{n})s"""
+
 ENTITY = """
 SELECT 'entity', m.id, m.payload->>'data', coalesce(m.payload->>'category', 'fact'),
        w.weight, greatest(0, 1 - (m.vector <=> %(vector)s::vector)), false,
@@ -175,11 +186,7 @@ FROM (
     SELECT e.id, sum(e.weight) AS weight FROM (
         SELECT link.mid::uuid AS id, named.weight
         FROM (SELECT * FROM en_weighted OFFSET 0) named
-        CROSS JOIN LATERAL jsonb_array_elements_text(named.links) AS link(mid)
-        UNION ALL
-        SELECT q.id, 1.0 FROM {memories} q, unnest(%(en_quoted)s::text[]) AS pattern
-        WHERE {q_in_scope}
-          AND lower(normalize(q.payload->>'data', NFKC)) LIKE pattern
+        CROSS JOIN LATERAL jsonb_array_elements_text(named.links) AS link(mid){quoted}
     ) e
     GROUP BY e.id
     ORDER BY weight DESC, e.id
