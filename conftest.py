@@ -97,16 +97,16 @@ def server_data_dir() -> Iterator[Path]:
 
 @pytest.fixture
 def scope():
-    from memories.types import MemoryScope
+    from memories.scope import scope_of
 
-    return MemoryScope(tenant_id="acme", user_id="alice")
+    return scope_of(tenant_id="acme", user_id="alice")
 
 
 @pytest.fixture
 def other_scope():
-    from memories.types import MemoryScope
+    from memories.scope import scope_of
 
-    return MemoryScope(tenant_id="acme", user_id="bob")
+    return scope_of(tenant_id="acme", user_id="bob")
 
 
 @pytest.fixture

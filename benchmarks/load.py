@@ -64,13 +64,13 @@ def wait_for_ingest(jobs: dict[str, list[str]]) -> int:
 
 def reconcile(tally: dict[str, Any]) -> dict[str, int]:
     from memories.models import MemoryRow
-    from memories.types import MemoryScope
+    from memories.scope import scope_of
 
     mismatched = duplicated = 0
     scopes = [*tally["accepted"], *tally["ingest_jobs"]]
     for user in scopes:
         rows = MemoryRow.objects.filter(
-            payload__user_id=MemoryScope(tenant_id="load", user_id=user).key
+            payload__user_id=scope_of(tenant_id="load", user_id=user).key
         )
         ids = {str(r.id) for r in rows}
         texts = [r.payload["data"] for r in rows]

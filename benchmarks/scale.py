@@ -55,6 +55,6 @@ def log(message: str) -> None:
 
 
 def scope_of(user: str) -> Any:
-    from memories.types import MemoryScope
+    from memories import scope
 
-    return MemoryScope(tenant_id=TENANT, user_id=user)
+    return scope.scope_of(tenant_id=TENANT, user_id=user)

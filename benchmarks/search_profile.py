@@ -64,9 +64,9 @@ def setup_django() -> None:
 
 
 def scope_for(size: int) -> Any:
-    from memories.types import MemoryScope
+    from memories.scope import scope_of
 
-    return MemoryScope(tenant_id=TENANT, user_id=f"search-profile-{size}")
+    return scope_of(tenant_id=TENANT, user_id=f"search-profile-{size}")
 
 
 def stored(scope_key: str) -> tuple[int, int]:

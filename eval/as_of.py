@@ -146,11 +146,12 @@ def evaluate(misses: bool = False) -> str:
     from eval.run import TOP_K, _score, _second_vectors_stored
     from memories import selectors, services
     from memories.engine import get_engine
+    from memories.scope import scope_of
     from memories.types import Actor, ActorKind, MemoryScope, SearchFilters
 
     actor = Actor(kind=ActorKind.SYSTEM, id="eval")
     run = uuid.uuid4().hex[:8]
-    scopes = {name: MemoryScope(tenant_id="eval", user_id=f"asof-{name}-{run}") for name in FACTS}
+    scopes = {name: scope_of(tenant_id="eval", user_id=f"asof-{name}-{run}") for name in FACTS}
     ids: dict[str, str] = {}
     memory = get_engine()._memory  # raw Mem0, same embedder and tables (eval only)
 

@@ -121,13 +121,14 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
 
 def _store(scopes: dict[str, dict[str, str]], run: str) -> tuple[dict, dict[str, dict[str, str]]]:
     from memories import services
+    from memories.scope import scope_of
     from memories.types import Actor, ActorKind, MemoryScope
 
     actor = Actor(kind=ActorKind.SYSTEM, id="eval")
     made: dict[str, MemoryScope] = {}
     ids: dict[str, dict[str, str]] = {}
     for name, texts in scopes.items():
-        scope = MemoryScope(tenant_id="eval", user_id=f"{name}-{run}")
+        scope = scope_of(tenant_id="eval", user_id=f"{name}-{run}")
         made[name] = scope
         ids[name] = {}
         for key, text in texts.items():
@@ -242,6 +243,7 @@ def evaluate_conversations(pool: int, misses: bool = False) -> str:
     recall@10 per question kind and per dialogue."""
     from eval.conversations import CONVERSATIONS, QUESTION_KINDS
     from memories import services
+    from memories.scope import scope_of
     from memories.types import Actor, ActorKind, MemoryScope
 
     actor = Actor(kind=ActorKind.SYSTEM, id="eval")
@@ -254,7 +256,7 @@ def evaluate_conversations(pool: int, misses: bool = False) -> str:
     started = time.perf_counter()
     try:
         for conv in CONVERSATIONS:
-            scope = MemoryScope(tenant_id="eval", user_id=f"conv-{conv.name}-{run}")
+            scope = scope_of(tenant_id="eval", user_id=f"conv-{conv.name}-{run}")
             scopes.append(scope)
             ids: dict[str, str] = {}
             texts: dict[str, str] = {}

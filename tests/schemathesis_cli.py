@@ -9,14 +9,14 @@ import sys
 from pathlib import Path
 
 from memories import selectors
-from memories.types import MemoryScope
+from memories.scope import scope_of
 
 ST = Path(sys.executable).with_name("st")
 
 
 def warm_models() -> None:
     """Load the embedder and NLP models before the run, not inside its first request."""
-    selectors.memory_search(scope=MemoryScope(tenant_id="warm", user_id="up"), query="预热")
+    selectors.memory_search(scope=scope_of(tenant_id="warm", user_id="up"), query="预热")
 
 
 def st_run(schema_url: str, tmp_path: Path, *options: str) -> str:

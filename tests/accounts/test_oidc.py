@@ -15,8 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import OidcIdentity
-from memories.scope import scope_for_user
-from memories.types import MemoryScope
+from memories.scope import scope_for_user, scope_of
 from tests.edges.console.conftest import add_memory
 from tests.oidc_provider import CLIENT_ID, Provider, oidc_configured
 
@@ -49,7 +48,7 @@ def test_login_takes_the_scope_from_the_configured_claims(oidc_on):
     assert identity.issuer == oidc_on.issuer
     # The username is ours, never the IdP's: no local account can be taken over by a claim.
     assert identity.user.get_username().startswith("oidc-")
-    assert scope_for_user(identity.user) == MemoryScope(tenant_id="acme", user_id="alice")
+    assert scope_for_user(identity.user) == scope_of(tenant_id="acme", user_id="alice")
     assert client.get(reverse("console:overview")).status_code == 200
 
 
@@ -113,7 +112,7 @@ def test_user_api_and_console_act_in_the_claimed_scope(oidc_on, django_user_mode
     # A local "gina" in the default tenant and the IdP's gina in tenant acme are two memories.
     local = django_user_model.objects.create_user(username="gina", password="gina-pass-1")
     add_memory(scope_for_user(local), "本地账号的记忆：我喜欢喝乌龙茶")
-    add_memory(MemoryScope(tenant_id="acme", user_id="gina"), "平台账号的记忆：我在杭州工作")
+    add_memory(scope_of(tenant_id="acme", user_id="gina"), "平台账号的记忆：我在杭州工作")
     oidc_on.set_user("sub-gina", {"tenant": "acme", "preferred_username": "gina"})
     client = Client()
     sign_in(client, oidc_on, "sub-gina")

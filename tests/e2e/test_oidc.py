@@ -13,14 +13,14 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
 from playwright.sync_api import BrowserContext, Page, expect
 
-from memories.types import MemoryScope
+from memories.scope import scope_of
 from tests.edges.console.conftest import add_memory
 from tests.oidc_provider import Provider, oidc_configured, running_provider
 
 pytestmark = pytest.mark.e2e
 
-MIA = MemoryScope(tenant_id="acme", user_id="mia")
-NOA = MemoryScope(tenant_id="acme", user_id="noa")
+MIA = scope_of(tenant_id="acme", user_id="mia")
+NOA = scope_of(tenant_id="acme", user_id="noa")
 
 
 @pytest.fixture(scope="module")

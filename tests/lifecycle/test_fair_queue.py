@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from lifecycle.models import IngestJob
+from memories.scope import scope_of
 from memories.types import MemoryScope
 from tests.lifecycle.fake_llm import FakeLLM, fact
 from tests.lifecycle.test_reliability import llm_env, wait_for
@@ -16,8 +17,8 @@ from tests.memories.conftest import body
 
 pytestmark = pytest.mark.reliability
 
-TENANT_A = MemoryScope(tenant_id="tenant-a", user_id="writer")
-TENANT_B = MemoryScope(tenant_id="tenant-b", user_id="reader")
+TENANT_A = scope_of(tenant_id="tenant-a", user_id="writer")
+TENANT_B = scope_of(tenant_id="tenant-b", user_id="reader")
 # About 100,000 characters: a long task transcript, well within the ingest bounds.
 BIG = [
     {

@@ -92,9 +92,9 @@ def test_the_service_log_names_a_scope_and_its_runs_by_a_keyed_digest_only(v1_li
     log names the scope and its run ids by a keyed digest (the deletion marks' key), never by
     the ids themselves."""
     from memories.digests import keyed_digest
-    from memories.types import MemoryScope
+    from memories.scope import scope_of
 
-    scope = MemoryScope(tenant_id="acme", user_id=f"delme-{MARK}")
+    scope = scope_of(tenant_id="acme", user_id=f"delme-{MARK}")
     caplog.set_level("INFO")
     ingest = body(scope, messages=task_for(1), run_id=f"run-{MARK}-9", source="task_completed")
     assert v1_live.post("ingest", ingest).status_code == 202

@@ -15,7 +15,8 @@ from memories.models import MemoryRow
 from memories.ops import portability
 from memories.ops.portability import importing
 from memories.ratelimits import RateKind, RateLimited, rate_check
-from memories.types import DeleteStatus, MemoryScope, WriteStatus
+from memories.scope import scope_of
+from memories.types import DeleteStatus, WriteStatus
 from tests.memories.conftest import TOKEN, assert_error, body
 
 OTHER_TOKEN = "another-service-token"
@@ -173,7 +174,7 @@ def test_too_many_characters_in_all_are_413(v1, scope, settings):
 def test_a_tenants_later_jobs_queue_behind_other_tenants(v1, scope):
     from procrastinate.contrib.django.models import ProcrastinateJob
 
-    tenant_b = MemoryScope(tenant_id="beta", user_id="carol")
+    tenant_b = scope_of(tenant_id="beta", user_id="carol")
     first = v1.post("ingest", body(scope, messages=TASK)).json()["job_id"]
     second = v1.post("ingest", body(scope, messages=TASK, run_id="r2")).json()["job_id"]
     other = v1.post("ingest", body(tenant_b, messages=TASK)).json()["job_id"]

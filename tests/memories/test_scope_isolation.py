@@ -16,6 +16,7 @@ from django.db import connection
 
 from memories import services
 from memories.models import AuditEvent
+from memories.scope import scope_of
 from memories.types import MemoryScope
 from tests.memories.conftest import WRITE_ANSWER_KEYS, assert_error, body
 
@@ -38,8 +39,8 @@ REFUSAL_KEYS = {"status", "success", "error"}  # the one error shape
 
 @pytest.fixture(
     params=[
-        MemoryScope(tenant_id="acme", user_id="bob"),
-        MemoryScope(tenant_id="other", user_id="alice"),
+        scope_of(tenant_id="acme", user_id="bob"),
+        scope_of(tenant_id="other", user_id="alice"),
     ],
     ids=["same-tenant-other-user", "same-user-id-other-tenant"],
 )

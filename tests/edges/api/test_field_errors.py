@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from memories.types import MemoryScope, ScopeError
+from memories.scope import scope_of
+from memories.types import ScopeError
 from tests.edges.api.conftest import (
     ALICE,
     INGEST,
@@ -107,7 +108,7 @@ def test_scope_id_of_exactly_64_characters_is_accepted(v1):
 
 def test_scope_value_rejects_a_trailing_newline():
     with pytest.raises(ScopeError):
-        MemoryScope(tenant_id="acme", user_id="alice\n")
+        scope_of(tenant_id="acme", user_id="alice\n")
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from edges.mcp.connection import ConnectionRefused, connection_from_headers
 from infra import service_tokens
 from lifecycle.models import IngestJob
 from memories.models import AuditEvent, MemoryRow
-from memories.types import MemoryScope
+from memories.scope import scope_of
 from tests.memories.conftest import assert_error, body
 from tests.processes import ROOT, child_env
 
@@ -146,8 +146,8 @@ def test_mcp_connections_act_under_the_token_name(settings):
 ALPHA = "alpha-secret-Kq71vBn2"
 BETA = "beta-secret-Zr93mXc4"
 SCRAPER = "scraper-secret-Hy64pLw8"
-A = MemoryScope(tenant_id="tenant-a", user_id="alice")
-B = MemoryScope(tenant_id="tenant-b", user_id="bob")
+A = scope_of(tenant_id="tenant-a", user_id="alice")
+B = scope_of(tenant_id="tenant-b", user_id="bob")
 UNKNOWN_JOB = "00000000-0000-4000-8000-000000000000"
 
 
@@ -213,7 +213,7 @@ def test_every_v1_door_refuses_a_token_bound_to_other_tenants(bound_tokens):
 
 def test_a_bound_token_acts_for_its_own_tenants_and_an_unbound_one_for_all(bound_tokens):
     assert add(BETA, B, "用户偏好深色主题。").status_code == 200
-    other = MemoryScope(tenant_id="tenant-c", user_id="carol")
+    other = scope_of(tenant_id="tenant-c", user_id="carol")
     assert add(BETA, other, "用户偏好浅色主题。").status_code == 200
     assert add(OLD, A, "用户住在杭州。").status_code == 200  # no list: every tenant
     assert add(OLD, B, "用户住在苏州。").status_code == 200

@@ -22,6 +22,7 @@ from edges.gate import fixtures, release
 from edges.gate.baseline import FORMAT, record_sample
 from edges.gate.recall_set import SAMPLE_QUERIES
 from memories import selectors
+from memories.scope import scope_of
 from memories.services import memory_add
 from memories.types import SearchResult
 from tests.edges.gate.conftest import LATER_STEP_CONDITIONS
@@ -261,7 +262,7 @@ def test_a_user_api_that_serves_another_users_memory_refuses(verify, monkeypatch
     real = views.scope_for_user
 
     def leaky(user: Any) -> MemoryScope:
-        return MemoryScope(tenant_id=real(user).tenant_id, user_id="console-b")
+        return scope_of(tenant_id=real(user).tenant_id, user_id="console-b")
 
     monkeypatch.setattr(views, "scope_for_user", leaky)
     verdict = verify("user-api")

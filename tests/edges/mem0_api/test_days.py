@@ -14,14 +14,14 @@ from rest_framework.test import APIClient
 from edges.console.forms import MemoryFilterForm
 from memories import selectors, services
 from memories.instants import day_end
-from memories.types import MemoryScope
+from memories.scope import scope_of
 from tests.edges.mem0_api.conftest import TENANT, TOKEN, TOKENS
 from tests.memories.ops.conftest import mem0_sql
 
 pytestmark = pytest.mark.django_db
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
-ALICE = MemoryScope(tenant_id=TENANT, user_id="alice")
+ALICE = scope_of(tenant_id=TENANT, user_id="alice")
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from memories import selectors
+from memories.scope import scope_of
 from memories.services import memory_add
-from memories.types import MemoryScope
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ def test_users_of_a_tenant_come_from_the_scope_key_column(agent):
         ("tx1", "mallory", "User works at night"),  # '_' would match 'x' as a LIKE pattern
         ("t_10", "carol", "用户喜欢跑步"),
     ):
-        scope = MemoryScope(tenant_id=tenant, user_id=user)
+        scope = scope_of(tenant_id=tenant, user_id=user)
         assert memory_add(scope=scope, text=text, actor=agent).memory_id
 
     with CaptureQueriesContext(connection) as queries:

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from memories.types import MemoryScope
+from memories.scope import scope_of
 from tests.memories.ops.portability.conftest import FACTS, store
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def test_user_api_exports_the_signed_in_users_memories_as_json(alice_client, alice_scope, agent):
     store(alice_scope, agent)
-    store(MemoryScope(tenant_id=alice_scope.tenant_id, user_id="bob"), agent, FACTS[:1])
+    store(scope_of(tenant_id=alice_scope.tenant_id, user_id="bob"), agent, FACTS[:1])
     answer = alice_client.get("/api/v1/user-customer-settings/memories/export.json")
     assert answer.status_code == 200
     assert answer["Content-Disposition"].startswith("attachment;")

@@ -20,8 +20,9 @@ pytestmark = [pytest.mark.reliability, pytest.mark.django_db(transaction=True)]
 
 DELETE = (
     "from memories.services import memory_delete_user;"
-    "from memories.types import Actor, ActorKind, MemoryScope;"
-    "print(memory_delete_user(scope=MemoryScope(tenant_id={t!r}, user_id={u!r}),"
+    "from memories.scope import scope_of;"
+    "from memories.types import Actor, ActorKind;"
+    "print(memory_delete_user(scope=scope_of(tenant_id={t!r}, user_id={u!r}),"
     " actor=Actor(kind=ActorKind.USER, id='owner')).status)"
 )
 

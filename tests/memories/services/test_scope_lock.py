@@ -12,6 +12,7 @@ from django.db import connections
 from memories import locks, services
 from memories.locks import _FifoGate, scope_lock_key, scope_write_lock
 from memories.models import MemoryRow
+from memories.scope import scope_of
 from memories.types import BackendError, MemoryScope, ScopeBusy, WriteStatus
 from tests.memories.conftest import advisory_lock_waiters, body
 from tests.support import eventually
@@ -112,7 +113,7 @@ def test_writers_of_one_scope_queue_with_one_connection_and_other_scopes_go_on(
         # One writer of this process waits in PostgreSQL; the rest wait in the process.
         assert advisory_lock_waiters() == 1
         assert not any(future.done() for future in queued)
-        bystander = MemoryScope(tenant_id="acme", user_id="bob")
+        bystander = scope_of(tenant_id="acme", user_id="bob")
         other = add("我喜欢喝乌龙茶。", bystander)
         assert other.status == WriteStatus.ADDED  # while the first scope is still held
         scope_lock_held()
