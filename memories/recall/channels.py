@@ -108,12 +108,6 @@ def _lexeme(term: str) -> str:
     return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def _bigrams(name: str) -> list[str]:
-    """The character bigrams of ``name``, as ``poco_name_bigrams`` (migration 0019) lists them
-    for a memory's text: a quoted name is at least two characters (``nlp.quoted_names``)."""
-    return sorted({name[i : i + 2] for i in range(len(name) - 1)})
-
-
 def _contains(name: str) -> str:
     """A LIKE pattern for text holding ``name`` (its wildcards escaped): the index of the
     memories' character bigrams (migration 0019) finds the texts holding every bigram of the
@@ -204,7 +198,7 @@ def channel_statement(
         for number, name in enumerate(query.quoted):
             params |= {
                 f"en_quoted_{number}": _contains(name),
-                f"en_quoted_grams_{number}": _bigrams(name),
+                f"en_quoted_name_{number}": name,
             }
     if query.terms:
         lexemes = ["(" + " | ".join(_lexeme(f) for f in forms) + ")" for forms in query.terms]

@@ -169,13 +169,14 @@ en_weighted AS (
 
 # A name the query puts in quotes, one such part each (``{n}``: its number): the memories whose
 # normalised text holds it, found through the index of their character bigrams (migration 0019)
-# — a constant array, so the planner reads how rare the bigrams are — and kept by the pattern.
+# — the name's own bigrams are a constant the planner folds, so it reads how rare they are —
+# and kept by the pattern.
 ENTITY_QUOTED = """
         UNION ALL
         SELECT q.id, 1.0 FROM {memories} q
         WHERE {q_in_scope}
           AND poco_name_bigrams(lower(normalize(q.payload->>'data', NFKC)))
-              @> %(en_quoted_grams_{n})s::text[]
+              @> poco_name_bigrams(%(en_quoted_name_{n})s::text)
           AND lower(normalize(q.payload->>'data', NFKC)) LIKE %(en_quoted_{n})s"""
 
 ENTITY = """
