@@ -78,6 +78,72 @@ def test_the_order_takes_the_second_models_ranking_under_its_floor(scope, stored
     assert scores == sorted(scores, reverse=True)
 
 
+# Memories written in one language only, each asked for in the other.
+ENGLISH_ONLY = (
+    "The user is learning Spanish.",
+    "User's favourite football team is Arsenal.",
+    "The team decided to use PostgreSQL as the main database.",
+    "User drinks a flat white every morning.",
+    "User collects vinyl records.",
+    "User uses a Pixel 8.",
+)
+CHINESE_ONLY = (
+    "用户养了一只叫豆豆的猫。",
+    "用户周末喜欢爬山。",
+    "团队沟通统一用“飞书”，不用邮件。",
+    "用户对花生过敏。",
+)
+
+
+@pytest.mark.parametrize(
+    ("facts", "question", "wanted"),
+    [
+        (ENGLISH_ONLY, "我收藏什么", 4),  # the keyword channel's 收藏: collect
+        (ENGLISH_ONLY, "我在学什么语言", 0),  # USE v3 over its floor
+        (CHINESE_ONLY, "What's my cat called?", 0),
+        pytest.param(
+            ENGLISH_ONLY,
+            "我用什么手机",
+            5,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known limit: no word or name in common, USE 0.22 and e5 0.805 under "
+                "their floors; every rule that takes it (a floor across languages of 0.80, e5 "
+                "without its language direction, a learned judge) also answers off-topic "
+                "questions in the other language (docs/retrieval.md, 'Across languages: the "
+                "relevance set')",
+            ),
+        ),
+    ],
+)
+def test_a_question_in_one_language_is_answered_by_a_memory_in_the_other(
+    db, scope, agent, facts, question, wanted
+):
+    """A memory in one language answers a question in the other when some channel has
+    evidence for it: a translated word, the first model's cosine, e5's over its floor."""
+    stored = [services.memory_add(scope=scope, text=text, actor=agent).memory_id for text in facts]
+    result = selectors.memory_search(scope=scope, query=question, top_k=5)
+    assert ids(result)[:1] == [stored[wanted]], (question, ids(result))
+    assert not result.items[0].related
+
+
+@pytest.mark.parametrize(
+    ("facts", "question"),
+    [
+        (ENGLISH_ONLY, "长城有多长"),
+        (ENGLISH_ONLY, "怎么挑选西瓜"),
+        (CHINESE_ONLY, "How tall is the Eiffel Tower?"),
+        (CHINESE_ONLY, "What causes the northern lights?"),
+    ],
+)
+def test_an_off_topic_question_over_memories_in_the_other_language_answers_nothing(
+    db, scope, agent, facts, question
+):
+    for text in facts:
+        services.memory_add(scope=scope, text=text, actor=agent)
+    assert ids(selectors.memory_search(scope=scope, query=question)) == [], question
+
+
 def test_an_off_topic_question_in_either_language_still_answers_nothing(scope, stored):
     for question in ("明天北京会下雨吗", "What's the capital of Peru?", "北极熊吃什么"):
         assert ids(selectors.memory_search(scope=scope, query=question)) == [], question
