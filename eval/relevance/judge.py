@@ -26,15 +26,17 @@ from pathlib import Path
 
 import numpy as np
 
+from memories.engine.extraction.decision import read_set as read_extraction_set
 from memories.learned.e5 import bundled_e5
 from memories.learned.heads import fit_logistic
-from memories.recall.languages import written_in
+from memories.recall.languages import Written, written_in
 
 HERE = Path(__file__).parent
 EXTRACTION = HERE.parent / "extraction" / "conversations.jsonl"
 L2_GRID = (0.003, 0.01, 0.03, 0.1, 0.3)
-# Pairs shown apart: an off-topic question the direction and the judge answer, and a question
-# only they find (tests/memories/selectors/test_search_order.py).
+# Pairs shown apart: two off-topic questions (the first is answered by the direction at 0.845 and
+# by the judge) and a right answer nothing finds today (an expected failure in
+# tests/memories/selectors/test_search_order.py).
 EXAMPLES = (
     ("明天天气怎么样", "User likes green tea in the afternoon."),
     ("北极熊吃什么", "User has coeliac disease and must avoid wheat."),
@@ -91,16 +93,15 @@ def examples(split: str, memories, questions, off_topic):
 def main() -> None:
     e5 = bundled_e5()
     memories, questions, off_topic = read_set()
-    conversations = [json.loads(x) for x in EXTRACTION.read_text(encoding="utf-8").splitlines()]
-    said: dict[bool, list[str]] = {True: [], False: []}
-    facts: dict[bool, list[str]] = {True: [], False: []}
-    for c in conversations:
+    said: dict[Written, list[str]] = {Written.ZH: [], Written.EN: []}
+    facts: dict[Written, list[str]] = {Written.ZH: [], Written.EN: []}
+    for c in read_extraction_set(EXTRACTION):
         if c["split"] == "train":
             for message in c["messages"]:
                 if message["role"] == "user":
-                    said[str(written_in(message["content"])) == "zh"].append(message["content"])
+                    said[written_in(message["content"])].append(message["content"])
                 for fact in message["facts"]:
-                    facts[str(written_in(fact["text"])) == "zh"].append(fact["text"])
+                    facts[written_in(fact["text"])].append(fact["text"])
 
     def direction(chinese: list[str], english: list[str], embed: Callable) -> np.ndarray:
         d = np.mean(embed(list(dict.fromkeys(chinese))), 0) - np.mean(
@@ -108,9 +109,9 @@ def main() -> None:
         )
         return np.asarray(d / np.linalg.norm(d), dtype=np.float64)
 
-    u_q = direction(said[True], said[False], e5.query)
-    u_p = direction(facts[True], facts[False], e5.passage)
-    texts = {t for q in questions + off_topic for t in [q["text"]]} | {a for a, _ in EXAMPLES}
+    u_q = direction(said[Written.ZH], said[Written.EN], e5.query)
+    u_p = direction(facts[Written.ZH], facts[Written.EN], e5.passage)
+    texts = {q["text"] for q in questions + off_topic} | {a for a, _ in EXAMPLES}
     passages = {m["text"] for m in memories.values()} | {b for _, b in EXAMPLES}
     qv = dict(zip(sorted(texts), e5.query(sorted(texts)), strict=True))
     pv = dict(zip(sorted(passages), e5.passage(sorted(passages)), strict=True))
