@@ -11,12 +11,15 @@ from concurrent.futures import Future
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 from memories.engine.base import backend
 from memories.engine.second_vectors import SecondVectors, second_threads
+from memories.recall import hubness
 from memories.recall.channels import (
     ChannelQuery,
     MeaningQuery,
+    across_candidates,
     channel_hits,
     channel_statement,
     folded_hits,
@@ -91,7 +94,8 @@ class Searching(SecondVectors):
         try:
             with backend("search"):
                 cur.execute(statement, params)
-                return meaning_hits(cur.fetchall(), found, asked)
+                rows = cur.fetchall()
+                return meaning_hits(rows, found, asked, self._accepted_across(cur, rows, asked))
         except BackendError as exc:
             logger.warning("meaning channel failed: %s", exc)
             return found
@@ -111,7 +115,10 @@ class Searching(SecondVectors):
         try:
             with backend("search"), self._memory.vector_store._get_cursor() as cur:
                 cur.execute(statement, params)
-                return folded_hits(cur.fetchall(), query, asked)
+                rows = cur.fetchall()
+                meaning = [row for row in rows if row[0] == "meaning"]
+                accepted = self._accepted_across(cur, meaning, asked)
+                return folded_hits(rows, query, asked, accepted)
         except BackendError as exc:
             if not isinstance(exc.__cause__, psycopg.DatabaseError) or isinstance(
                 exc.__cause__, psycopg.OperationalError
@@ -119,6 +126,30 @@ class Searching(SecondVectors):
                 raise
             logger.warning("meaning channel failed: %s", exc)
             return None
+
+    def _accepted_across(
+        self, cur: Any, rows: list[tuple[Any, ...]], asked: MeaningQuery
+    ) -> frozenset[str]:
+        """Which of the meaning channel's ``rows`` the cross-language score makes evidence
+        (``memories.recall.hubness``): their second vectors, read on the same connection, only
+        for the few in the other language under the across floor (``across_candidates``)."""
+        candidates = across_candidates(rows, asked)
+        if not candidates or asked.across is None:
+            return frozenset()
+        bank = hubness.bundled(asked.model)
+        if bank is None:
+            return frozenset()
+        cur.execute(
+            sql.SQL(
+                "SELECT id::text, second_vector::real[] FROM {t} "
+                "WHERE id = ANY(%s::uuid[]) AND second_model = %s"
+            ).format(t=sql.Identifier(self._memory.collection_name)),
+            (candidates, asked.model),
+            binary=True,
+        )
+        held = cur.fetchall()
+        accepts = bank.accepts(asked.across, [vector for _, vector in held])
+        return frozenset(i for (i, _), yes in zip(held, accepts, strict=True) if yes)
 
     @staticmethod
     def _meaning(meaning: Future[MeaningQuery | None] | None) -> MeaningQuery | None:
@@ -145,6 +176,8 @@ class Searching(SecondVectors):
         if model is None:
             return None
 
+        bank = hubness.bundled(model.name) if language is not None else None
+
         def asked(vector: list[float]) -> MeaningQuery:
             return MeaningQuery(
                 model=model.name,
@@ -152,6 +185,7 @@ class Searching(SecondVectors):
                 floor=floor,
                 across_floor=across_floor,
                 language=language,
+                across=bank.ask(vector, language) if bank and language else None,
             )
 
         # The model object, not only its name: settings may name another model of the same

@@ -51,6 +51,7 @@ from typing import Any
 from psycopg import sql
 
 from memories.instants import read_instant
+from memories.recall.hubness import Asked
 from memories.recall.languages import Written, written_in
 from memories.recall.lexical import (
     ENTITY,
@@ -61,7 +62,7 @@ from memories.recall.lexical import (
     KEYWORD_IS_NAME,
 )
 from memories.recall.live import live_condition, scope_condition, valid_at_condition
-from memories.recall.tuning import KEYWORD_DF_MIN_SCOPE, MISSPELLING_WEIGHT
+from memories.recall.tuning import ACROSS_LOWEST, KEYWORD_DF_MIN_SCOPE, MISSPELLING_WEIGHT
 from memories.types import Channel, ChannelHit, SearchFilters
 
 
@@ -95,6 +96,9 @@ class MeaningQuery:
     floor: float
     across_floor: float | None = None  # None: ``floor`` for every memory
     language: Written | None = None  # the question's
+    # The question's side of the cross-language score (``memories.recall.hubness``): a memory
+    # in the other language under ``across_floor`` is evidence too when that score accepts it.
+    across: Asked | None = None
 
     def floor_for(self, content: str) -> float:
         """The floor of evidence over a memory holding ``content``."""
@@ -300,15 +304,30 @@ def meaning_statement(
     )
 
 
+def across_candidates(rows: list[tuple[Any, ...]], meaning: MeaningQuery) -> list[str]:
+    """The meaning rows' memories that only the cross-language score can make evidence: in the
+    other language than the question, under the across floor, over ``ACROSS_LOWEST``."""
+    if meaning.across is None or meaning.across_floor is None:
+        return []
+    return [
+        str(memory_id)
+        for _, memory_id, content, _, strength, *_ in rows
+        if ACROSS_LOWEST <= float(strength) < meaning.across_floor
+        and written_in(str(content or "")) != meaning.across.language
+    ]
+
+
 def meaning_hits(
     rows: list[tuple[Any, ...]],
     found: dict[Channel, list[ChannelHit]],
     meaning: MeaningQuery,
+    accepted: frozenset[str] = frozenset(),
 ) -> dict[Channel, list[ChannelHit]]:
     """``found`` with the meaning channel's rows added as its hits: the scope's nearest
     memories under the second model, over their floor (evidence) or under it (``under_floor``:
     they take part in the order of an answer only), each against the floor of its pair of
-    languages (``MeaningQuery.floor_for``)."""
+    languages (``MeaningQuery.floor_for``). ``accepted``: memories in the other language that
+    the cross-language score made evidence under their floor (``across_candidates``)."""
     channel = []
     for _, memory_id, content, category, strength, first_similarity, _, created in rows:
         floor = meaning.floor_for(str(content or ""))
@@ -322,7 +341,7 @@ def meaning_hits(
                 similarity=float(first_similarity),
                 margin=_margin(float(strength), floor),
                 names_only=False,
-                under_floor=float(strength) < floor,
+                under_floor=float(strength) < floor and str(memory_id) not in accepted,
                 created_at=read_instant(created),
             )
         )
@@ -331,9 +350,12 @@ def meaning_hits(
 
 
 def folded_hits(
-    rows: list[tuple[Any, ...]], query: ChannelQuery, meaning: MeaningQuery
+    rows: list[tuple[Any, ...]],
+    query: ChannelQuery,
+    meaning: MeaningQuery,
+    accepted: frozenset[str] = frozenset(),
 ) -> dict[Channel, list[ChannelHit]]:
     """Rows of ``channel_statement`` run with ``meaning``: the same hits as ``channel_hits``
     followed by ``meaning_hits``."""
     found = channel_hits([row for row in rows if row[0] != "meaning"], query)
-    return meaning_hits([row for row in rows if row[0] == "meaning"], found, meaning)
+    return meaning_hits([row for row in rows if row[0] == "meaning"], found, meaning, accepted)

@@ -93,6 +93,21 @@ CHINESE_ONLY = (
     "团队沟通统一用“飞书”，不用邮件。",
     "用户对花生过敏。",
 )
+# Everyday facts that share no word or name with their question in the other language, and whose
+# e5 cosine (0.80-0.83) is under the across floor: the cross-language score alone answers them.
+ENGLISH_HOME = (
+    "User's son is allergic to shellfish.",
+    "The user plays Dota 2 most nights after 11 pm.",
+    "The user mostly listens to Berlin techno.",
+    "User drinks a flat white every morning.",
+    "User's favourite football team is Arsenal.",
+)
+CHINESE_HOME = (
+    "用户的女儿在学小提琴。",
+    "用户每周在盒马买菜。",
+    "用户周末喜欢爬山。",
+    "用户对花生过敏。",
+)
 
 
 @pytest.mark.parametrize(
@@ -101,6 +116,11 @@ CHINESE_ONLY = (
         (ENGLISH_ONLY, "我收藏什么", 4),  # the keyword channel's 收藏: collect
         (ENGLISH_ONLY, "我在学什么语言", 0),  # USE v3 over its floor
         (CHINESE_ONLY, "What's my cat called?", 0),
+        # the cross-language score (memories.recall.hubness)
+        (ENGLISH_HOME, "我儿子对什么过敏", 0),
+        (ENGLISH_HOME, "我晚上常玩什么游戏", 1),
+        (ENGLISH_HOME, "我平时听什么类型的音乐", 2),
+        (CHINESE_HOME, "What instrument does my daughter play?", 0),
         pytest.param(
             ENGLISH_ONLY,
             "我用什么手机",
@@ -108,10 +128,10 @@ CHINESE_ONLY = (
             marks=pytest.mark.xfail(
                 strict=True,
                 reason="known limit: no word or name in common, USE 0.22 and e5 0.805 under "
-                "their floors; every rule that takes it (a floor across languages of 0.80, e5 "
-                "without its language direction, a learned judge) also answers off-topic "
-                "questions in the other language (docs/retrieval.md, 'Across languages: the "
-                "relevance set')",
+                "their floors, and the cross-language score 0.038 under its threshold; every "
+                "rule that takes it (a floor across languages of 0.80, e5 without its language "
+                "direction, a learned judge) also answers off-topic questions in the other "
+                "language (docs/retrieval.md, 'Across languages: the relevance set')",
             ),
         ),
     ],
@@ -120,7 +140,8 @@ def test_a_question_in_one_language_is_answered_by_a_memory_in_the_other(
     db, scope, agent, facts, question, wanted
 ):
     """A memory in one language answers a question in the other when some channel has
-    evidence for it: a translated word, the first model's cosine, e5's over its floor."""
+    evidence for it: a translated word, the first model's cosine, e5's over its floor or its
+    cross-language score over that score's threshold."""
     stored = [services.memory_add(scope=scope, text=text, actor=agent).memory_id for text in facts]
     result = selectors.memory_search(scope=scope, query=question, top_k=5)
     assert ids(result)[:1] == [stored[wanted]], (question, ids(result))
@@ -134,6 +155,10 @@ def test_a_question_in_one_language_is_answered_by_a_memory_in_the_other(
         (ENGLISH_ONLY, "怎么挑选西瓜"),
         (CHINESE_ONLY, "How tall is the Eiffel Tower?"),
         (CHINESE_ONLY, "What causes the northern lights?"),
+        (ENGLISH_HOME, "明天天气怎么样"),
+        (ENGLISH_HOME, "北极熊吃什么"),
+        (CHINESE_HOME, "Who painted the Mona Lisa?"),
+        (CHINESE_HOME, "How do volcanoes form?"),
     ],
 )
 def test_an_off_topic_question_over_memories_in_the_other_language_answers_nothing(
