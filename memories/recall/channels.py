@@ -27,7 +27,9 @@
   (``SECOND_MODEL_MIN_SCORE`` and the others: ``MeaningQuery.floor_for``).  It returns the
   ``pool`` nearest memories whatever their cosine, those under the floor marked
   ``under_floor``: not evidence, they only take part in the order of an answer that has some
-  (``memories.recall.fusion``).  The query's
+  (``memories.recall.fusion``).  A memory in the other language than the question is evidence
+  under the across floor too when the cross-language score accepts it
+  (``memories.recall.hubness``; its vector is read for it: ``across_candidates``).  The query's
   second embedding is computed while the first statement runs, so the channel is usually a
   second, short statement after it (``meaning_statement``); when the embedding is ready before
   the first statement, the channel joins it (``channel_statement`` with ``meaning``, read by
