@@ -163,11 +163,14 @@ def _filters(filters: SearchFilters) -> tuple[str, dict[str, Any]]:
     return "".join(f" AND {c}" for c in clauses), params
 
 
+# The payload's fields are read outside the ``LIMIT``: PostgreSQL computes a subquery's select
+# list for every row it sorts, and a scope read through its index (a few thousand memories) sorts
+# them all; only ``pool`` rows reach the outer select (1.5-2 ms of a 2,000-memory scope's
+# statement, docs/benchmarks.md).
 _VECTOR = """
-SELECT 'vector', v.id, v.content, v.category, v.strength, v.strength, false, v.created_at FROM (
-    SELECT m.id, m.payload->>'data' AS content, m.payload->>'created_at' AS created_at,
-           coalesce(m.payload->>'category', 'fact') AS category,
-           greatest(0, 1 - (m.vector <=> %(vector)s::vector)) AS strength
+SELECT 'vector', v.id, v.payload->>'data', coalesce(v.payload->>'category', 'fact'),
+       v.strength, v.strength, false, v.payload->>'created_at' FROM (
+    SELECT m.id, m.payload, greatest(0, 1 - (m.vector <=> %(vector)s::vector)) AS strength
     FROM {memories} m
     WHERE {m_in_scope}{filters}
     ORDER BY m.vector <=> %(vector)s::vector
@@ -271,10 +274,9 @@ def channel_hits(
 
 
 _MEANING_CHANNEL = """
-SELECT 'meaning', v.id, v.content, v.category, v.strength,
-       greatest(0, 1 - (v.vector <=> %(vector)s::vector)), false, v.created_at FROM (
-    SELECT m.id, m.vector, m.payload->>'data' AS content, m.payload->>'created_at' AS created_at,
-           coalesce(m.payload->>'category', 'fact') AS category,
+SELECT 'meaning', v.id, v.payload->>'data', coalesce(v.payload->>'category', 'fact'), v.strength,
+       greatest(0, 1 - (v.vector <=> %(vector)s::vector)), false, v.payload->>'created_at' FROM (
+    SELECT m.id, m.vector, m.payload,
            greatest(0, 1 - (m.second_vector <=> %(meaning)s::vector)) AS strength
     FROM {memories} m
     WHERE {m_in_scope} AND m.second_model = %(meaning_model)s{filters}
