@@ -4,10 +4,11 @@ program written for Mem0's hosted API, changed only in ``host`` and ``api_key``.
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
+from memories.instants import service_day
 from memories.models import MemoryRow
 from tests.edges.mem0_api.conftest import OTHER_TOKEN, TOKEN, WIDE_TOKEN
 from tests.lifecycle.conftest import run_queue
@@ -16,7 +17,9 @@ SECRET = "My OpenAI key is sk-proj-4fJ8kLm2Qx9Rt7Vb3Nc6Wz1Yp5Hd0Sg"
 
 
 def day(offset: int) -> str:
-    return (datetime.now(UTC) + timedelta(days=offset)).date().isoformat()
+    """A date ``offset`` days from today, today counted where the service counts days (its time
+    zone, Asia/Shanghai by default): a UTC date is yesterday there from 16:00 UTC on."""
+    return (service_day() + timedelta(days=offset)).isoformat()
 
 
 def test_the_clients_telemetry_is_off(client):
