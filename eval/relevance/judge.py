@@ -108,15 +108,7 @@ def examples(
 def main() -> None:
     e5 = bundled_e5()
     memories, questions, off_topic = read_set()
-    said: dict[Written, list[str]] = {Written.ZH: [], Written.EN: []}
-    facts: dict[Written, list[str]] = {Written.ZH: [], Written.EN: []}
-    for c in read_extraction_set(EXTRACTION):
-        if c["split"] == "train":
-            for message in c["messages"]:
-                if message["role"] == "user":
-                    said[written_in(message["content"])].append(message["content"])
-                for fact in message["facts"]:
-                    facts[written_in(fact["text"])].append(fact["text"])
+    said, facts = hubness.bank_texts(read_extraction_set(EXTRACTION))
 
     def direction(chinese: list[str], english: list[str], embed: Callable) -> np.ndarray:
         d = np.mean(embed(list(dict.fromkeys(chinese))), 0) - np.mean(
@@ -212,15 +204,7 @@ def calibration_set(e5: Any, bank: hubness.Hubness) -> None:
     from memories.ops import calibration
 
     pairs = [*calibration.POSITIVE_PAIRS, *calibration.MORE_PAIRS]
-    facts = list(
-        dict.fromkeys(
-            [
-                *(m for _, m in pairs),
-                *calibration.UNRELATED_FACTS,
-                *calibration.MORE_UNRELATED_FACTS,
-            ]
-        )
-    )
+    facts = calibration.memory_facts()
     fv = dict(zip(facts, e5.passage(facts), strict=True))
     across = [(q, m) for q, m in pairs if calibration.pair_kind(q, m) == "across"]
     questions = sorted({q for q, _ in across} | set(calibration.OFF_TOPIC_QUESTIONS))

@@ -27,6 +27,7 @@ from memories.recall.channels import (
     meaning_statement,
 )
 from memories.recall.languages import Written
+from memories.recall.live import scope_condition
 from memories.types import BackendError, Channel, ChannelHit
 
 logger = logging.getLogger(__name__)
@@ -95,7 +96,8 @@ class Searching(SecondVectors):
             with backend("search"):
                 cur.execute(statement, params)
                 rows = cur.fetchall()
-                return meaning_hits(rows, found, asked, self._accepted_across(cur, rows, asked))
+                accepted = self._accepted_across(cur, query, rows, asked)
+                return meaning_hits(rows, found, asked, accepted)
         except BackendError as exc:
             logger.warning("meaning channel failed: %s", exc)
             return found
@@ -117,7 +119,7 @@ class Searching(SecondVectors):
                 cur.execute(statement, params)
                 rows = cur.fetchall()
                 meaning = [row for row in rows if row[0] == "meaning"]
-                accepted = self._accepted_across(cur, meaning, asked)
+                accepted = self._accepted_across(cur, query, meaning, asked)
                 return folded_hits(rows, query, asked, accepted)
         except BackendError as exc:
             if not isinstance(exc.__cause__, psycopg.DatabaseError) or isinstance(
@@ -128,7 +130,7 @@ class Searching(SecondVectors):
             return None
 
     def _accepted_across(
-        self, cur: Any, rows: list[tuple[Any, ...]], asked: MeaningQuery
+        self, cur: Any, query: ChannelQuery, rows: list[tuple[Any, ...]], asked: MeaningQuery
     ) -> frozenset[str]:
         """Which of the meaning channel's ``rows`` the cross-language score makes evidence
         (``memories.recall.hubness``): their second vectors, read on the same connection, only
@@ -136,19 +138,19 @@ class Searching(SecondVectors):
         candidates = across_candidates(rows, asked)
         if not candidates or asked.across is None:
             return frozenset()
-        bank = hubness.bundled(asked.model)
-        if bank is None:
-            return frozenset()
         cur.execute(
             sql.SQL(
-                "SELECT id::text, second_vector::real[] FROM {t} "
-                "WHERE id = ANY(%s::uuid[]) AND second_model = %s"
-            ).format(t=sql.Identifier(self._memory.collection_name)),
-            (candidates, asked.model),
+                "SELECT m.id::text, m.second_vector::real[] FROM {t} m "
+                "WHERE m.id = ANY(%s::uuid[]) AND m.second_model = %s AND {in_scope}"
+            ).format(
+                t=sql.Identifier(self._memory.collection_name),
+                in_scope=sql.SQL(scope_condition("m")),
+            ),
+            (candidates, asked.model, query.scope_key),
             binary=True,
         )
         held = cur.fetchall()
-        accepts = bank.accepts(asked.across, [vector for _, vector in held])
+        accepts = asked.across.accepts([vector for _, vector in held])
         return frozenset(i for (i, _), yes in zip(held, accepts, strict=True) if yes)
 
     @staticmethod

@@ -192,6 +192,13 @@ def pair_kind(query: str, memory: str) -> str:
     return str(asked) if asked == held else "across"
 
 
+def memory_facts() -> list[str]:
+    """The memory the pairs' calibration asks: every positive pair's memory (the shipped pairs
+    and ``MORE_PAIRS``) and every unrelated fact, each once."""
+    pairs = [*POSITIVE_PAIRS, *MORE_PAIRS]
+    return list(dict.fromkeys([*(m for _, m in pairs), *UNRELATED_FACTS, *MORE_UNRELATED_FACTS]))
+
+
 def calibrate_pairs(
     *,
     embed: Callable[[list[str]], list[list[float]]],
@@ -204,7 +211,7 @@ def calibrate_pairs(
     question over the Chinese memories for ``zh``, any question over the memories in the other
     language for ``across``."""
     pairs = [*POSITIVE_PAIRS, *MORE_PAIRS]
-    facts = list(dict.fromkeys([*(m for _, m in pairs), *UNRELATED_FACTS, *MORE_UNRELATED_FACTS]))
+    facts = memory_facts()
     fact_vectors = dict(zip(facts, embed_memories(facts), strict=True))
     query_vectors = embed([q for q, _ in pairs])
     off_topic = list(OFF_TOPIC_QUESTIONS)

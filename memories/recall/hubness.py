@@ -77,6 +77,12 @@ class Asked:
     vector: np.ndarray
     language: Written
     hub: float
+    bank: Hubness = field(repr=False, compare=False)
+
+    def accepts(self, memories: Sequence[Sequence[float]]) -> list[bool]:
+        """Whether each memory (its second vector, in the other language) clears the bank's
+        threshold."""
+        return [bool(s >= self.bank.threshold) for s in self.bank.scores(self, memories)]
 
 
 @dataclass(frozen=True)
@@ -94,7 +100,7 @@ class Hubness:
     def ask(self, vector: Sequence[float], language: Written) -> Asked:
         q = _without(np.asarray(vector, dtype=np.float32), self.query_direction)
         hub = float(_hub(q, self.passages[other(language)], self.k)[0])
-        return Asked(vector=q, language=language, hub=hub)
+        return Asked(vector=q, language=language, hub=hub, bank=self)
 
     def scores(self, asked: Asked, memories: Sequence[Sequence[float]]) -> np.ndarray:
         """CSLS of the question and each memory, every memory in the other language."""
@@ -103,9 +109,6 @@ class Hubness:
         m = _without(np.asarray(memories, dtype=np.float32), self.passage_direction)
         hubs = _hub(m, self.queries[asked.language], self.k)
         return np.asarray(2.0 * (m @ asked.vector) - asked.hub - hubs, dtype=np.float64)
-
-    def accepts(self, asked: Asked, memories: Sequence[Sequence[float]]) -> list[bool]:
-        return [bool(s >= self.threshold) for s in self.scores(asked, memories)]
 
     def save(self, path: Path) -> None:
         arrays: dict[str, Any] = {
@@ -156,6 +159,24 @@ def bundled(model: str, path: Path = WEIGHTS) -> Hubness | None:
 
 
 # --- building it (``manage.py train_hubness``) -------------------------------------------------
+def bank_texts(
+    conversations: Sequence[dict[str, Any]],
+) -> tuple[dict[Written, list[str]], dict[Written, list[str]]]:
+    """The bank's texts from the extraction set's train split (``decision.read_set``'s records),
+    by language: what users said (questions) and the facts written for them (memories)."""
+    said: dict[Written, list[str]] = {w: [] for w in Written}
+    facts: dict[Written, list[str]] = {w: [] for w in Written}
+    for conversation in conversations:
+        if conversation["split"] != "train":
+            continue
+        for message in conversation["messages"]:
+            if message["role"] == "user":
+                said[written_in(message["content"])].append(message["content"])
+            for fact in message["facts"]:
+                facts[written_in(fact["text"])].append(fact["text"])
+    return said, facts
+
+
 @dataclass(frozen=True)
 class DevPairs:
     """The relevance set's dev users, every pair across languages: the right answers, the

@@ -15,7 +15,6 @@ from memories.engine.extraction.decision import read_set
 from memories.engine.second import E5_SMALL
 from memories.learned.e5 import bundled_e5
 from memories.recall import hubness
-from memories.recall.languages import Written, written_in
 
 EXTRACTION = Path(settings.BASE_DIR) / "eval" / "extraction" / "conversations.jsonl"
 
@@ -33,16 +32,7 @@ class Command(BaseCommand):
         from eval.relevance.judge import examples
         from eval.relevance.judge import read_set as read_relevance
 
-        said: dict[Written, list[str]] = {w: [] for w in Written}
-        facts: dict[Written, list[str]] = {w: [] for w in Written}
-        for conversation in read_set(EXTRACTION):
-            if conversation["split"] != "train":
-                continue
-            for message in conversation["messages"]:
-                if message["role"] == "user":
-                    said[written_in(message["content"])].append(message["content"])
-                for fact in message["facts"]:
-                    facts[written_in(fact["text"])].append(fact["text"])
+        said, facts = hubness.bank_texts(read_set(EXTRACTION))
         answers, wrong, off_topic = examples("dev", *read_relevance())
         e5 = bundled_e5()
         built = hubness.build(
