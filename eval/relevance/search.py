@@ -24,7 +24,6 @@ from eval.relevance.judge import read_set, split_of
 from eval.run import _second_vectors_stored, _setup
 
 SPLITS = ("train", "dev", "test")
-SHOW = False
 
 
 @contextmanager
@@ -83,11 +82,8 @@ def main() -> None:
                     cell[2] += 1
                 for q in off_topic:
                     cell = sums[f"{split_of(q['user'])}/off"]
-                    ranked = answer(q["user"], q["text"])
-                    cell[0] += float(bool(ranked))
+                    cell[0] += float(bool(answer(q["user"], q["text"])))
                     cell[2] += 1
-                    if ranked and SHOW:
-                        print("off-topic answered:", q["text"], "->", memories[ranked[0]]["text"])
             rows[name] = sums
     finally:
         for scope in scopes.values():
