@@ -6,6 +6,7 @@ from __future__ import annotations
 
 def test_mcp_tool_calls_have_the_limits(agent_for, scope, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, ("scope", "write"): 1}
+    settings.RATE_WINDOW_SECONDS = 3600  # no window ends between its requests
     agent = agent_for(scope)
     assert agent.call("manage_user_memory", action="none").is_error is False
     refused = agent.call("manage_user_memory", action="none")

@@ -324,6 +324,7 @@ def test_rate_limits_answer_the_clients_rate_limit_error(client, settings):
     from mem0.exceptions import RateLimitError
 
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, ("scope", "search"): 2}
+    settings.RATE_WINDOW_SECONDS = 3600  # no window ends between its requests
     client.search("tea", filters={"user_id": "alice"})
     client.search("tea", filters={"user_id": "alice"})
     with pytest.raises(RateLimitError) as refused:
