@@ -2,10 +2,11 @@
 
 A request that writes or searches is counted once, at the edge where its service token and
 scope are known (``/v1``, ``/mcp``, the user API), against two keys: its token and kind, its
-scope and kind. One upsert counts both and returns their counts, in its own short statement
-(autocommit, before the request's work), so no long write holds the counter rows. Past a limit
-the edge answers 429 with ``Retry-After``: the seconds left in the window. The window is read
-from the database's clock, so nodes with drifting clocks still share one window.
+scope and kind. One upsert counts both and returns their counts, in its own short transaction
+before the request's work (a counter's commit: ``memories.counters``), so no long write holds
+the counter rows. Past a limit the edge answers 429 with ``Retry-After``: the seconds left in
+the window. The window is read from the database's clock, so nodes with drifting clocks still
+share one window.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 
 from memories import metrics
+from memories.counters import counter_transaction
 from memories.types import MemoryScope
 
 logger = logging.getLogger(__name__)
@@ -70,7 +72,7 @@ def rate_check(*, kind: RateKind, scope: MemoryScope, token: str | None) -> None
         return
     window = settings.RATE_WINDOW_SECONDS
     try:
-        with connection.cursor() as cursor:
+        with counter_transaction(), connection.cursor() as cursor:
             cursor.execute(COUNT, {"w": window, "keys": sorted(limits)})
             counted = cursor.fetchall()
             if any(hits == 1 for _, hits, _, _ in counted):

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any
 
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, connection
 
+from memories.counters import counter_transaction
 from memories.models import MemoryUse
 from memories.recall.live import scope_condition
 from memories.types import MemoryScope
@@ -63,7 +64,7 @@ def count_use(*, scope: MemoryScope, memory_ids: Iterable[str], use: Use) -> Non
         "injected": int(use == Use.INJECTED),
     }
     try:
-        with transaction.atomic(), connection.cursor() as cursor:
+        with counter_transaction(), connection.cursor() as cursor:
             cursor.execute(COUNT, params)
     except DatabaseError as exc:
         logger.warning("memory use not counted: %s", type(exc).__name__)
