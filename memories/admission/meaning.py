@@ -77,7 +77,7 @@ _CONNECTOR_RE: Final = re.compile(
     # is a password manager, not a password.
     r"(?:(?![\u3400-\u9fff])[^\W\d_]){0,3}"
     r"(?:\s|码|碼|:|=|-|是|为|為|は|는|은|이|가|の|です|is|was|:|#|no\.?|number|code|код|kod|kodu"
-    r"|código|codice|コード|lautet|ist|est|es|é|è|to|är|on|je|είναι|היא|هي|là|คือ|ของ\S*|adalah"
+    r"|código|codice|コード|lautet|ist|est|es|é|è|to|är|on|je|είναι|היא|هي|هو|là|คือ|ของ\S*|adalah"
     r"|saya|mine|μου|שלי|của\s+tôi|我的|我|的|de|du|da|di|of|for|at|der|meiner|meines"
     r"|(?:my|ma|mi|mon|minha|mio|mia|la|le|el|o|il|the|a|an|your|our)\s+\S+"
     r"|карты|karte|carte|tarjeta|cartão|card|the|new|now|改成了?|改为|设为|设成|换成了?|就是)*\s*",
@@ -162,7 +162,8 @@ def meaning_views(text: str) -> Iterator[str]:
 
 
 def _keyword_then_value(view: str, candidates: list[str]) -> bool:
-    """The cheap line: a secret word, a connector, then one of the candidate values."""
+    """The cheap line: a secret word, a connector, then one of the candidate values; or a
+    value said to be one ("use Moss714Kiwi$ as the password", "把 4821 作为密码")."""
     values = candidates
     for word in _SECRET_WORD_RE.finditer(view):
         rest = view[word.end() :]
@@ -175,7 +176,19 @@ def _keyword_then_value(view: str, candidates: list[str]) -> bool:
             if value.isdigit() and _UNIT_AFTER_RE.match(rest[at + len(value) :]):
                 continue
             return True
+    for value in values:
+        at = view.find(value)
+        if at >= 0 and _SAID_AS_RE.match(view, at + len(value)):
+            return True
     return False
+
+
+# After a value, what makes it the secret it names: "as the (admin) password", "作为路由器密码".
+_SAID_AS_RE: Final = re.compile(
+    r"\W{0,2}\s*(?:as|作为|作為|当作|當作|当成)\s*(?:(?:the|my|your|our|a|an|its|his|her)\s+)?"
+    rf"(?:[A-Za-z]+\s+|[\u4e00-\u9fff]{{1,4}}?)?(?:{_SECRET_WORDS})",
+    re.IGNORECASE,
+)
 
 
 # URLs (a password inside one is the connection-string check's) and inline data: not values.

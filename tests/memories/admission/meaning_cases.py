@@ -101,6 +101,28 @@ SECRETS: tuple[tuple[str, str], ...] = (
     ("hex-keyword", f"{b'password'.hex()}: Kiwi35Moss!"),
     ("rot13", codecs.encode("my password is Kiwi36Moss!", "rot13")),
     ("small-capitals", "ᴘᴀssᴡᴏʀᴅ: Kiwi37Moss!"),
+    # The value first, then what it is.
+    ("en-value-as-password", "use Moss714Kiwi$ as the password for the NAS"),
+    ("en-value-as-admin-password", "set Tiger552Moss@ as the admin password"),
+    ("zh-value-as-password", "把 Lotus88Comet! 作为路由器密码"),
+)
+
+# Home and office hardware named by its model number: durable facts, none of them a secret,
+# and none in the meaning head's training set.
+DEVICES: tuple[tuple[str, str], ...] = (
+    ("zh-nas", "用户家里的 NAS 是群晖 DS920+，用来备份照片。"),
+    ("en-drone", "User's drone is a DJI Mavic3 for travel videos."),
+    ("en-keyboard", "The user's keyboard is a Keychron K8Pro."),
+    ("zh-gpu", "用户的显卡是 RTX4090，用来跑本地模型。"),
+    ("en-laptop", "User's laptop is a ThinkPad X1C9 used for work."),
+)
+
+# The same, still refused by the meaning head as secrets (its "NAS" and "router" sit near the
+# logins of its training set). Retraining with such devices among the look-alikes admitted
+# them but also a password given "to log into the NAS" (docs/secrets.md, "Known misses").
+DEVICES_REFUSED: tuple[tuple[str, str], ...] = (
+    ("en-nas", "The user's home NAS is a Synology DS920+ used for photo backups."),
+    ("en-router", "User's router is a TP-Link AX1800 in the study."),
 )
 
 LOOK_ALIKES: tuple[tuple[str, str], ...] = (

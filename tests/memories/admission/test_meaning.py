@@ -15,6 +15,8 @@ from tests.memories.admission.fakes import assistant, user
 from tests.memories.admission.meaning_cases import (
     ASKED,
     ASKED_ZH,
+    DEVICES,
+    DEVICES_REFUSED,
     LOOK_ALIKES,
     NOT_ASKED,
     PLAIN_KEYS,
@@ -37,6 +39,17 @@ def test_every_secret_said_in_words_is_refused_without_echoing_it():
 def test_look_alikes_stay_admitted():
     refused = [(case_id, find_secret(text)) for case_id, text in LOOK_ALIKES]
     assert [(case_id, found) for case_id, found in refused if found] == []
+
+
+def test_devices_named_by_their_model_numbers_stay_admitted():
+    refused = [(case_id, find_secret(text)) for case_id, text in DEVICES]
+    assert [(case_id, found) for case_id, found in refused if found] == []
+
+
+@pytest.mark.xfail(strict=True, reason="the meaning head reads these devices as logins")
+@pytest.mark.parametrize(("case_id", "text"), DEVICES_REFUSED)
+def test_devices_the_head_still_refuses(case_id, text):
+    assert find_secret(text) is None, case_id
 
 
 def test_an_answer_to_a_request_for_a_secret_is_a_secret():

@@ -19,8 +19,13 @@ def test_training_is_deterministic_and_the_shipped_weights_come_from_the_shipped
     shipped = load_head(HEAD_PATH)
 
     assert np.array_equal(first.weights, second.weights) and first.bias == second.bias
-    assert np.allclose(first.weights.astype(np.float32), shipped.weights, atol=1e-6)
-    assert abs(first.threshold - shipped.threshold) < 1e-6
+    # Bit for bit on one machine; another CPU (glibc's maths kernels, e5's) moves the vectors'
+    # last digits, so the shipped head is held to what it decides with (seen between two CPUs:
+    # probabilities 0.005 apart, thresholds 0.01; a set changed without retraining moves both
+    # by tenths).
+    texts = vectors.passage_vectors([fold(row.text) for row in rows])
+    assert np.abs(first.probabilities(texts) - shipped.probabilities(texts)).max() < 0.02
+    assert abs(first.threshold - shipped.threshold) < 0.02
     assert {row.split for row in rows} == {"train", "test"}
     assert {row.label for row in rows} == {"secret", "benign"}
 
