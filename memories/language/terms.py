@@ -48,6 +48,15 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
     return _with_acronyms(found, nlp.acronyms_spelt(tokens))
 
 
+def translated_forms(terms: list[tuple[str, ...]]) -> list[str]:
+    """The forms of ``terms`` (``keyword_terms``) that are a term's dictionary translations,
+    not the term itself, its attribute's words or an acronym it spells."""
+    known = lexicon.get()
+    return sorted(
+        {form for forms in terms for form in forms[1:] if form in known.translations(forms[0])}
+    )
+
+
 def _with_acronyms(
     terms: list[tuple[str, ...]], spelt: dict[str, list[str]]
 ) -> list[tuple[str, ...]]:

@@ -46,6 +46,7 @@ its ``LIMIT``; so does liveness: a superseded or expired memory (or one past its
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -85,6 +86,9 @@ class ChannelQuery:
     keyword_min_coverage: float
     keyword_max_share: float
     pool: int
+    # The forms of ``terms`` that are dictionary translations (``terms.translated_forms``): one
+    # that names an entity of the scope is a name there, not a translation, and matches nothing.
+    translated: list[str] = dataclasses.field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -210,14 +214,14 @@ def channel_statement(
                 f"en_quoted_name_{number}": name,
             }
     if query.terms:
-        lexemes = ["(" + " | ".join(_lexeme(f) for f in forms) + ")" for forms in query.terms]
         ctes.append(KEYWORD_CTES)
         parts.append(KEYWORD)
         params |= {
             "kw_terms": [forms[0] for forms in query.terms],
-            "kw_lexemes": lexemes,
             "kw_form_terms": [n for n, forms in enumerate(query.terms, 1) for _ in forms],
             "kw_forms": [form for forms in query.terms for form in forms],
+            "kw_form_lexemes": [_lexeme(form) for forms in query.terms for form in forms],
+            "kw_translated": query.translated,
             "kw_slip_terms": [number for number, _ in query.slips],
             "kw_slip_forms": [form for _, form in query.slips],
             "kw_max_share": query.keyword_max_share,

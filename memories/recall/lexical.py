@@ -10,12 +10,24 @@ Placeholders in braces are filled by ``channels.channel_statement``: ``{memories
 # never makes a common word look rare. They and the scope's size come from the tables the
 # database keeps exact on every write (migration 0006), not from reading the memories.
 KEYWORD_CTES = """
+kw_forms AS (
+    -- Each term's forms, less the translations that name an entity of the scope: there the
+    -- word is a name ("jest" of 笑话 where Jest is the test runner), not the term translated.
+    SELECT f.ord, f.form, f.lexeme, f.n
+    FROM unnest(%(kw_form_terms)s::int[], %(kw_forms)s::text[], %(kw_form_lexemes)s::text[])
+         WITH ORDINALITY AS f(ord, form, lexeme, n)
+    WHERE f.form <> ALL(ARRAY(
+        SELECT t.form FROM unnest(%(kw_translated)s::text[]) AS t(form)
+        WHERE EXISTS (SELECT 1 FROM {entities} e
+                      WHERE e.recall_scope = %(scope)s AND e.recall_name = t.form)
+    ))
+),
 kw_form_df AS (
     -- A form the parser splits into several lexemes ("gpt-4") takes its rarest lexeme's count,
     -- an upper bound of the memories holding the whole phrase.
     SELECT f.ord, f.form,
            CASE WHEN count(d.df) < count(*) THEN 0 ELSE min(d.df) END AS df
-    FROM unnest(%(kw_form_terms)s::int[], %(kw_forms)s::text[]) AS f(ord, form)
+    FROM kw_forms f
     CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('simple', f.form))) AS l(lexeme)
     LEFT JOIN poco_memories_term_df d ON d.scope_key = %(scope)s AND d.term = l.lexeme
     GROUP BY f.ord, f.form
@@ -29,10 +41,13 @@ kw_slip_df AS (
     WHERE NOT EXISTS (SELECT 1 FROM kw_form_df f WHERE f.ord = s.ord AND f.df > 0)
 ),
 kw_terms AS (
-    SELECT t.ord, t.term, coalesce(s.lexeme, t.lexeme) AS lexeme,
-           to_tsquery('simple', coalesce(s.lexeme, t.lexeme)) AS tsq
-    FROM unnest(%(kw_terms)s::text[], %(kw_lexemes)s::text[])
-         WITH ORDINALITY AS t(term, lexeme, ord)
+    SELECT t.ord, t.term, coalesce(s.lexeme, f.lexeme) AS lexeme,
+           to_tsquery('simple', coalesce(s.lexeme, f.lexeme)) AS tsq
+    FROM unnest(%(kw_terms)s::text[]) WITH ORDINALITY AS t(term, ord)
+    JOIN (  -- the term's forms as one tsquery: (部署 | deploy | deployment)
+        SELECT ord, '(' || string_agg(lexeme, ' | ' ORDER BY n) || ')' AS lexeme
+        FROM kw_forms GROUP BY ord
+    ) f ON f.ord = t.ord
     LEFT JOIN (  -- slips are letters only: no quoting needed
         SELECT ord, '(' || string_agg(form, ' | ') || ')' AS lexeme FROM kw_slip_df GROUP BY ord
     ) s ON s.ord = t.ord

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memories.language import nlp, pinyin
-from memories.language.terms import keyword_slips, keyword_terms, misspellings
+from memories.language.terms import keyword_slips, keyword_terms, misspellings, translated_forms
 from memories.recall.channels import ChannelQuery
 from memories.recall.tuning import KEYWORD_MAX_SHARE, KEYWORD_MIN_COVERAGE
 from memories.types import SearchFilters
@@ -26,6 +26,7 @@ def analyse(
         scope_key=scope_key,
         vector=vector,
         terms=terms,
+        translated=translated_forms(terms),
         slips=keyword_slips(terms),
         grams=nlp.name_grams(query),
         quoted=nlp.quoted_names(query),

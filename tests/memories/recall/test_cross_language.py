@@ -52,6 +52,21 @@ def test_without_a_translation_in_the_memory_nothing_is_found(scope, facts):
     assert result.available and result.items == ()
 
 
+def test_a_translation_that_is_a_name_in_the_scope_is_not_a_translation_there(scope, agent):
+    """CC-CEDICT glosses 笑话 "joke; jest" and 铁锈 "rust": in a scope where Jest and Rust are
+    tools the user named, a joke is not a test runner (the relevance set's "给我讲个笑话" was
+    answered with the Jest memory). A name asked by its own name is still found, and so is a
+    translation that names nothing of the scope (the passport in the drawer, above)."""
+    jest = "团队决定下个季度把 Jest 换成 Vitest"
+    facts = added(scope, agent, jest, "User writes internal tooling in Rust.", HIKING, TEA)
+    for query in ("给我讲个笑话", "铁锈怎么去除"):
+        channels = selectors.recall_channels(scope=scope, query=query, pool=10)
+        assert channels[Channel.KEYWORD] == [], query
+        assert selectors.memory_search(scope=scope, query=query).items == (), query
+    named = selectors.recall_channels(scope=scope, query="Jest 要换成什么", pool=10)
+    assert [h.id for h in named[Channel.KEYWORD]] == [facts[jest]]
+
+
 def test_off_topic_questions_still_answer_nothing_on_the_calibration_memory(scope, agent):
     """The calibration's personal memory (every positive pair's memory and the unrelated facts)
     and its 40 off-topic questions: translations give none of them keyword evidence, and a
