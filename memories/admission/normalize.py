@@ -240,9 +240,9 @@ def digit_runs(text: str) -> Iterator[DigitRun]:
         )
 
 
-# Four or more single characters each set apart by spaces ("h u n t e r 2"), or ASCII letters
-# and digits joined by dashes or dots ("h-u-n-t-e-r-2").
-# Three characters or more: "P I N", "O T P" and "2 F A" are words too.
+# Three or more single characters each set apart by spaces ("h u n t e r 2", "P I N": three
+# letters make a PIN, an OTP or 2FA), or four or more ASCII letters and digits joined by dashes
+# or dots ("h-u-n-t-e-r-2").
 _SPACED_OUT_RE: Final = re.compile(r"(?<!\S)\S(?: {1,2}\S){2,}(?!\S)")
 _DASHED_OUT_RE: Final = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z0-9](?:[\-.·_][A-Za-z0-9]){3,}(?![A-Za-z0-9])"
