@@ -5,9 +5,11 @@ measurement.
 
 * **floor** — e5's plain cosine against a floor (the product's:
   ``POCO_SECOND_MODEL_ACROSS_MIN_SCORE``);
-* **hubness** (the product, ``memories.recall.hubness``) — the floor, or the cosine without the
-  language direction minus each side's mean cosine to its 30 nearest texts of a bank in the other
-  language (CSLS) against the shipped threshold;
+* **hubness** (the product, ``memories.recall.hubness``) — the floor, or the cosine once Chinese
+  vectors are aligned by the map learnt from CC-CEDICT's words, minus each side's mean cosine to
+  its 30 nearest texts of a bank in the other language (CSLS), against the shipped threshold
+  (chosen, with the blend, on the train and dev users: only the test users are held out from
+  it);
 * **direction** — the cosine once each side loses its language direction, the mean Chinese
   vector minus the mean English one (questions ``query:``, memories ``passage:``), estimated on
   the extraction set's train split (Yang et al. 2021);

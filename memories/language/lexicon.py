@@ -250,3 +250,41 @@ def _english_forms(words: set[str]) -> dict[str, str]:
         if lemma.isalpha() and len(lemma) >= MIN_ENGLISH_LENGTH and lemma not in nlp.GENERIC_TERMS:
             found[word] = lemma
     return found
+
+
+# A word pair for aligning the embedder's two languages (``memories.recall.hubness``): the
+# headword's first sense as written (a phrase is kept: "to drive (car)" -> "drive"), not the
+# keyword channel's one-word renderings.
+_PAIR_HEADWORD = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff]{2,6}$")
+_PAIR_MIN_FREQUENCY = 50
+_PAIR_MAX_LENGTH = 40
+
+
+def parallel_words(limit: int) -> list[tuple[str, str]]:
+    """The ``limit`` commonest Chinese words (jieba's frequency, ≥ 50) of CC-CEDICT with their
+    first English sense: no proper names, no cross-references, notes and a leading "to"
+    removed, the first of the sense's renderings ("invoice; receipt" -> "invoice")."""
+    jieba.dt.check_initialized()
+    found: dict[str, tuple[str, int]] = {}
+    for line in _read_cedict():
+        entry = _ENTRY.match(line)
+        if entry is None or line.startswith("#"):
+            continue
+        simplified, pinyin, glosses = entry.group(2, 3, 4)
+        frequency = jieba.dt.FREQ.get(simplified, 0)
+        if (
+            pinyin[:1].isupper()
+            or simplified in found
+            or not _PAIR_HEADWORD.match(simplified)
+            or frequency < _PAIR_MIN_FREQUENCY
+        ):
+            continue
+        first = glosses.split("/")[0]
+        if _REFERENCE.match(first.strip()):
+            continue
+        english = re.sub(r"^to ", "", _NOTE.sub(" ", first).split(";")[0].strip())
+        english = " ".join(english.split())
+        if english and len(english) < _PAIR_MAX_LENGTH:
+            found[simplified] = (english, frequency)
+    ranked = sorted(found.items(), key=lambda item: (-item[1][1], item[0]))[:limit]
+    return [(chinese, english) for chinese, (english, _) in ranked]

@@ -128,10 +128,11 @@ CHINESE_HOME = (
             marks=pytest.mark.xfail(
                 strict=True,
                 reason="known limit: no word or name in common, USE 0.22 and e5 0.805 under "
-                "their floors, and the cross-language score 0.038 under its threshold; every "
-                "rule that takes it (a floor across languages of 0.80, e5 without its language "
-                "direction, a learned judge) also answers off-topic questions in the other "
-                "language (docs/retrieval.md, 'Across languages: the relevance set')",
+                "their floors, and the cross-language score 0.057 just under its threshold "
+                "(0.059); every rule that takes it (a floor across languages of 0.80, e5 "
+                "without its language direction, a learned judge) also answers off-topic "
+                "questions in the other language (docs/retrieval.md, 'Across languages: the "
+                "relevance set')",
             ),
         ),
     ],
