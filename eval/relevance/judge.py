@@ -45,8 +45,8 @@ EXTRACTION = HERE.parent / "extraction" / "conversations.jsonl"
 ACROSS = 0.83  # POCO_SECOND_MODEL_ACROSS_MIN_SCORE's default
 L2_GRID = (0.003, 0.01, 0.03, 0.1, 0.3)
 # Pairs shown apart: two off-topic questions (the first is answered by the direction at 0.845 and
-# by the judge) and a right answer nothing finds today (an expected failure in
-# tests/memories/selectors/test_search_order.py).
+# by the judge) and a right answer with no word in common that only the floor at 0.80, the
+# direction and the product's score with the map take (test_search_order.py has it).
 EXAMPLES = (
     ("明天天气怎么样", "User likes green tea in the afternoon."),
     ("北极熊吃什么", "User has coeliac disease and must avoid wheat."),
