@@ -27,8 +27,9 @@ map from the dictionary, the bank from the extraction set's train split (``eval/
 labels read), the blend and the threshold on the relevance set's train and dev users
 (``eval/relevance``: the threshold is the lowest score over every wrong memory and off-topic
 question there, so none of them would have been taken, and the blend the one that then finds
-most answers there). The same sets give the same file on every machine. Only valid for the
-model it was built with (``meta["model"]``): another second model gets the floors alone.
+most answers there). The same sets give the same file on one machine (another CPU may move
+e5's last digits, and the threshold's third decimal with them). Only valid for the model it was
+built with (``meta["model"]``): another second model gets the floors alone.
 """
 
 from __future__ import annotations

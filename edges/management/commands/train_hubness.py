@@ -30,7 +30,7 @@ class Command(BaseCommand):
     help = (
         "Learn the map between e5's languages from CC-CEDICT, build the bank from the extraction "
         "set's train split and choose the blend and the threshold on the relevance set's train "
-        "and dev users; the same sets give the same file."
+        "and dev users; on one machine the same sets give the same file."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
