@@ -122,6 +122,47 @@ BENIGN: dict[str, list[str]] = {
     "uk": ["я забув пароль"],
 }  # fmt: skip
 
+# Logins given without a secret's word (only the head refuses these), most of them to the kind of
+# device below: the head has to tell a device's model number from the value that opens it.
+LOGINS: dict[str, list[str]] = {
+    "en": [
+        "to get into the router's admin page, type {v}", "sign in to the printer's web console as admin with {v}",
+        "the camera app login is {v}", "my account on the family server: admin, {v}", "unlock my laptop with {v}",
+        "the switch console accepts admin / {v}", "for the mail account, sign in with {v}",
+        "the streaming account is bob@example.com with {v}", "log in to the security camera with {v}",
+        "I sign on to the media server's web page as admin, {v}",
+    ],
+    "zh": [
+        "路由器管理页面进去要输 {v}", "打印机后台账号 admin，登进去输 {v}", "摄像头 App 的登录信息是 {v}",
+        "家里服务器 admin 账户，{v}", "笔记本开机输 {v} 才能进", "淘宝账号登录时输入 {v}", "公司内网登录凭据：zhangsan / {v}",
+        "NAS 网页后台用 admin 和 {v} 登进去", "监控摄像头的账号 admin，登录输入 {v}", "进交换机控制台要敲 {v}",
+    ],
+}  # fmt: skip
+
+# Home and office hardware named by its model number (letters and digits, like a password): a
+# durable fact about the user, not a secret.
+DEVICES: dict[str, list[str]] = {
+    "en": [
+        "the user's printer is an Epson ET{s} in the hallway", "User's camera is a Sony A7M4 for weekend portraits",
+        "home videos sit on a QNAP TS{s} NAS in the cupboard", "the user's home network runs on a Netgear RAX{s}",
+        "the user's office switch is a MikroTik CRS{s} under the desk", "User's monitor is an LG 27GP{s} next to the laptop",
+        "the user's headphones are Sony WH1000XM5 for long flights", "User's phone is a OnePlus CPH{s}1 with a green case",
+        "the security camera by the front door is a Reolink RLC{s}A", "User's webcam is a Logitech C{s} clipped to the screen",
+        "the user's TV is a Sony KD55X{s}K in the lounge", "User's mesh wifi is three Deco units model XE{s}",
+        "the user's UPS is an APC BR{s}0G under the desk", "User's tablet is a Galaxy Tab S9 model SM{s}",
+        "the user's file server is an Asustor AS{s}4T with four drives", "User's smartwatch is a Garmin FR{s} for running",
+        "the user's e-reader is a Kobo N{s} for bedtime books", "User's soundbar is a Sonos Arc model S{s}",
+        "the user's drawing tablet is a Wacom PTH{s}", "User's dashcam is a Viofo A{s}CH on the windscreen",
+    ],
+    "zh": [
+        "用户的打印机是爱普生 L{s}0，放在走廊", "用户的相机是佳能 R{s}，周末拍风景用", "家庭视频都存在威联通 TS{s} 这台 NAS 上",
+        "客厅那台小米 AX{s}0 路由器信号很好", "办公室的交换机是华为 S{s}0，在机柜里", "用户的显示器是戴尔 U{s}QE，接在台式机上",
+        "用户的耳机是索尼 WH1000XM5，出差时戴", "用户的手机是华为 Mate60 Pro，型号 ALN{s}", "门口的监控摄像头是海康 DS2CD{s}",
+        "用户的投影仪是极米 H{s}，在卧室", "用户的电视是 TCL 65Q{s}，挂在客厅", "用户的平板是小米 Pad6，型号 M{s}",
+        "用户的电子书是掌阅 X{s}，睡前看书用", "用户的音箱是小爱 LX{s}，放在厨房", "用户的行车记录仪是 70mai A{s}", "用户的手表是华为 GT{s}，跑步时戴",
+    ],
+}  # fmt: skip
+
 WORDS = ["Kiwi", "Moss", "Tiger", "Lotus", "Maple", "Comet", "Panda", "River", "Cedar", "Ember"]
 SYMBOLS = "!@#$%&*"
 SMALL = dict(zip("abcdefghijklmnopqrstuvwyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", strict=True))
@@ -177,7 +218,9 @@ def _split(text: str) -> str:
 def rows() -> list[dict[str, str]]:
     rng = random.Random(45)
     out: list[dict[str, str]] = []
-    for label, table in (("secret", SECRET), ("benign", BENIGN)):
+    # LOGINS and DEVICES came later and are filled last, so the rows before them keep their values.
+    tables = (("secret", SECRET), ("benign", BENIGN), ("secret", LOGINS), ("benign", DEVICES))
+    for label, table in tables:
         for lang, templates in table.items():
             for template in templates:
                 for _ in range(2):

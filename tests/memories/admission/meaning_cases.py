@@ -115,12 +115,8 @@ DEVICES: tuple[tuple[str, str], ...] = (
     ("en-keyboard", "The user's keyboard is a Keychron K8Pro."),
     ("zh-gpu", "用户的显卡是 RTX4090，用来跑本地模型。"),
     ("en-laptop", "User's laptop is a ThinkPad X1C9 used for work."),
-)
-
-# The same, still refused by the meaning head as secrets (its "NAS" and "router" sit near the
-# logins of its training set). Retraining with such devices among the look-alikes admitted
-# them but also a password given "to log into the NAS" (docs/secrets.md, "Known misses").
-DEVICES_REFUSED: tuple[tuple[str, str], ...] = (
+    # The head read these two as logins until devices (and logins without a secret's word) were
+    # added to its set (docs/secrets.md, "Devices named by their model numbers").
     ("en-nas", "The user's home NAS is a Synology DS920+ used for photo backups."),
     ("en-router", "User's router is a TP-Link AX1800 in the study."),
 )
