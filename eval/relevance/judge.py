@@ -6,7 +6,8 @@ measurement.
 * **floor** — e5's plain cosine against a floor (the product's:
   ``POCO_SECOND_MODEL_ACROSS_MIN_SCORE``);
 * **hubness** (the product, ``memories.recall.hubness``) — the floor, or the cosine once Chinese
-  vectors are aligned by the map learnt from CC-CEDICT's words, minus each side's mean cosine to
+  vectors are aligned by the map learnt from CC-CEDICT's words and sentences framed around
+  them, minus each side's mean cosine to
   its 30 nearest texts of a bank in the other language (CSLS), against the shipped threshold
   (chosen, with the blend, on the train and dev users: only the test users are held out from
   it);

@@ -40,6 +40,7 @@ import logging
 import os
 import re
 import threading
+import zlib
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ from importlib.resources import files
 from pathlib import Path
 
 import jieba
+import jieba.posseg
 
 from memories.language import nlp
 
@@ -288,3 +290,56 @@ def parallel_words(limit: int) -> list[tuple[str, str]]:
             found[simplified] = (english, frequency)
     ranked = sorted(found.items(), key=lambda item: (-item[1][1], item[0]))[:limit]
     return [(chinese, english) for chinese, (english, _) in ranked]
+
+
+# Sentence frames that put a word pair where the embedder meets words in this service: in a
+# memory about the user and in a question the user asks. A verb (jieba's tag ``v…``) gets frames
+# of its own; every other word the noun frames.
+_MEMORY_FRAMES = (
+    ("用户喜欢{zh}。", "The user likes {en}."),
+    ("用户有{zh}。", "The user has {en}."),
+    ("用户最近在关注{zh}。", "The user has been following {en} lately."),
+    ("用户的{zh}很重要。", "The user's {en} matters a lot."),
+    ("我们团队在用{zh}。", "Our team uses {en}."),
+)
+_QUESTION_FRAMES = (
+    ("我的{zh}是什么？", "What is my {en}?"),
+    ("关于{zh}我说过什么？", "What did I say about {en}?"),
+    ("我喜欢什么样的{zh}？", "What kind of {en} do I like?"),
+    ("我有{zh}吗？", "Do I have {en}?"),
+)
+_VERB_MEMORY_FRAMES = (
+    ("用户喜欢{zh}。", "The user likes to {en}."),
+    ("用户每周都{zh}。", "The user does {en} every week."),
+    ("用户打算{zh}。", "The user plans to {en}."),
+)
+_VERB_QUESTION_FRAMES = (
+    ("我多久{zh}一次？", "How often do I {en}?"),
+    ("我会{zh}吗？", "Can I {en}?"),
+    ("我什么时候{zh}？", "When do I {en}?"),
+)
+
+
+@dataclass(frozen=True)
+class ParallelSentences:
+    """Chinese and English sentences that say the same: memories and questions."""
+
+    memories: list[tuple[str, str]]
+    questions: list[tuple[str, str]]
+
+
+def parallel_sentences(words: Iterable[tuple[str, str]]) -> ParallelSentences:
+    """One memory and one question for each word pair (``parallel_words``), the frame chosen by
+    the Chinese word (a checksum, the same on every machine)."""
+    tags = jieba.posseg.dt.word_tag_tab
+    memories: list[tuple[str, str]] = []
+    questions: list[tuple[str, str]] = []
+    for chinese, english in words:
+        verb = tags.get(chinese, "n").startswith("v")
+        memory_frames = _VERB_MEMORY_FRAMES if verb else _MEMORY_FRAMES
+        question_frames = _VERB_QUESTION_FRAMES if verb else _QUESTION_FRAMES
+        pick = zlib.crc32(chinese.encode())
+        for frames, out in ((memory_frames, memories), (question_frames, questions)):
+            zh, en = frames[pick % len(frames)]
+            out.append((zh.format(zh=chinese), en.format(en=english)))
+    return ParallelSentences(memories=memories, questions=questions)

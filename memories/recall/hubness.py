@@ -10,7 +10,9 @@ of them. Two corrections make the score:
   they say. An orthogonal map ``R`` that takes the Chinese vectors of common words onto the
   English vectors of their translations (Procrustes, as cross-lingual word embeddings are
   aligned: Mikolov et al. 2013, Xing et al. 2015), learnt from CC-CEDICT's commonest words
-  (``lexicon.parallel_words``), moves every Chinese vector part of the way:
+  (``lexicon.parallel_words``) and the commonest of them framed as a memory and a question
+  ("用户喜欢{词}。" ↔ "The user likes {word}.": ``lexicon.parallel_sentences``, where e5 meets
+  words in this service), moves every Chinese vector part of the way:
   ``(1 − blend)·v + blend·vR``, unit again. English vectors stay as they are;
 * **hubness** — some texts sit near everything of the other language (a generic question,
   "明天天气怎么样"; a short everyday memory). CSLS (Conneau et al. 2018, the cross-lingual word
@@ -44,6 +46,7 @@ from typing import Any
 
 import numpy as np
 
+from memories.language.lexicon import ParallelSentences
 from memories.recall.languages import Written, written_in
 
 logger = logging.getLogger(__name__)
@@ -216,11 +219,13 @@ def build(
     said: dict[Written, list[str]],
     facts: dict[Written, list[str]],
     words: list[tuple[str, str]],
+    sentences: ParallelSentences,
     held: HeldPairs,
     source: dict[str, str],
 ) -> Hubness:
     """The map from ``words`` (Chinese, English: both sides embedded as questions and as
-    memories), the bank from ``said`` (questions) and ``facts`` (memories) per language, and,
+    memories) and ``sentences`` (its memories embedded as memories, its questions as
+    questions), the bank from ``said`` (questions) and ``facts`` (memories) per language, and,
     for each of ``BLENDS``, the threshold on ``held``: just over the best score of any wrong
     memory or off-topic question there, rounded up to three decimals. The blend kept is the one
     whose threshold then takes most of ``held``'s answers (the smaller one on a tie)."""
@@ -231,12 +236,21 @@ def build(
     def stored(vectors: np.ndarray) -> np.ndarray:  # as ``read`` gives them back
         return vectors.astype(np.float16).astype(np.float32)
 
-    chinese, english = [c for c, _ in words], [e for _, e in words]
-    rotation = stored(
-        procrustes(
-            np.vstack([embedded(embed_queries, chinese), embedded(embed_passages, chinese)]),
-            np.vstack([embedded(embed_queries, english), embedded(embed_passages, english)]),
+    def sides(embed: Any, pairs: Sequence[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
+        return embedded(embed, [c for c, _ in pairs]), embedded(embed, [e for _, e in pairs])
+
+    parts = [
+        sides(embed, pairs)
+        for embed, pairs in (
+            (embed_queries, words),
+            (embed_passages, words),
+            (embed_passages, sentences.memories),
+            (embed_queries, sentences.questions),
         )
+        if pairs
+    ]
+    rotation = stored(
+        procrustes(np.vstack([c for c, _ in parts]), np.vstack([e for _, e in parts]))
     )
     q = {w: embedded(embed_queries, list(dict.fromkeys(said[w]))) for w in Written}
     p = {w: embedded(embed_passages, list(dict.fromkeys(facts[w]))) for w in Written}
@@ -288,6 +302,7 @@ def build(
         **source,
         "k": K,
         "words": len(words),
+        "sentences": len(sentences.memories) + len(sentences.questions),
         "bank": {f"{kind}_{w}": len(v[w]) for kind, v in (("q", q), ("p", p)) for w in Written},
         "held": {
             "answers": len(answers),

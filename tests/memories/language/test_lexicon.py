@@ -178,3 +178,19 @@ def test_a_data_directory_that_cannot_be_written_still_gets_the_lexicon(tmp_path
     blocked = tmp_path / "a-file"
     blocked.write_text("", encoding="utf-8")  # the cache folder cannot be made under a file
     assert lexicon._load_or_build(blocked / "lexicon") == small
+
+
+def test_each_word_pair_is_framed_as_a_memory_and_a_question_in_both_languages():
+    words = [("开车", "drive a car"), ("电脑", "computer"), ("学习", "learn")]
+    framed = lexicon.parallel_sentences(words)
+    assert len(framed.memories) == len(framed.questions) == len(words)
+    for (chinese, english), memory, question in zip(
+        words, framed.memories, framed.questions, strict=True
+    ):
+        for zh, en in (memory, question):
+            assert chinese in zh and english in en and zh != chinese and en != english
+        assert question[0].endswith("？") and question[1].endswith("?")
+    # A verb gets a verb's frame, a noun a noun's, chosen by a checksum: the same on every machine.
+    assert framed.memories[0] == ("用户打算开车。", "The user plans to drive a car.")
+    assert framed.questions[1] == ("我的电脑是什么？", "What is my computer?")
+    assert lexicon.parallel_sentences(words) == framed

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from memories.engine.second import E5_SMALL
+from memories.language import lexicon
 from memories.learned.e5 import bundled_e5
 from memories.recall import hubness
 from memories.recall.channels import MeaningQuery, across_candidates
@@ -114,24 +115,30 @@ def test_build_chooses_the_blend_and_the_threshold_just_over_every_refused_pair(
     said = {Written.ZH: [f"问题{i}" for i in range(40)], Written.EN: [f"q {i}" for i in range(40)]}
     facts = {Written.ZH: [f"事实{i}" for i in range(40)], Written.EN: [f"f {i}" for i in range(40)]}
     words = [(f"词{i}", f"word {i}") for i in range(64)]
+    sentences = lexicon.ParallelSentences(
+        memories=[(f"用户喜欢{c}。", f"The user likes {e}.") for c, e in words[:16]],
+        questions=[(f"我的{c}是什么？", f"What is my {e}?") for c, e in words[:16]],
+    )
     held = hubness.HeldPairs(
         answers=[("问题1", "f 1"), ("q 2", "事实2")],
         wrong=[("问题1", "f 3"), ("q 2", "事实4")],
         off_topic=[("问题5", ["f 5", "f 6"]), ("q 7", ["事实7"])],
     )
-    made = [
-        hubness.build(
+
+    def build(sentences: lexicon.ParallelSentences) -> hubness.Hubness:
+        return hubness.build(
             model="fake",
             embed_queries=fake_embedder(1),
             embed_passages=fake_embedder(2),
             said=said,
             facts=facts,
             words=words,
+            sentences=sentences,
             held=held,
             source={},
         )
-        for _ in range(2)
-    ]
+
+    made = [build(sentences) for _ in range(2)]
     built = made[0]
     assert built.threshold == made[1].threshold and built.blend == made[1].blend
     np.testing.assert_array_equal(built.rotation, made[1].rotation)  # the same sets, one file
@@ -143,6 +150,9 @@ def test_build_chooses_the_blend_and_the_threshold_just_over_every_refused_pair(
     ]
     assert max(refused) < built.threshold <= max(refused) + 0.001 + 1e-9
     assert built.meta["held"]["refused"] == 4  # each wrong pair, each question's best memory
+    assert built.meta["sentences"] == 32
+    without = build(lexicon.ParallelSentences(memories=[], questions=[]))
+    assert not np.array_equal(without.rotation, built.rotation)  # the sentences move the map
 
 
 def test_the_map_is_orthogonal_and_moves_only_chinese_vectors(bank):
