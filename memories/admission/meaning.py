@@ -98,6 +98,9 @@ _ASKING_RE: Final = re.compile(
 )
 
 _SMALL_CAPITALS: Final = str.maketrans("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz")
+# A letter of a script other than Latin (not ASCII, Latin-1, Latin Extended-A/B or Latin
+# Extended Additional): rot13 is a disguise of Latin-script text, which may carry accents.
+_NOT_LATIN_LETTER_RE: Final = re.compile(r"(?![\u00c0-\u024f\u1e00-\u1eff])[^\W\d_\x00-\x7f]")
 _HEX_RUN_RE: Final = re.compile(r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){4,}(?![0-9A-Fa-f])")
 
 
@@ -151,7 +154,10 @@ def meaning_views(text: str) -> Iterator[str]:
         map_chinese_numerals(small),
         _hex_decoded(small),
     ]
-    if small.isascii():  # rot13 turns only ASCII letters
+    # rot13 turns only ASCII letters and leaves accented ones as they are ("la mia password è"
+    # → "yn zvn cnffjbeq è"), so it is tried on any text whose letters are all Latin; the first
+    # Han, Kana, Hangul or Cyrillic letter ends the search and the text pays nothing more.
+    if small.isascii() or not _NOT_LATIN_LETTER_RE.search(small):
         rot = codecs.encode(small, "rot13")
         if _SECRET_WORD_RE.search(rot):
             candidates.append(rot)
