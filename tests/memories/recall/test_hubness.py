@@ -54,6 +54,10 @@ def test_the_shipped_bank_is_for_e5_small_only(bank):
             "User writes to Taiwanese suppliers in Traditional Chinese.",
         ),
         ("What kind of fish do I keep?", "用户养了一缸孔雀鱼，大概有三十条。"),
+        # Held-out users that the map from words alone missed (0.057 and 0.058 against its
+        # 0.059): the map from words and framed sentences takes them (0.065 and 0.067).
+        ("儿子有什么不能吃的？", "The user's son Leo is allergic to shrimp and crab."),
+        ("我上班时喝什么饮品", "The user gave up coffee and drinks jasmine tea at work."),
     ],
 )
 def test_a_right_answer_in_the_other_language_clears_the_threshold(bank, question, memory):
