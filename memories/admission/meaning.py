@@ -48,6 +48,19 @@ HEAD_PATH: Final = Path(__file__).with_name("secret_head.npz")
 # The word for a password, a PIN, a one-time code, a key, in the languages users write in and
 # the ones the bundled model reads best. Leetspeak letters are accepted inside the Latin words.
 _A, _O, _S, _E, _I = "[a@4]", "[o0]", "[s$5]", "[e3]", "[i1!]"
+# What a code or a combination opens (English, Spanish, French, Portuguese, Italian, German,
+# Dutch, Russian), and the words for the code itself.
+_OPENED: Final = (
+    r"door|gate|garage|safe|alarm|keypad|lock|padlock|locker|entry|entrance"
+    r"|puerta|port[oó]n|portal|alarma|caja\s+fuerte|candado|garaje|port[aã]o|porta|alarme|cofre"
+    r"|cadeado|porte|portail|entr[ée]e|immeuble|coffre(?:-fort)?|cadenas|cancello|portone|allarme"
+    r"|cassaforte|lucchetto|haust[üu]r|t[üu]r|tor|tresor|alarmanlage|schloss|zahlenschloss|deur"
+    r"|poort|kluis|домофон\w*|двер\w*|подъезд\w*|сейф\w*|сигнализаци\w*|замк\w*|замок|ворот\w*"
+)
+_OPENED_COMPOUND: Final = r"t[üu]r|haust[üu]r|tor|alarm|tresor|zugangs|deur|poort|toegangs|kluis"
+_CODE_WORD: Final = (
+    r"code|c[oó]digo|codice|код|combination|combinaci[oó]n|combinaison|combinazione|combinação"
+)
 _SECRET_WORDS: Final = (
     rf"p{_A}{_S}{_S}(?:w{_O}rd|phr{_A}{_S}{_E}|c{_O}d{_E}|wd)|pwd|\bpw\b|passwort|kennwort"
     r"|mot\s+de\s+passe|contrase[nñ]a|senha|wachtwoord|has[lł]o|parola|şifre|sifre"
@@ -62,8 +75,16 @@ _SECRET_WORDS: Final = (
     r"|\botp\b|\bpin\b|\b2fa\b|\btotp\b|\bcvv\b|\bcvc\b|one[\s\-]?time\s+(?:pass)?code"
     r"|verification\s+code|security\s+code|auth(?:entication)?\s+code|access\s+code"
     r"|api[\s_\-]?key|secret(?:\s+key)?|client[\s_\-]?secret|access[\s_\-]?key|private[\s_\-]?key"
-    r"|seed(?:\s+phrase)?|(?:door|keypad|gate|lock|safe|alarm)\s+code|门禁码|保险柜密码|recovery\s+(?:phrase|code|key)|mnemonic|(?<!\w)token"
+    r"|seed(?:\s+phrase)?|recovery\s+(?:phrase|code|key)|mnemonic|(?<!\w)token"
     r"|wi[\s\-]?fi(?:\s+(?:key|code))?|wlan|wpa2?"
+    # What opens a door, a gate, a safe or an alarm: "door code", "código de la puerta",
+    # "Türcode", "код от домофона", "the combination to my bike lock".
+    rf"|(?<!\w)(?:{_OPENED})\s+(?:code|combination)|门禁码|开门码|开锁码|门锁码|保险柜密码"
+    rf"|(?:{_OPENED_COMPOUND})code\b|digicode|code\s+(?:alarme|portail|porte|immeuble)(?!\w)"
+    rf"|(?:{_CODE_WORD})\s+(?:(?:to|for|of|de|del|do|da|della|dell['’]|du|d['’]|für|der|des|die"
+    r"|das|den|dem|zur|zum|von|от|для|van|voor|la|l['’]|el|the|my|our|your|mon|ma|mi|mia|mio|il)"
+    r"\s*){1,3}"
+    rf"(?:\S+\s+)?(?:{_OPENED})(?!\w)"
 )
 _SECRET_WORD_RE: Final = re.compile(_SECRET_WORDS, re.IGNORECASE)
 # Between the word and its value: a short stretch without a sentence end ("PIN for the card
@@ -79,7 +100,10 @@ _CONNECTOR_RE: Final = re.compile(
     r"(?:\s|码|碼|:|=|-|是|为|為|は|는|은|이|가|の|です|is|was|:|#|no\.?|number|code|код|kod|kodu"
     r"|código|codice|コード|lautet|ist|est|es|é|è|to|är|on|je|είναι|היא|هي|هو|là|คือ|ของ\S*|adalah"
     r"|saya|mine|μου|שלי|của\s+tôi|我的|我|的|de|du|da|di|of|for|at|der|meiner|meines"
-    r"|(?:my|ma|mi|mon|minha|mio|mia|la|le|el|o|il|the|a|an|your|our)\s+\S+"
+    r"|(?:my|ma|mi|mon|minha|mio|mia|la|le|el|o|il|the|a|an|your|our|das|dem|den|die|les|los"
+    r"|las|lo|het|di|de|da|do|of)\s+\S+"
+    # A preposition before what the password is for: "für das Büro", "à la maison", "per il".
+    r"|für|pour|para|per|voor|för|à|au|na|dla"
     r"|карты|karte|carte|tarjeta|cartão|card|the|new|now|改成了?|改为|设为|设成|换成了?|就是)*\s*",
     re.IGNORECASE,
 )
@@ -165,6 +189,18 @@ def meaning_views(text: str) -> Iterator[str]:
         if view not in seen:
             seen.add(view)
             yield view
+
+
+# A lock's combination is written like a date ("31-07-19"), which is ordinary language anywhere
+# else: it is a value only where a combination is named.
+_COMBINATION_WORD_RE: Final = re.compile(r"combina|kombination", re.IGNORECASE)
+_COMBINATION_RE: Final = re.compile(r"(?<![\d\-/])\d{1,2}(?:[\-/ ]\d{1,2}){2,3}(?![\d\-/])")
+
+
+def _combinations(view: str) -> list[str]:
+    if not _COMBINATION_WORD_RE.search(view):
+        return []
+    return _COMBINATION_RE.findall(view)
 
 
 def _keyword_then_value(view: str, candidates: list[str]) -> bool:
@@ -293,7 +329,8 @@ def find_meant_secret(text: str, *, context: str = "") -> tuple[str, str] | None
                 value
                 for value in value_candidates(_LINKS_RE.sub(" ", view))
                 if not _not_a_value(value)
-            ],
+            ]
+            + _combinations(view),
         )
         for view in views
     ]

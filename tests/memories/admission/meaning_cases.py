@@ -44,6 +44,16 @@ CLIENT_SECRET = base64.b64encode(_seed(8)[:24]).decode()
 HEX_KEY = _seed(9).hex()[:32]
 SSN = j("536-", "90-", "4399")
 
+# A password for a place or a thing, a preposition between the word and its value: the head
+# alone refused these, the keyword line must read them.
+PASSWORDS_FOR_A_PLACE: tuple[tuple[str, str], ...] = (
+    ("de-password-for-office", "Das Passwort für das Büro ist Kiwi2024Moss!"),
+    ("fr-password-at-home", "mon mot de passe à la maison est Lotus58Comet#"),
+    ("it-password-for-wifi", "la password per il wifi di casa è Kiwi19Moss!"),
+    ("nl-password-for-router", "het wachtwoord voor de router is Kiwi17Moss!"),
+    ("es-password-for-bank", "mi contraseña para el banco es Kiwi15Moss!"),
+)
+
 SECRETS: tuple[tuple[str, str], ...] = (
     # Natural phrasing in a language admission already names.
     ("ko-natural", "비밀번호는 Kiwi21Moss! 입니다"),
@@ -105,6 +115,27 @@ SECRETS: tuple[tuple[str, str], ...] = (
     ("en-value-as-password", "use Moss714Kiwi$ as the password for the NAS"),
     ("en-value-as-admin-password", "set Tiger552Moss@ as the admin password"),
     ("zh-value-as-password", "把 Lotus88Comet! 作为路由器密码"),
+    # Door, gate, alarm and safe codes: the English "door code" was listed, the others were
+    # stored (a bare number names no secret unless a code's word is said).
+    ("es-door-code", "el código de la puerta es 482913"),
+    ("fr-door-code", "le code de la porte est 4829"),
+    ("fr-digicode", "digicode de l'immeuble : 4829"),
+    ("de-door-code", "der Türcode ist 4829"),
+    ("de-code-for-door", "der Code für die Haustür ist 4829"),
+    ("pt-gate-code", "o código do portão é 4829"),
+    ("it-gate-code", "il codice del cancello è 4829"),
+    ("es-safe-combination", "la combinación de la caja fuerte es 31-07-19"),
+    ("ru-intercom-code", "код от домофона 4829"),
+    ("de-alarm-code", "Alarmcode: 4829"),
+    ("fr-alarm-code", "code alarme 4829"),
+    ("nl-door-code", "de deurcode is 4829"),
+    ("en-safe-combination", "the safe combination is 31-07-19"),
+    ("en-lock-combination", "the combination to my bike lock is 4829"),
+    ("en-entry-code", "the entry code for the building is 4829"),
+    ("en-code-to-door", "the code to the front door is 4829"),
+    ("zh-door-opening-code", "车库门的开门码是 4829"),
+    ("zh-lock-code", "门锁的开锁码是 4829"),
+    *PASSWORDS_FOR_A_PLACE,
 )
 
 # Home and office hardware named by its model number: durable facts, none of them a secret,
@@ -138,6 +169,18 @@ LOOK_ALIKES: tuple[tuple[str, str], ...] = (
     ("ja-reset", "パスワードを再設定する方法を教えて"),
     ("de-policy", "Das Passwort muss mindestens 12 Zeichen haben"),
     ("en-seed-talk", "a seed phrase should never be typed into a website"),
+    # A code that opens nothing, or a door code talked about without being given.
+    ("en-door-code-changed", "the door code was changed in 2023"),
+    ("en-building-code", "the building code requires two exits"),
+    ("es-postal-code", "el código postal es 28013"),
+    ("fr-postal-code", "le code postal est 75001"),
+    ("en-area-code", "the area code is 0592"),
+    ("en-dress-code", "the dress code at the entrance is smart casual"),
+    ("fr-highway-code", "le code de la route a changé en 2024"),
+    ("de-door-animation", "der Code für die Tür-Animation liegt in door.js"),
+    ("it-gate-code-updated", "il codice del cancello automatico è stato aggiornato nel 2022"),
+    ("ru-intercom-code-changed", "код от домофона поменяли в 2023 году"),
+    ("de-password-for-office-changed", "Das Passwort für das Büro wurde im März geändert"),
 )
 
 # An assistant asks for a secret; the user's answer is the secret.

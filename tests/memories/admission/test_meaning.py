@@ -18,6 +18,7 @@ from tests.memories.admission.meaning_cases import (
     DEVICES,
     LOOK_ALIKES,
     NOT_ASKED,
+    PASSWORDS_FOR_A_PLACE,
     PLAIN_KEYS,
     SECRET_KEYS,
     SECRET_RUN_IDS,
@@ -33,6 +34,13 @@ def test_every_secret_said_in_words_is_refused_without_echoing_it():
             stored.append(case_id)
         assert text not in result.detail
     assert stored == []
+
+
+def test_a_password_for_a_place_is_read_by_the_keyword_line():
+    # "für das Büro", "à la maison" between the word and its value: the cheap line reads them,
+    # not only the head.
+    found = {case_id: find_secret(text) for case_id, text in PASSWORDS_FOR_A_PLACE}
+    assert found == dict.fromkeys(found, ("credential", "secret_statement"))
 
 
 def test_look_alikes_stay_admitted():
