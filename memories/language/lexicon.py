@@ -162,6 +162,17 @@ def _read_cedict() -> Iterator[str]:
         yield from lines
 
 
+def _common_entries(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """``(simplified, glosses)`` of each entry that is not a proper name (capitalised pinyin)."""
+    for line in lines:
+        entry = _ENTRY.match(line)
+        if entry is None or line.startswith("#"):
+            continue
+        simplified, pinyin, glosses = entry.group(2, 3, 4)
+        if not pinyin[:1].isupper():
+            yield simplified, glosses
+
+
 def _senses(glosses: str) -> list[tuple[str, ...]]:
     """An entry's primary senses, each as its one-word English renderings (none for a sense
     that takes several words); "invoice; receipt; bill" is one sense of three words."""
@@ -199,13 +210,9 @@ def _usable_headword(word: str) -> bool:
 def build(lines: Iterable[str]) -> Lexicon:
     """Both maps from CC-CEDICT's lines (``nlp.configure`` must have prepared jieba/spaCy)."""
     senses_of: dict[str, list[list[tuple[str, ...]]]] = {}
-    for line in lines:
-        entry = _ENTRY.match(line)
-        if entry is None or line.startswith("#"):
-            continue
-        simplified, pinyin, glosses = entry.group(2, 3, 4)
-        if pinyin[:1].isupper() or not _usable_headword(simplified):
-            continue  # a proper name, or not a word a memory's tokens can hold
+    for simplified, glosses in _common_entries(lines):
+        if not _usable_headword(simplified):
+            continue  # not a word a memory's tokens can hold
         senses = _senses(glosses)
         if any(senses):
             senses_of.setdefault(simplified, []).append(senses)
@@ -268,15 +275,10 @@ def parallel_words(limit: int) -> list[tuple[str, str]]:
     removed, the first of the sense's renderings ("invoice; receipt" -> "invoice")."""
     jieba.dt.check_initialized()
     found: dict[str, tuple[str, int]] = {}
-    for line in _read_cedict():
-        entry = _ENTRY.match(line)
-        if entry is None or line.startswith("#"):
-            continue
-        simplified, pinyin, glosses = entry.group(2, 3, 4)
+    for simplified, glosses in _common_entries(_read_cedict()):
         frequency = jieba.dt.FREQ.get(simplified, 0)
         if (
-            pinyin[:1].isupper()
-            or simplified in found
+            simplified in found
             or not _PAIR_HEADWORD.match(simplified)
             or frequency < _PAIR_MIN_FREQUENCY
         ):
