@@ -18,6 +18,7 @@ from typing import Any
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from edges.mem0_api import schema as doc
 from edges.mem0_api.edge import Mem0View, NotSupported, Refused
@@ -59,6 +60,11 @@ class NotSupportedView(Mem0View):
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # No caller is known here (no authentication), so no tenant is checked: a token and an
+        # ``X-Poco-Tenant-Id`` header hear the same 501 as an anonymous call.
+        APIView.initial(self, request, *args, **kwargs)
 
     def _refuse(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         raise NotSupported(

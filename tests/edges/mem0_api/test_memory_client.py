@@ -320,6 +320,21 @@ def test_what_only_the_hosted_platform_has_answers_not_supported(client):
         client.get_profile("alice")
 
 
+@pytest.mark.parametrize("method", ["GET", "POST", "DELETE"])
+@pytest.mark.parametrize("path", ["v2/memories/search/", "v1/webhooks/", "nothing"])
+@pytest.mark.parametrize("token", [TOKEN, WIDE_TOKEN])
+def test_not_supported_answers_501_whoever_calls(mem0_host, method, path, token):
+    # A token and a tenant header, as an older client sends them, must not turn the 501 into a
+    # server error: the catch-all knows no caller, so it checks no tenant.
+    import httpx
+
+    headers = {"Authorization": f"Token {token}", "X-Poco-Tenant-Id": "acme"}
+    response = httpx.request(method, f"{mem0_host}/{path}", headers=headers, json={"query": "x"})
+
+    assert response.status_code == 501, response.text
+    assert "not supported by this server" in response.json()["detail"]
+
+
 def test_rate_limits_answer_the_clients_rate_limit_error(client, settings):
     from mem0.exceptions import RateLimitError
 
