@@ -329,6 +329,28 @@ class ErrorOutput(serializers.Serializer):
 
 
 # --- export / import (memories.ops.portability) ---------------------------------------------------
+class ExportHistoryOutput(serializers.Serializer):
+    """One row of the trail (``portability.history_item``): never who by id."""
+
+    event = serializers.CharField()
+    old_text = serializers.CharField(allow_null=True)
+    new_text = serializers.CharField(allow_null=True)
+    status = serializers.CharField(allow_null=True)
+    source = serializers.CharField(allow_null=True)  # type: ignore[assignment]
+    run_id = serializers.CharField(allow_null=True)
+    actor_kind = serializers.CharField(allow_null=True)
+    changes = serializers.DictField()
+    at = serializers.CharField(allow_null=True, help_text="ISO 8601")
+    imported = serializers.BooleanField(help_text="Written by an import, from the document")
+
+
+class ExportUsageOutput(serializers.Serializer):
+    recalled_count = serializers.IntegerField()
+    last_recalled_at = serializers.CharField(allow_null=True, help_text="ISO 8601")
+    injected_count = serializers.IntegerField()
+    last_injected_at = serializers.CharField(allow_null=True, help_text="ISO 8601")
+
+
 class ExportMemoryOutput(serializers.Serializer):
     id = serializers.CharField()
     content = serializers.CharField()
@@ -344,6 +366,12 @@ class ExportMemoryOutput(serializers.Serializer):
     updated_at = serializers.CharField(allow_null=True, help_text="ISO 8601")
     embedding_model = serializers.CharField(allow_null=True)
     schema_version = serializers.IntegerField(allow_null=True)
+    pinned = serializers.BooleanField()
+    pinned_at = serializers.CharField(allow_null=True, help_text="ISO 8601")
+    history = ExportHistoryOutput(many=True, help_text="The memory's change trail, oldest first")
+    usage = ExportUsageOutput()
+    imported_at = serializers.CharField(allow_null=True, help_text="ISO 8601; set by an import")
+    import_id = serializers.CharField(allow_null=True, help_text="The import that wrote it")
 
 
 class ExportScopeOutput(serializers.Serializer):

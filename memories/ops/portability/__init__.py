@@ -15,7 +15,7 @@ twice changes nothing: the second time every item is the identical text already 
 (``no_effect``, reason ``duplicate``).
 """
 
-from memories.ops.portability.document import FIELDS, export_item, history_item, memory_export
+from memories.ops.portability.document import export_item, history_item, memory_export
 from memories.ops.portability.files import ExportFile, export_csv, export_download, export_file
 from memories.ops.portability.importing import memory_import
 from memories.ops.portability.items import SCOPE_DELETED, ImportItemResult, ImportReport
@@ -27,7 +27,6 @@ from memories.ops.portability.preview import (
 )
 
 __all__ = [
-    "FIELDS",
     "SCOPE_DELETED",
     "ExportFile",
     "ImportItemResult",

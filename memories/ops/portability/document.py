@@ -17,23 +17,6 @@ from memories.selectors import NEVER_USED, MemoryUseStats, memory_uses, scope_ro
 from memories.types import MemoryRecord, MemoryScope
 
 EXPORT_BATCH = 500
-# The columns of an exported memory, in this order (JSON keys and CSV header alike).
-FIELDS = (
-    "id",
-    "content",
-    "category",
-    "memory_key",
-    "status",
-    "source",
-    "source_ref",
-    "confidence",
-    "superseded_by",
-    "valid_until",
-    "created_at",
-    "updated_at",
-    "embedding_model",
-    "schema_version",
-)
 
 
 def _iso(value: datetime | str | None) -> str | None:

@@ -42,8 +42,33 @@ def test_exported_memory_carries_its_governance_fields_and_no_vector(exported):
     assert (
         item["created_at"] and item["embedding_model"] and item["schema_version"] == SCHEMA_VERSION
     )
-    assert set(item) == set(portability.FIELDS)
+    assert {"pinned", "history", "usage", "imported_at"} < set(item)
     assert "vector" not in json.dumps(exported)
+
+
+def test_the_v1_export_is_the_whole_document_pins_history_and_use_included(v1, scope, agent):
+    # /v1/memories/export once answered only the first columns: a pin, the trail and the use
+    # counts were lost on the way through it, though the console's export kept them.
+    from memories.services import memory_update
+    from memories.services.validity import memory_pin
+
+    kept = memory_add(scope=scope, text="周报使用“飞书”文档撰写。", actor=agent).memory_id
+    corrected = "周报使用「飞书」文档撰写，结论先行。"
+    memory_update(scope=scope, memory_id=kept, text=corrected, actor=agent)
+    memory_pin(scope=scope, memory_id=kept, pinned=True, actor=agent)
+
+    answer = v1.post("export", body(scope))
+
+    assert answer.status_code == 200, answer.content
+    document = answer.json()
+    (item,) = document["memories"]
+    assert item["content"] == corrected
+    assert item["pinned"] is True and item["pinned_at"]
+    assert [entry["event"] for entry in item["history"]][:2] == ["ADD", "UPDATE"]
+    assert item["history"][1]["old_text"] == "周报使用“飞书”文档撰写。"
+    assert item["usage"]["recalled_count"] == 0
+    expected = portability.memory_export(scope=scope)
+    assert {**document, "exported_at": None} == {**expected, "exported_at": None}
 
 
 def test_export_of_an_empty_scope_is_an_empty_document(v1, scope):
