@@ -48,42 +48,63 @@ HEAD_PATH: Final = Path(__file__).with_name("secret_head.npz")
 # The word for a password, a PIN, a one-time code, a key, in the languages users write in and
 # the ones the bundled model reads best. Leetspeak letters are accepted inside the Latin words.
 _A, _O, _S, _E, _I = "[a@4]", "[o0]", "[s$5]", "[e3]", "[i1!]"
+# A short Latin word is one only between non-Latin characters, which may be Han, Kana or Hangul
+# ("SIM卡PUK码", "SIMのPINコード", "PIN번호"): ``\b`` sees no edge between "的" and "PIN".
+_LATIN_START, _LATIN_END = r"(?<![0-9a-z\u00c0-\u024f])", r"(?![0-9a-z\u00c0-\u024f])"
 # What a code or a combination opens (English, Spanish, French, Portuguese, Italian, German,
-# Dutch, Russian), and the words for the code itself.
+# Dutch, Russian), and the words for the code itself. A phone's lock and a bank card open too:
+# "unlock code", "código de desbloqueo", "код разблокировки", "the card code", "code de ma CB".
 _OPENED: Final = (
-    r"door|gate|garage|safe|alarm|keypad|lock|padlock|locker|entry|entrance"
+    r"door|gate|garage|safe|alarm|keypad|lock|padlock|locker|entry|entrance|unlock|card"
+    r"|d[ée]verrouillage|desbloqueo|desbloqueio|sblocco|разблокировк\w*"
+    r"|tarjeta|cart[aã]o|carta|carte|cb|bancomat|карт\w*"
     r"|puerta|port[oó]n|portal|alarma|caja\s+fuerte|candado|garaje|port[aã]o|porta|alarme|cofre"
     r"|cadeado|porte|portail|entr[ée]e|immeuble|coffre(?:-fort)?|cadenas|cancello|portone|allarme"
     r"|cassaforte|lucchetto|haust[üu]r|t[üu]r|tor|tresor|alarmanlage|schloss|zahlenschloss|deur"
     r"|poort|kluis|домофон\w*|двер\w*|подъезд\w*|сейф\w*|сигнализаци\w*|замк\w*|замок|ворот\w*"
 )
-_OPENED_COMPOUND: Final = r"t[üu]r|haust[üu]r|tor|alarm|tresor|zugangs|deur|poort|toegangs|kluis"
+_OPENED_COMPOUND: Final = (
+    r"t[üu]r|haust[üu]r|tor|alarm|tresor|zugangs|entsperr|schloss|deur|poort|toegangs|kluis"
+)
 _CODE_WORD: Final = (
     r"code|c[oó]digo|codice|код|combination|combinaci[oó]n|combinaison|combinazione|combinação"
 )
 _SECRET_WORDS: Final = (
-    rf"p{_A}{_S}{_S}(?:w{_O}rd|phr{_A}{_S}{_E}|c{_O}d{_E}|wd)|pwd|\bpw\b|passwort|kennwort"
-    r"|mot\s+de\s+passe|contrase[nñ]a|senha|wachtwoord|has[lł]o|parola|şifre|sifre"
+    rf"p{_A}{_S}{_S}(?:w{_O}rd|phr{_A}{_S}{_E}|c{_O}d{_E}|wd)|pwd|passwort|kennwort"
+    r"|mot\s+de\s+passe|contrase[nñ]a|senha|wachtwoord|has[lł]o|parola|şifre|sifre|segre[dt]o"
     r"|m[aậ]t\s+kh[aẩ]u|kata\s+sandi|lösenord|losenord|adgangskode|passord|salasana|heslo"
     r"|jelsz[oó]|κωδικ[οό]ς|συνθηματικ|пароль|паролі|סיסמ|كلمة\s+(?:المرور|السر)|رمز\s+عبور"
-    r"|पासवर्ड|रहस्य|รหัสผ่าน|รหัส|パスワード|暗証番号|暗號|暗号|비밀번호|비번|암호|패스워드"
-    r"|密\s*[码碼]|口\s*令|[验驗]\s*[证證]\s*[码碼]|校验码|动态码|取款码|助记词|私钥|密钥|秘钥|令牌"
+    r"|पासवर्ड|रहस्य|รหัสผ่าน|รหัส|パスワード|パスコード|ロック解除コード|暗証番号|暗號|暗号"
+    r"|비밀번호|비번|암호|패스워드"
+    r"|密\s*[码碼]|口\s*令|[验驗]\s*[证證]\s*[码碼]|校验码|动态码|取款码|解锁码|助记词|私钥|密钥|秘钥"
+    r"|令牌"
     r"|認証コード|確認コード|인증\s*번호|код\s+подтверждения|пин(?:-код)?|bestätigungscode"
     r"|code\s+de\s+vérification|c[oó]digo\s+de\s+verifica\w*|codice\s+di\s+verifica"
     r"|doğrulama\s+kodu|mã\s+xác\s+nhận|kode\s+verifikasi|verificatiecode|kod\s+weryfikacyjny"
     r"|رمز\s+التحقق|ओटीपी|backup\s+code"
-    r"|\botp\b|\bpin\b|\b2fa\b|\btotp\b|\bcvv\b|\bcvc\b|one[\s\-]?time\s+(?:pass)?code"
+    # A SIM's PUK; a German bank's TAN (in capitals: "tan" is a colour); the Spanish "clave"
+    # (not a "palabra clave", a keyword).
+    rf"|{_LATIN_START}(?:pw|otp|pin|puk|2fa|totp|cvv|cvc|(?<!palabra\s)(?<!palabras\s)clave"
+    r"|(?-i:(?:push|sms|chip|m)?TAN))"
+    rf"{_LATIN_END}|one[\s\-]?time\s+(?:pass)?code"
     r"|verification\s+code|security\s+code|auth(?:entication)?\s+code|access\s+code"
     r"|api[\s_\-]?key|secret(?:\s+key)?|client[\s_\-]?secret|access[\s_\-]?key|private[\s_\-]?key"
     r"|seed(?:\s+phrase)?|recovery\s+(?:phrase|code|key)|mnemonic|(?<!\w)token"
     r"|wi[\s\-]?fi(?:\s+(?:key|code))?|wlan|wpa2?"
-    # What opens a door, a gate, a safe or an alarm: "door code", "código de la puerta",
-    # "Türcode", "код от домофона", "the combination to my bike lock".
+    # A code said to be the reader's, as a forwarded text message says it, the value right
+    # after: "Your code is …", "votre code est …", "il tuo codice è …", "Ваш код: …" — not "tu
+    # código postal es …", "your code for the project is …".
+    r"|(?<!\w)(?:your|votre|ton|tu|su|seu|teu|tuo|suo|ihr|dein|ваш|твой)\s+"
+    rf"(?:{_CODE_WORD})s?(?=\s*(?:(?:is|are|was|est|es|é|è|ist|lautet)\s|:|\d))"
+    # What opens a door, a gate, a safe, an alarm, a phone or a card: "door code", "código de la
+    # puerta", "Türcode", "Fahrradschloss-Code", "код от домофона", "the combination to my bike
+    # lock"; Russian may name it in the genitive, without a preposition ("код разблокировки").
     rf"|(?<!\w)(?:{_OPENED})\s+(?:code|combination)|门禁码|开门码|开锁码|门锁码|保险柜密码"
-    rf"|(?:{_OPENED_COMPOUND})code\b|digicode|code\s+(?:alarme|portail|porte|immeuble)(?!\w)"
-    rf"|(?:{_CODE_WORD})\s+(?:(?:to|for|of|de|del|do|da|della|dell['’]|du|d['’]|für|der|des|die"
-    r"|das|den|dem|zur|zum|von|от|для|van|voor|la|l['’]|el|the|my|our|your|mon|ma|mi|mia|mio|il)"
-    r"\s*){1,3}"
+    rf"|(?<![^\W\d_])(?:[^\W\d_]*(?:haus|garagen|hof|einfahrts|fahrrad|zahlen))?"
+    rf"(?:{_OPENED_COMPOUND})-?code\b|digicode|code\s+(?:alarme|portail|porte|immeuble)(?!\w)"
+    rf"|(?:(?:{_CODE_WORD})\s+(?:(?:to|for|of|de|del|do|da|della|dell['’]|du|d['’]|für|der|des"
+    r"|die|das|den|dem|zur|zum|von|от|для|van|voor|la|l['’]|el|the|my|our|your|mon|ma|mi|mia|mio"
+    r"|il|di|open|opens|opening|unlock|öffnen|ouvrir|abrir|aprire|открыть)\s*){1,3}|код\s+)"
     rf"(?:\S+\s+)?(?:{_OPENED})(?!\w)"
 )
 _SECRET_WORD_RE: Final = re.compile(_SECRET_WORDS, re.IGNORECASE)
@@ -97,20 +118,27 @@ _CONNECTOR_RE: Final = re.compile(
     # A short inflection of an alphabetic word ("şifrem", "salasanani"), never Han: "密码管理器是"
     # is a password manager, not a password.
     r"(?:(?![\u3400-\u9fff])[^\W\d_]){0,3}"
-    r"(?:\s|码|碼|:|=|-|是|为|為|は|는|은|이|가|の|です|is|was|:|#|no\.?|number|code|код|kod|kodu"
-    r"|código|codice|コード|lautet|ist|est|es|é|è|to|är|on|je|είναι|היא|هي|هو|là|คือ|ของ\S*|adalah"
-    r"|saya|mine|μου|שלי|của\s+tôi|我的|我|的|de|du|da|di|of|for|at|der|meiner|meines"
-    r"|(?:my|ma|mi|mon|minha|mio|mia|la|le|el|o|il|the|a|an|your|our|das|dem|den|die|les|los"
-    r"|las|lo|het|di|de|da|do|of)\s+\S+"
+    r"(?:\s|码|碼|:|=|-|\"|«|»|是|为|為|は|는|은|이|가|の|です|is|was|are|sind|sont|son|são|sono"
+    r"|:|#|no\.?|number|code|код|kod|kodu|código|codice|コード|코드|번호|lautet|ist|est|es|é|è|to"
+    r"|är|on|je|είναι|היא|هي|هو|là|คือ|ของ\S*|adalah"
+    r"|saya|mine|μου|שלי|của\s+tôi|我的|我|的|de|du|da|di|do|del|della|of|for|at|der|meiner"
+    r"|meines"
+    r"|(?:my|ma|mi|mon|minha|meu|mio|mia|mein|meine|meinem|meinen|la|le|el|o|il|the|a|an|your"
+    r"|our|das|dem|den|die|les|los"
+    r"|las|lo|het|di|de|da|do|du|of|del|della|dello|dell['’]|dei|delle|vom|от|для)\s+\S+(?!\S)"
     # A preposition before what the password is for: "für das Büro", "à la maison", "per il".
     r"|für|pour|para|per|voor|för|à|au|na|dla"
-    r"|карты|karte|carte|tarjeta|cartão|card|the|new|now|改成了?|改为|设为|设成|换成了?|就是)*\s*",
+    r"|sim|сим|карты|karte|carte|tarjeta|cartão|card|the|new|now|改成了?|改为了?|设为了?|设成了?|设置[为成]了?|换成了?|就是)*"
+    r"\s*",
     re.IGNORECASE,
 )
 # A number followed by a unit is a rule or a count, not a code: "6 位", "12 characters".
 _UNIT_AFTER_RE: Final = re.compile(
-    r"\s*(?:位|个|個|次|天|年|月|日|号|號|岁|元|块|分钟|小时|秒|%|digits?|characters?|chars?"
-    r"|days?|years?|times?|minutes?|hours?|seconds?|ziffern|zeichen|caract)",
+    r"\s*(?:位|个|個|次|天|年|月|日|号|號|岁|元|块|分钟|小时|秒|桁|円|回|년|월|일|자리|번|개|원|%"
+    r"|digits?|characters?|chars?|days?|years?|times?|minutes?|hours?|seconds?|ziffern|zeichen"
+    r"|caract"
+    # The length of a program ("your code is 2000 lines long"), a price.
+    r"|lines?|zeilen|lignes|l[íi]neas|righe|linhas|строк|bytes?|euros?|dollars?|€|\$|yen|руб)",
     re.IGNORECASE,
 )
 
@@ -191,16 +219,20 @@ def meaning_views(text: str) -> Iterator[str]:
             yield view
 
 
-# A lock's combination is written like a date ("31-07-19"), which is ordinary language anywhere
-# else: it is a value only where a combination is named.
+# A lock's combination is written like a date ("31-07-19"), and recovery codes in dashed groups
+# of digits ("4829-1038"), which are ordinary language anywhere else: each is a value only where
+# a combination or recovery (backup) codes are named.
 _COMBINATION_WORD_RE: Final = re.compile(r"combina|kombination", re.IGNORECASE)
 _COMBINATION_RE: Final = re.compile(r"(?<![\d\-/])\d{1,2}(?:[\-/ ]\d{1,2}){2,3}(?![\d\-/])")
+_RECOVERY_WORD_RE: Final = re.compile(r"(?:recovery|backup)\s+codes?", re.IGNORECASE)
+_RECOVERY_CODE_RE: Final = re.compile(r"(?<![\d\-])\d{4,5}-\d{4,5}(?![\d\-])")
 
 
 def _combinations(view: str) -> list[str]:
-    if not _COMBINATION_WORD_RE.search(view):
-        return []
-    return _COMBINATION_RE.findall(view)
+    found = _COMBINATION_RE.findall(view) if _COMBINATION_WORD_RE.search(view) else []
+    if _RECOVERY_WORD_RE.search(view):
+        found += _RECOVERY_CODE_RE.findall(view)
+    return found
 
 
 def _keyword_then_value(view: str, candidates: list[str]) -> bool:
@@ -220,7 +252,10 @@ def _keyword_then_value(view: str, candidates: list[str]) -> bool:
             return True
     for value in values:
         at = view.find(value)
-        if at >= 0 and _SAID_AS_RE.match(view, at + len(value)):
+        if at < 0:
+            continue
+        end = at + len(value)
+        if _SAID_AS_RE.match(view, end) or _SAID_IS_RE.match(view, end):
             return True
     return False
 
@@ -229,6 +264,13 @@ def _keyword_then_value(view: str, candidates: list[str]) -> bool:
 _SAID_AS_RE: Final = re.compile(
     r"\W{0,2}\s*(?:as|作为|作為|当作|當作|当成)\s*(?:(?:the|my|your|our|a|an|its|his|her)\s+)?"
     rf"(?:[A-Za-z]+\s+|[\u4e00-\u9fff]{{1,4}}?)?(?:{_SECRET_WORDS})",
+    re.IGNORECASE,
+)
+# … or, ending the clause, whose secret it is: "G-482913 is your Google verification code.",
+# "4829 is my PIN" — not "1Password is my password manager", "1234 is a common PIN".
+_SAID_IS_RE: Final = re.compile(
+    r"\W{0,2}\s*(?:is|are)\s+(?:my|your|our)\s+(?:[A-Za-z]+\s+)?"
+    rf"(?:{_SECRET_WORDS})\s*(?:[^\w\s]|$)",
     re.IGNORECASE,
 )
 
@@ -253,14 +295,22 @@ _CODE_NAME_RE: Final = re.compile(
 # A code of 4–8 digits is what a PIN or a one-time code is; longer runs are order numbers,
 # timestamps, phone numbers (``identifiers``) and shorter ones are counts.
 _CODE_SHAPE_RE: Final = re.compile(r"\d{4,8}")
+# A year after "in", "since", "en", "seit"…: a date ("el código de la tarjeta cambió en 2025").
+_YEAR_RE: Final = re.compile(r"(?:19|20)\d\d")
+_BEFORE_A_YEAR_RE: Final = re.compile(
+    r"(?<!\w)(?:in|since|from|until|by|en|em|desde|depuis|seit|im|nel|dal|dall['’]|в|с|до)\s*$",
+    re.IGNORECASE,
+)
 
 
 def _strong(value: str, view: str) -> bool:
     """A value the model may judge: not an id's shape, a name's, or a number with its unit; a
     number only where a code's word is said (limits, prices and scores are numbers too)."""
     if _CODE_SHAPE_RE.fullmatch(value):
-        after = view[view.find(value) + len(value) :]
-        return not _UNIT_AFTER_RE.match(after) and _names_a_code(view)
+        at = view.find(value)
+        if _YEAR_RE.fullmatch(value) and _BEFORE_A_YEAR_RE.search(view[:at]):
+            return False
+        return not _UNIT_AFTER_RE.match(view[at + len(value) :]) and _names_a_code(view)
     value = value.removesuffix("'s")
     if len(value) < 6 or "/" in value or _CODE_NAME_RE.fullmatch(value):
         return False

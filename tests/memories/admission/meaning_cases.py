@@ -52,6 +52,57 @@ PASSWORDS_FOR_A_PLACE: tuple[tuple[str, str], ...] = (
     ("it-password-for-wifi", "la password per il wifi di casa è Kiwi19Moss!"),
     ("nl-password-for-router", "het wachtwoord voor de router is Kiwi17Moss!"),
     ("es-password-for-bank", "mi contraseña para el banco es Kiwi15Moss!"),
+    # Found by a probe over HTTP: a possessive and a noun, or a pronoun and a verb, between.
+    ("it-password-of-my-computer", "La password del mio computer è girasole88."),
+    ("pt-password-of-my-bank", "A senha do meu banco é tartaruga55."),
+    ("de-password-for-my-laptop", "Das Kennwort für mein Laptop lautet Sonnenblume7."),
+    ("zh-password-i-set", "服务器的 ssh 私钥密码我设成了 hello-world-2025，别忘了"),
+    ("en-code-to-open-the-door", "btw the code to open the office door is 4471, remember it"),
+)
+
+# A SIM's PUK, a phone's unlock code, a card's code, a code sent "to you", an online-banking TAN:
+# all of them were stored (no word of the keyword line named them, or a Latin word written
+# against Han, Kana or Hangul was not read as a word).
+CODES_OF_A_PHONE_OR_A_CARD: tuple[tuple[str, str], ...] = (
+    ("en-puk", "SIM PUK code: 12345678"),
+    ("en-puk-for-sim", "the PUK for my SIM is 83920174"),
+    ("de-puk", "Die PUK lautet 12345678"),
+    ("fr-puk", "code PUK : 12345678"),
+    ("es-puk", "el PUK de la SIM es 12345678"),
+    ("it-puk", "il PUK della SIM è 12345678"),
+    ("ru-puk", "PUK-код сим-карты 12345678"),
+    ("zh-puk", "SIM卡PUK码 12345678"),
+    ("ko-puk", "PUK 코드: 12345678"),
+    ("ja-pin-code", "SIMのPINコードは 4829"),
+    ("zh-pin-latin", "银行卡PIN 4829"),
+    ("ko-pin-latin", "유심 PIN번호는 4829"),
+    ("en-unlock-code", "my phone unlock code is 258036"),
+    ("de-unlock-code", "Entsperrcode vom Handy: 258036"),
+    ("fr-unlock-code", "code de déverrouillage du téléphone : 258036"),
+    ("es-unlock-code", "el código de desbloqueo del móvil es 258036"),
+    ("pt-unlock-code", "o código de desbloqueio do celular é 258036"),
+    ("it-unlock-code", "il codice di sblocco del telefono è 258036"),
+    ("ru-unlock-code", "код разблокировки телефона 258036"),
+    ("ja-unlock-code", "スマホのロック解除コードは 258036"),
+    ("ja-passcode", "iPhoneのパスコードは 258036"),
+    ("zh-unlock-code", "手机解锁码 2580"),
+    ("en-card-code", "the card code is 4829"),
+    ("it-card-code", "il codice della carta è 4829"),
+    ("fr-card-code", "code de ma CB : 4829"),
+    ("en-your-code", "Your code is 482913. Do not share it."),
+    ("en-value-is-your-code", "G-482913 is your Google verification code."),
+    ("de-your-code", "Ihr Code lautet 482913"),
+    ("fr-your-code", "votre code est 482913"),
+    ("es-your-code", "tu código es 482913"),
+    ("pt-your-code", "seu código é 482913"),
+    ("it-your-code", "il tuo codice è 482913"),
+    ("ru-your-code", "Ваш код: 482913"),
+    ("de-tan", "TAN: 482913"),
+    ("de-bike-lock-code", "Fahrradschloss-Code 4829"),
+    ("es-clave", "mi clave del banco es 4829"),
+    ("pt-lock-secret", "o segredo do cadeado é 4829"),
+    ("en-recovery-codes", "recovery codes: 4829-1038, 5521-9087, 7733-1290"),
+    ("en-recovery-codes-are", "my GitHub recovery codes are a1b2c-3d4e5 f6g7h-8i9j0"),
 )
 
 SECRETS: tuple[tuple[str, str], ...] = (
@@ -136,6 +187,7 @@ SECRETS: tuple[tuple[str, str], ...] = (
     ("zh-door-opening-code", "车库门的开门码是 4829"),
     ("zh-lock-code", "门锁的开锁码是 4829"),
     *PASSWORDS_FOR_A_PLACE,
+    *CODES_OF_A_PHONE_OR_A_CARD,
 )
 
 # Home and office hardware named by its model number: durable facts, none of them a secret,
@@ -153,6 +205,8 @@ DEVICES: tuple[tuple[str, str], ...] = (
 )
 
 LOOK_ALIKES: tuple[tuple[str, str], ...] = (
+    # "tor" (a gate) ends "Motor": an engine's code is no door's.
+    ("de-engine-code", "Der Motorcode ist 4829"),
     ("zh-forgot", "我忘了密码怎么办"),
     ("en-pin-pad", "the PIN pad was broken"),
     ("zh-no-code", "验证码一直收不到"),
@@ -181,6 +235,35 @@ LOOK_ALIKES: tuple[tuple[str, str], ...] = (
     ("it-gate-code-updated", "il codice del cancello automatico è stato aggiornato nel 2022"),
     ("ru-intercom-code-changed", "код от домофона поменяли в 2023 году"),
     ("de-password-for-office-changed", "Das Passwort für das Büro wurde im März geändert"),
+    # A PUK, an unlock code, a card's code or "your code" talked about, or a code of another kind.
+    ("en-puk-where", "the PUK is printed on the SIM card holder"),
+    ("en-puk-after-pin", "if you enter the wrong PIN three times you need the PUK code"),
+    ("en-unlock-code-arrived", "the unlock code from the carrier arrived in 2023"),
+    ("en-your-code-lines", "your code is 2000 lines long"),
+    ("de-your-code-lines", "Ihr Code ist 2000 Zeilen lang"),
+    ("en-your-code-review", "your code is ready for review"),
+    ("en-your-order", "your order is 48291038"),
+    ("en-error-code", "error code 4829 means the disk is full"),
+    ("en-common-pin", "1234 is a common PIN"),
+    ("en-password-manager", "1Password is my password manager"),
+    ("en-passwords-are", "passwords are 12 characters minimum"),
+    ("en-recovery-codes-since", "recovery codes are shown once since 2022"),
+    ("es-key-to-success", "la clave del éxito es trabajar"),
+    ("es-wifi-key-changed", "la clave del wifi cambió en 2023"),
+    ("en-tan", "I got a tan in 2023"),
+    ("fr-registration-card", "la carte grise date de 2019"),
+    ("es-your-postal-code", "tu código postal es 28013"),
+    ("fr-your-postal-code", "votre code postal est 75001"),
+    ("es-your-customer-code", "su código de cliente es 48291038"),
+    ("es-keyword", "palabra clave: Python3"),
+    ("es-key-point-price", "la clave del asunto es el precio de 4829 euros"),
+    # A year is a date, also where a code is named: the head refused the first two, the keyword
+    # line the last two ("2023년", a year; "del cajero en", read as "del cajer" + "o en").
+    ("es-card-code-changed", "el código de la tarjeta cambió en 2025"),
+    ("it-wifi-password-changed", "la password del wifi è cambiata nel 2024"),
+    ("ko-password-changed", "비밀번호는 2023년에 바꿨어요"),
+    ("es-atm-key-changed", "cambié la clave del cajero en 2024"),
+    ("en-sim-pin-length", "the SIM PIN is 4 digits"),
 )
 
 # An assistant asks for a secret; the user's answer is the secret.
