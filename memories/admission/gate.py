@@ -26,7 +26,7 @@ from typing import Final
 
 from memories.admission.credentials import find_credential
 from memories.admission.identifiers import find_sensitive_identifier
-from memories.admission.meaning import find_meant_secret
+from memories.admission.meaning import asks_for_secret, find_meant_secret
 from memories.admission.noise import clean_text
 from memories.admission.normalize import strip_invisible
 from memories.text import keep_typed_quotes, normalize_quotes
@@ -219,18 +219,24 @@ def _secret_in(messages: Sequence[Message]) -> AdmissionResult | None:
                 f"message {index} ({_role_label(message.role)}) contains a personal "
                 f"identifier ({kind})",
             )
-    previous = ""
+    asked = ""  # an assistant turn asking for a secret, open until the assistant asks anew
     for index, message in enumerate(messages):
-        # Meaning and value; a user's turn is read as the answer to the assistant turn before.
+        # Meaning and value; a user's turn is read as the answer to a request for a secret.
         role = _normalize_role(message.role)
-        found = find_meant_secret(message.content, context=previous if role == "user" else "")
+        found = find_meant_secret(message.content, context=asked if role == "user" else "")
         if found is not None:
             what = "a credential" if found[0] == "credential" else "a personal identifier"
             return _refuse(
                 found[0],
                 f"message {index} ({_role_label(message.role)}) contains {what} ({found[1]})",
             )
-        previous = message.content if role == "assistant" else ""
+        if role == "assistant":
+            # "ok" while the user looks it up keeps the request open; a question of its own
+            # ("Which city do you live in?") ends it.
+            if asks_for_secret(message.content):
+                asked = message.content
+            elif "?" in message.content or "？" in message.content:
+                asked = ""
     if len(messages) > 1:
         # One line per message: a number split over two messages is read as one number.
         kind = find_sensitive_identifier("\n".join(message.content for message in messages))

@@ -346,6 +346,33 @@ def asks_for_secret(text: str) -> bool:
     )
 
 
+# What a user says instead of giving the secret asked for: a refusal, a delay, not knowing, a
+# yes to being asked, a question back.
+_NOT_GIVING_RE: Final = re.compile(
+    r"[?？]|(?<![a-z'])(?:no|nope|not|don'?t|won'?t|rather|never|forgot|forget|later|why|sec"
+    r"|second|moment|wait|hold|ok|okay|sure|fine|sorry|idk|yes|yeah|yep|thanks?)(?![a-z'])"
+    r"|不|没|忘|稍等|等等|等下|待会|回头|为什么|干嘛|算了|好的|好|行|对|嗯|哦|可以|是的|谢",
+    re.IGNORECASE,
+)
+# What may stand before the answer itself: "it's", "是", "Remember it:".
+_ANSWER_LEAD_RE: Final = re.compile(
+    r"^\W*(?:it'?s|it\s+is|that'?s|就是|是|叫|remember\s+it|记一下|记住)?\W*", re.IGNORECASE
+)
+_ANSWER_MAX_WORDS: Final = 5  # "correct horse battery staple"
+_ANSWER_MAX_HAN: Final = 12  # "月亮湾的猫"
+
+
+def _bare_answer(text: str) -> bool:
+    """A reply that can only be what was asked for: a few words, no refusal, no question back
+    ("correct horse battery staple", "月亮湾的猫", "是 sunflower")."""
+    if _NOT_GIVING_RE.search(text):
+        return False
+    answer = _ANSWER_LEAD_RE.sub("", text.strip()).strip(" .。!！\"'“”「」")
+    han = sum("\u3400" <= char <= "\u9fff" for char in answer)
+    latin_words = len(re.findall(r"[^\W\d_\u3400-\u9fff]+|\d+", answer))
+    return bool(answer) and han <= _ANSWER_MAX_HAN and latin_words <= _ANSWER_MAX_WORDS
+
+
 def talks_about_secret(text: str) -> bool:
     """The head's judgement: does ``text`` talk about a credential, a code or a key?
 
@@ -384,12 +411,16 @@ def find_meant_secret(text: str, *, context: str = "") -> tuple[str, str] | None
         )
         for view in views
     ]
+    asked = bool(context) and asks_for_secret(context)
+    if asked and _bare_answer(views[0]):
+        # The secret asked for, given in plain words: no value shows it, the question does.
+        return "credential", "answer_to_secret_request"
     if not any(candidates for _view, candidates in candidates_by_view):
         return None
     for view, candidates in candidates_by_view:
         if _keyword_then_value(view, candidates):
             return "credential", "secret_statement"
-    if context and asks_for_secret(context):
+    if asked:
         return "credential", "answer_to_secret_request"
     # The model reads only texts holding a value an id cannot explain away: a number alone (a
     # price, a count, a limit), a UUID, a hex digest or a URL is a secret only after a secret's

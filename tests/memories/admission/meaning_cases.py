@@ -269,6 +269,27 @@ LOOK_ALIKES: tuple[tuple[str, str], ...] = (
 # An assistant asks for a secret; the user's answer is the secret.
 ASKED = ("What password should I remember for your router?", "Remember it: Kiwi201Moss!")
 ASKED_ZH = ("你家路由器的密码要我帮你记下来吗？", "记一下：Kiwi202Moss!")
+# The answer is the secret in plain words, or comes a turn later (found by a probe over HTTP:
+# each was "no_effect", never "rejected").
+ANSWERED_IN_WORDS: tuple[tuple[str, ...], ...] = (
+    ("What's your home Wi-Fi password?", "correct horse battery staple"),
+    ("你家 wifi 密码是多少？我帮你记下来", "月亮湾的猫"),
+    ("邮箱密码是什么？", "是 sunflower"),
+    ("What's the database password?", "one sec", "ok", "it's dolphin-7-river"),
+)
+# What a user says instead of giving it: a refusal, a delay, a question back, something else.
+NOT_GIVEN: tuple[tuple[str, ...], ...] = (
+    ("What's your home Wi-Fi password?", "I'd rather not say."),
+    ("你家 wifi 密码是多少？", "我不告诉你"),
+    ("你家 wifi 密码是多少？", "忘了，回头再看"),
+    ("What's the database password?", "Why do you need it?"),
+    ("What's the database password?", "one sec"),
+    (
+        "What's your home Wi-Fi password?",
+        "Never mind that. I am moving to Berlin next month and need a new router.",
+    ),
+    ("What's the database password?", "no", "OK. Which city do you live in?", "Hangzhou"),
+)
 # An assistant asks something ordinary; the user's answer keeps a value that is not a secret.
 NOT_ASKED = ("Which phone model do you use?", "Remember it: iPhone15 Pro")
 

@@ -13,11 +13,13 @@ from memories.admission import admit, admit_text, find_key_secret, find_secret
 from memories.admission.refs import ref_problem
 from tests.memories.admission.fakes import assistant, user
 from tests.memories.admission.meaning_cases import (
+    ANSWERED_IN_WORDS,
     ASKED,
     ASKED_ZH,
     DEVICES,
     LOOK_ALIKES,
     NOT_ASKED,
+    NOT_GIVEN,
     PASSWORDS_FOR_A_PLACE,
     PLAIN_KEYS,
     SECRET_KEYS,
@@ -57,6 +59,23 @@ def test_an_answer_to_a_request_for_a_secret_is_a_secret():
     for question, answer in (ASKED, ASKED_ZH):
         result = admit(source="chat", messages=[assistant(question), user(answer)])
         assert (result.admitted, result.reason) == (False, "credential")
+
+
+def _turns(texts: tuple[str, ...]) -> list:
+    """Assistant first, then the user, turn by turn."""
+    return [(assistant if i % 2 == 0 else user)(text) for i, text in enumerate(texts)]
+
+
+@pytest.mark.parametrize("turns", ANSWERED_IN_WORDS, ids=lambda turns: turns[-1])
+def test_a_secret_given_in_plain_words_or_a_turn_later_is_refused(turns):
+    result = admit(source="chat", messages=_turns(turns))
+    assert (result.admitted, result.reason) == (False, "credential")
+    assert turns[-1] not in result.detail
+
+
+@pytest.mark.parametrize("turns", NOT_GIVEN, ids=lambda turns: turns[-1])
+def test_an_answer_that_gives_no_secret_is_admitted(turns):
+    assert admit(source="chat", messages=_turns(turns)).admitted
 
 
 def test_an_answer_to_an_ordinary_question_is_admitted():
