@@ -39,13 +39,15 @@ class SearchHitOutput(serializers.Serializer):
     metadata = serializers.SerializerMethodField()
 
     def get_metadata(self, hit: Any) -> dict[str, str | None]:
-        # "evidence": a recall channel found it over its floor; "related": one of the nearest
-        # memories by meaning after the evidence (docs/retrieval.md, "Related memories").
-        metadata: dict[str, str | None] = {
-            "category": hit.category,
-            "match": "related" if hit.related else "evidence",
-        }
-        return metadata | validity_metadata(hit.validity)
+        return {"category": hit.category} | hit_metadata(hit)
+
+
+def hit_metadata(hit: Any) -> dict[str, str | None]:
+    """What every door says of a search hit: how it matched — "evidence" (a recall channel found
+    it over its floor) or "related" (one of the nearest memories by meaning after the evidence,
+    docs/retrieval.md "The order of an answer") — and, ``as_of`` an instant, its validity."""
+    match: dict[str, str | None] = {"match": "related" if hit.related else "evidence"}
+    return match | validity_metadata(hit.validity)
 
 
 def validity_metadata(validity: Any) -> dict[str, str | None]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from edges.contract.shapes import validity_metadata
+from edges.contract.shapes import hit_metadata
 from memories.instants import service_day
 from memories.selectors import HistoryEntry, TenantUser
 from memories.types import MemoryRecord, SearchHit
@@ -77,8 +77,8 @@ def search_hit(hit: SearchHit, *, user_id: str) -> dict[str, Any]:
         "score": hit.score,
         "user_id": user_id,
         "categories": [hit.category] if hit.category else [],
-        # A search ``as_of`` an instant: when the fact held (valid_from, valid_until, status).
-        "metadata": validity_metadata(hit.validity),
+        # How it matched (evidence or related) and, ``as_of`` an instant, when the fact held.
+        "metadata": hit_metadata(hit),
     }
 
 

@@ -126,6 +126,21 @@ def test_search_with_filters(client):
     assert client.search("green tea", filters=goals)["results"] == []
 
 
+def test_each_search_result_says_whether_it_is_evidence_or_related(client):
+    # An answer fills top_k with the user's nearest other memories after its evidence; /v1 marks
+    # them, and a Mem0 client must be able to tell them apart too.
+    client.add("I drink green tea every morning.", user_id="alice", infer=False)
+    client.add("My cat is called Doudou.", user_id="alice", infer=False)
+    client.add("I am learning Spanish on weekends.", user_id="alice", infer=False)
+
+    found = client.search("green tea", filters={"user_id": "alice"}, top_k=5)["results"]
+
+    assert found[0]["memory"] == "I drink green tea every morning."
+    assert found[0]["metadata"]["match"] == "evidence"
+    assert all(hit["metadata"]["match"] in ("evidence", "related") for hit in found)
+    assert [hit["metadata"]["match"] for hit in found[1:]] == ["related"] * (len(found) - 1)
+
+
 def test_get_update_history_delete(client):
     from mem0.exceptions import MemoryNotFoundError
 
