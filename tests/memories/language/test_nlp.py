@@ -51,8 +51,34 @@ def test_every_reading_of_a_character_read_several_ways_counts(name, reading):
 
 
 def test_a_name_has_at_most_so_many_readings():
-    readings = pinyin.pinyin_readings("乐乐乐乐")  # le / yue / yao / lao for each character
-    assert len(readings) == pinyin.MAX_PINYIN_READINGS == len(set(readings))
+    readings = pinyin.pinyin_readings("乐乐乐乐")  # le / yue for each character; jieba: 乐乐 乐乐
+    whole = readings[: pinyin.MAX_PINYIN_READINGS]
+    assert len(readings) == len(set(readings))
+    assert [r for r in readings if len(r) >= len("lelelele")] == whole
+    assert len(readings) - len(whole) <= pinyin.MAX_PINYIN_READINGS  # its one word, 乐乐
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("项目青鸟", ["qingniao", "xiangmu"]),
+        ("系统天枢上线", ["tianshu"]),
+        ("欧阳娜娜", ["ouyang"]),
+    ],
+)
+def test_a_name_of_several_words_also_reads_as_each_word(name, words):
+    # jieba's noun runs join a name to the noun before it: "Qingniao" names 项目青鸟.
+    readings = pinyin.pinyin_readings(name)
+    whole = "".join(pinyin.pinyin_readings(word)[0] for word in pinyin.name_words(name))
+    assert readings[0] == whole  # the whole name first
+    assert set(words) <= set(readings)
+
+
+@pytest.mark.parametrize("name", ["青鸟", "王磊", "太行", "乌龙茶"])
+def test_a_name_of_one_word_reads_only_as_a_whole(name):
+    readings = pinyin.pinyin_readings(name)
+    assert pinyin.name_words(name) == [name]
+    assert len(readings) <= pinyin.MAX_PINYIN_READINGS
 
 
 @pytest.mark.parametrize("name", ["Atlas", "鸟", "Atlas 青鸟", "青鸟2", ""])

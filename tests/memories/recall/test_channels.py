@@ -82,6 +82,29 @@ def test_a_chinese_name_written_in_pinyin_is_entity_evidence(scope, remember, fa
     assert wanted in [h.id for h in result.items[:named]]
 
 
+# jieba joins a name to the noun before it: this memory's entity is 项目青鸟 ("project Qingniao"),
+# no entity is 青鸟 alone, and "Qingniao" spells no reading of the whole.
+QINGNIAO_PROJECT = "用户的项目青鸟使用 Go 和 React，计划明年三月上线。"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Qingniao",
+        "What stack does the Qingniao project use?",
+        "What is the Qingniao launch date?",
+        "Qingniao project",
+        "When does Qingniao launch?",
+    ],
+)
+def test_pinyin_names_a_word_of_a_longer_chinese_name(scope, remember, facts, query):
+    wanted = remember(QINGNIAO_PROJECT, category="project")
+    channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
+    assert [h.id for h in channels[Channel.ENTITY]] == [wanted]
+    result = selectors.memory_search(scope=scope, query=query)
+    assert [h.id for h in result.items[:1]] == [wanted]
+
+
 def test_pinyin_must_spell_the_whole_name(scope, remember):
     remember(QINGNIAO)
     for query in ("qing", "niao", "qingniaos", "Qingdao"):
@@ -123,6 +146,22 @@ def test_pinyin_readings_of_entities_stored_before_are_filled_in(scope, remember
     for query, memory in (("Who owns Qingniao?", wanted), ("Taihang", taihang)):
         channels = selectors.recall_channels(scope=scope, query=query, pool=10, min_score=1.0)
         assert memory in [h.id for h in channels[Channel.ENTITY]], query
+
+
+@pytest.mark.django_db(transaction=True)  # Mem0's own connections must see the rewritten rows
+def test_word_readings_of_entities_stored_before_are_filled_in(scope, remember):
+    wanted = remember(QINGNIAO_PROJECT)
+    with connection.cursor() as cur:  # as rows were before: the whole name's readings alone
+        cur.execute(
+            "UPDATE poco_memories_entities SET payload = payload || "
+            "jsonb_build_object('pinyin', '[\"xiangmuqingniao\"]'::jsonb) "
+            "WHERE payload->>'data' = '项目青鸟'"
+        )
+    channels = selectors.recall_channels(scope=scope, query="Qingniao", pool=10, min_score=1.0)
+    assert channels[Channel.ENTITY] == []
+    apply_data_migration("0020_entity_word_pinyin", "store_word_readings")
+    channels = selectors.recall_channels(scope=scope, query="Qingniao", pool=10, min_score=1.0)
+    assert [h.id for h in channels[Channel.ENTITY]] == [wanted]
 
 
 def test_the_entity_columns_recall_reads_say_what_the_payload_says(scope, remember):
