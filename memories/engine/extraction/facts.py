@@ -36,10 +36,19 @@ _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|‘[
 WRAPPER = re.compile(
     r"^(?:"
     r"(?:这个|这点|这一点|这件事|这条)?(?:很|非常|特别)?重要(?:的)?|"
+    r"(?:这个|这点|这一点|这件事|这条)?"
     r"(?:请|你)?(?:一定|务必|千万)?(?:要)?(?:帮我)?(?:记住|记牢|记好|记下|记一下|牢记|别忘了|不要忘了|不要忘记)"
     r"(?:这个|这点|这一点|这件事|这条|哦|啊|了)?|"
     r"(?:以后|今后|之后)?(?:都|就)?(?:按|照)(?:这个|这样|这条)(?:来|办|执行)?(?:吧|哦)?|"
     r"(?:以后|今后)?(?:就)?这么(?:办|定了?|做)(?:吧)?|讨论过了|商量好了|就这样|算了|"
+    # A bare decision or summary label: what was decided is elsewhere ("那我们就定了吧").
+    r"(?:那(?:么)?)?(?:我们|咱们|大家)?(?:就)?(?:这么|这样)?(?:定|决定)(?:了|下来了?)?(?:吧|啊|哈)?|"
+    r"总结|小结|总之|综上|结论|"
+    # Where a conclusion comes from is no part of it ("根据压测结果", "based on the logs").
+    r"(?:根据|基于|从)[^，,。]{0,20}(?:结果|数据|日志|监控|来看|看来)|"
+    r"(?:based\s+on|according\s+to|judging\s+(?:by|from))\b.*|"
+    r"(?:(?:so|ok(?:ay)?)[, ]+)?(?:(?:we'?re|it'?s|that'?s)\s+)?(?:settled|decided|agreed|deal)"
+    r"(?:\s+then)?|(?:in\s+)?summary|to\s+sum\s+up|"
     r"(?:请)?(?:以后|今后)?(?:相应地?|据此|照此)(?:安排|处理|调整|执行)(?:吧)?|"
     r"(?:please\s+)?(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind\b.*|"
     r"(?:please\s+)?(?:remember|note)\s+(?:that|this|it)\b\.?|"
@@ -60,8 +69,8 @@ FILLER = re.compile(
     r"(?:那(?:么)?(?:就)?\s*|so\s*,?\s+)?|"
     r"^(?:那(?:么)?(?:就)?|so,?)\s+|^那(?:么)?(?=以后|今后|就)|"
     r"^(?:请|麻烦)?(?:帮我)?(?:记住|记一下|记下)了?[：:，, ]*|"
-    r"^(?:please\s+)?(?:remember|note)(?:\s+that)?[:, ]+|"
-    r"^(?:fyi|just so you know|for the record)[:, ]+|"
+    r"^(?:please\s+)?(?:remember|note)(?:\s+that)?(?:[:, ]+|$)|"
+    r"^(?:fyi|just so you know|for the record)(?:[:, ]+|$)|"
     r"^(?:actually|also|btw|by the way|heads up|(?:small |quick )?update|correction|"
     r"另外|还有|对了|补充一下|更新一下)[，,:： ]*|"
     r"^(?:已确认|确认|已记录|已记下|记下了|记住了|收到|明白|了解|已更新|没问题|更正一下|更正|"
@@ -152,11 +161,14 @@ def write(sentence: str, role: str = "user") -> list[str]:
     terminal = sentence[-1] if sentence[-1] in _TERMINAL else ""
     body = sentence[:-1] if terminal else sentence
     chinese = is_chinese(sentence)
-    end = terminal if terminal in "。." else ("。" if chinese else ".")
+    end = terminal if terminal and terminal in "。." else ("。" if chinese else ".")
     groups: list[list[str]] = [[]]
     separators: list[list[str]] = [[]]
     for clause, separator in _clauses(body):
-        text = strip_filler(clause.strip())
+        # The wrapper is matched before the filler too: "Remember this" is one, "this" is not.
+        if WRAPPER.match(clause.strip()):
+            continue
+        text = _PARTICLE.sub("", strip_filler(clause.strip()))
         if not text or WRAPPER.match(text):
             continue
         if role == "assistant" and _ASSISTANT_SELF.search(_protect_quotes(text)[0]):
@@ -187,11 +199,43 @@ def write(sentence: str, role: str = "user") -> list[str]:
     return facts
 
 
+# A Chinese sentence-final particle: tone, not content ("…简体中文哦"); 酒吧, 网吧 are words.
+_PARTICLE = re.compile(r"(?<=[\u4e00-\u9fff\w”」』）)])(?:[哦噢喔呀啦嘛呢啊]|(?<![酒网贴])吧)+\s*$")
+
+
+# An assistant's proposal, as what the user then verified: "建议调大到 200" → "调大到 200".
+_PROPOSAL = re.compile(
+    r"(?:(?<=^)|(?<=[，,；;：:]))(\s*)(?:我们?|咱们)?(?:建议|推荐|不妨|可以考虑)(?:你们?|您)?",
+)
+# A question that is no statement in other words ("Shall I…?", "要不要…？").
+_ASKS = re.compile(
+    r"^(?:(?:so|then|ok(?:ay)?)\s*,?\s+)?(?:is|are|was|were|do|does|did|can|could|shall|should|"
+    r"will|would|may|might|have|has|had|what|why|how|which|who|where|when|want|need)\b|"
+    r"要不要|是不是|能不能|可不可以|行不行|好不好|怎么|什么|哪",
+    re.IGNORECASE,
+)
+
+
+def conclusion(sentence: str) -> list[str]:
+    """The facts an assistant's sentence states once the user has verified it: a proposal
+    ("建议…") as what was done, a question in the words of a statement ("So the root cause was
+    X?") as that statement; [] for a question that states nothing ("Shall I…?")."""
+    sentence = sentence.strip()
+    if sentence[-1:] in "?？":
+        body = strip_filler(sentence[:-1])
+        if _ASKS.search(body):
+            return []
+        sentence = re.sub(r"吗$", "", body) + ("。" if is_chinese(body) else ".")
+    return write(_PROPOSAL.sub(r"\1", sentence), "assistant")
+
+
 # A clause that only sets when or how the next one holds ("from now on, I…", "以后，我…").
 _ADVERBIAL = re.compile(
     r"^(?:from now on|going forward|in general|by default|in the future|for all future \w+|"
     r"(?:以后|今后|往后|从现在起|从现在开始|默认|平时|一般|通常|总的来说)(?:的话)?|"
-    r".*(?:之后|以后|以来|的时候|期间)|(?:after|since|when|before|once|until)\b.*)$",
+    r".*(?:之后|以后|以来|的时候|期间)|(?:after|since|when|before|once|until)\b.*|"
+    # A prepositional phrase ("For estimates, our team uses…") sets where the next clause holds.
+    r"(?:for|in|at|on|during|with|within|outside|across)\s+[^,;:]{0,40})$",
     re.IGNORECASE,
 )
 
@@ -205,7 +249,10 @@ _ASSISTANT_SELF = re.compile(r"我|咱|\b(?:I|I'm|I’m|I'll|I’ll|I've|me|my|w
 
 # A clause telling the assistant what to do with a fact stated before it.
 _ADDRESSED = re.compile(
-    r"你|您|帮我|给我|的时候|时候|为准|就行|记得|推荐|按这个|照这个|按此|"
+    r"你|您|帮我|给我|为准|就行|记得|推荐|按这个|照这个|按此|一下|避开|排除|考虑|用得上|"
+    # "推荐餐厅的时候…", "订机票的时候…": the time of a task the assistant does for the user
+    # ("数据量大的时候用 Spark" is the user's own habit).
+    r"(?:写|回答|回复|安排|约|订|点|买|选|找|查|规划|计划|生成|翻译|总结|解读|出|排)\S{0,12}的?时候|"
     r"\byou\b|\byour\b|^(?:so|please|suggest|leave|factor|keep|use|make|give|avoid|plan|"
     r"schedule|propose|write|don't|do not|any|when|whenever|if)\b",
     re.IGNORECASE,
@@ -301,6 +348,39 @@ def _third_singular(verb: str) -> str:
     return verb + "s"
 
 
+# Verbs that may follow "and" without a subject of their own ("I live in Berlin and work in…");
+# after an adverb ("…and usually start at 10am") any word is taken for a verb.
+_COMMON_VERBS = word_set(
+    "work live use prefer like love hate need want write code run speak drink eat go commute "
+    "travel teach study play read deploy ship release build test keep spend take have do own "
+    "manage lead report sleep wake start finish leave get make avoid watch listen cook walk drive "
+    "ride bike swim stay stick review merge push host store plan track log follow attend visit "
+    "develop design maintain support handle prepare train practice practise volunteer belong"
+)
+# "I/we <verb> … and [adverbs] <verb>": the second verb shares the subject. Not after a modal,
+# "don't" or an infinitive ("I want to live in X and work in Y" keeps "work").
+_AND_VERB = re.compile(
+    rf"(?P<head>\b(?:I|we|I'm|I am|we're|we are)(?:\s+(?:{_ADVERBS}))*\s+"
+    rf"(?P<first>[A-Za-z'-]+)\b[^,;:.!?]*?\s+and)"
+    rf"(?P<adverbs>(?:\s+(?:{_ADVERBS}))*)\s+(?P<verb>[a-z]+)\b(?=\s+\S)"
+)
+
+
+def _and_verb(match: re.Match[str]) -> str:
+    head, adverbs, verb = match.group("head"), match.group("adverbs"), match.group("verb")
+    first = match.group("first").lower()
+    if (
+        first in _MODALS
+        or first in ("don't", "dont", "not", "to", "'ll", "'d")
+        or " to " in head
+        or verb in _NOT_VERBS
+        or verb.endswith(("s", "ed", "ing"))
+        or not (adverbs or verb in _COMMON_VERBS)
+    ):
+        return match.group(0)
+    return f"{head}{adverbs} {_third_singular(verb)}"
+
+
 def _en_subject(match: re.Match[str]) -> str:
     subject = {"I": "the user", "we": "the user's team", "you": "the assistant"}[
         match.group("subject")
@@ -369,6 +449,7 @@ def third_person(text: str, role: str = "user") -> str:
     for pattern, replacement in _ZH_PERSON:
         protected = pattern.sub(replacement, protected)
     if not is_chinese(text):
+        protected = _AND_VERB.sub(_and_verb, re.sub(r"\bWe\b", "we", protected))
         for pattern, replacement in _EN_PERSON[:10]:
             protected = pattern.sub(replacement, protected)
         protected = re.sub(r"\b(?:[Pp]lease),?\s+|,?\s+please\b", "", protected)

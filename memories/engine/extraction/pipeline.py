@@ -64,6 +64,7 @@ def extract(
         verdicts = same([c.fact for _, c in assistants], said)
         assistants = [pair for pair, repeat in zip(assistants, verdicts, strict=True) if not repeat]
     kept += _decided(assistants, decide)
+    kept += settled(messages, {i for i, c in kept if c.role == "user"})
     out: list[tuple[int, Candidate]] = []
     seen: set[str] = set()
     for i, c in sorted(kept, key=lambda pair: pair[0]):
@@ -71,6 +72,27 @@ def extract(
             seen.add(c.fact)
             out.append((i, c))
     return out
+
+
+def settled(messages: Sequence[tuple[str, str]], stated: set[int]) -> list[tuple[int, Candidate]]:
+    """What the assistant concluded and the user's next message verifies or settles ("根据压测结果，
+    瓶颈在数据库连接池，建议调大到 200。" / "对，调完之后确实好了，就这么定了。"), when that message
+    states nothing of its own (``stated``: the user's messages a fact was kept from): the
+    assistant's statement, written as a fact, is the user's, with the user's message. The user's
+    word decides, not the head; the guards (one-off, snapshot, code) still veto the sentence."""
+    found: list[tuple[int, Candidate]] = []
+    for i, (role, text) in enumerate(messages):
+        if role != "user" or i == 0 or i in stated or not rules.settles(text):
+            continue
+        before_role, before = messages[i - 1]
+        if before_role != "assistant":
+            continue
+        for sentence in facts.sentences(before):
+            if rules.veto(sentence, before_role) in (None, "suggestion", "assistant_unconfirmed"):
+                found.extend(
+                    (i, Candidate("user", sentence, fact)) for fact in facts.conclusion(sentence)
+                )
+    return found
 
 
 def extract_facts(

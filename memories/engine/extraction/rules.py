@@ -27,7 +27,7 @@ SNAPSHOT = re.compile(
     re.IGNORECASE,
 )
 CODE_OR_PATH = re.compile(
-    r"`|https?://|www\.|(?:^|[\s(])(?:~|\.{1,2})?/[\w.-]+/|[A-Za-z]:\\|"
+    r"`|https?://|www\.|(?:^|[\s(，,：:；])(?:~|\.{1,2})?/[\w.-]+/|[A-Za-z]:\\|"
     r"\b(?:def|class|import|function|return|SELECT\s.+\sFROM)\b.*[(:=]|[{};]\s*$|\w\(.*\)\s*;?$",
 )
 DURABLE = re.compile(
@@ -38,7 +38,8 @@ DURABLE = re.compile(
     r"\bour (?:\w+ ){0,3}(?:is|are|runs?|uses?)\b|"
     r"\bvegetarian\b|\bvegan\b|\ballergic\b|\btime ?zone\b|\bi use\b|\bwe use\b|\bfor all future\b|"
     r"\balways\b|\bprefer|\bfrom now on\b|\bby default\b|\bremember\b|\bmy name\b|\bi am\b|"
-    r"\bi work\b|\bour team\b|\bconvention\b|\bwe decided\b|\bgoing forward\b|\bnever\b|\bmust\b",
+    r"\bi work\b|\b(?:our|my) (?:team|company)\b|\bconvention\b|\bwe decided\b|"
+    r"\bgoing forward\b|\bnever\b|\bmust\b",
     re.IGNORECASE,
 )
 CONFIRMED = re.compile(
@@ -50,7 +51,9 @@ SUGGESTION = re.compile(
     r"建议|可以考虑|不妨|推荐|要不要|\bsuggest|\brecommend|\bconsider\b|\bmaybe\b|\bcould try\b",
     re.IGNORECASE,
 )
-FIRST_PERSON = re.compile(r"我|咱们|\b(?:I|I'm|my|me|our|we|us)\b")
+# "I" only as a capital; "My"/"Our"/"We" at the start of a sentence are first person too ("us"
+# in lower case: "US" is a country).
+FIRST_PERSON = re.compile(r"我|咱们|\b(?:I|I'm|[Mm]y|[Mm]e|[Oo]ur|[Ww]e|us)\b")
 QUESTION = re.compile(r"[?？]\s*$|吗[。？?]?$|\b(?:what|how|which|why|could you|can you)\b", re.I)
 QUESTION_END = re.compile(r"[?？]\s*$|吗[。？?]?$")
 WRAPPED = re.compile(
@@ -87,6 +90,31 @@ ASKS_ALWAYS = re.compile(
     r"\bgoing forward\b|\bby default\b",
     re.IGNORECASE,
 )
+
+
+# The user verifies or settles what the assistant just said ("调完之后确实好了", "就这么定了",
+# "Yes, confirmed.", "Adding the index fixed it."). Agreeing to try something or to do it now
+# ("好，我试试", "行，就这么办", "Yes please") verifies nothing.
+SETTLES = re.compile(
+    r"确实(?:好了|解决|管用|有效|生效|快了)|果然|证实|验证(?:过|了)|(?:解决|修好|搞定|生效)了|"
+    r"定了|就这么定|就定|决定了|拍板|"
+    r"\bconfirmed\b|\b(?:fixed|solved|resolved)\s+(?:it|the\s+\w+)\b|\bthat did it\b|"
+    r"\bworks now\b|\bdecided\b|\bdecision made\b|\bsettled\b|\bverified\b|"
+    r"\bthat was (?:it|the (?:cause|problem|issue))\b",
+    re.IGNORECASE,
+)
+NEGATED = re.compile(r"没|不|未|别|\bnot\b|n't\b|\bno\b|\bnever\b", re.IGNORECASE)
+
+
+def settles(message: str) -> bool:
+    """Whether a user's message verifies or settles the assistant's statement before it: a
+    settling word, no negation, no question, nothing scoped to now."""
+    return (
+        bool(SETTLES.search(message))
+        and not NEGATED.search(message)
+        and not ONE_OFF.search(message)
+        and not any(QUESTION_END.search(s) for s in re.split(r"(?<=[。！？!?])\s*", message))
+    )
 
 
 def veto(sentence: str, role: str) -> str | None:

@@ -49,6 +49,95 @@ def test_the_head_keeps_durable_statements(said, fact):
 @pytest.mark.parametrize(
     "said",
     [
+        # A sentence opening with "Our"/"We"/"My" had no first-person cue (the cue was
+        # case-sensitive), and the head dropped these team conventions.
+        "Our team deploys on Fridays only.",
+        "Our team only deploys on Fridays.",
+        "We deploy on Fridays.",
+        "My team deploys on Fridays only.",
+        "We release every Tuesday.",
+        "My team uses Jira.",
+    ],
+)
+def test_a_statement_opening_with_our_we_or_my_is_kept(said):
+    assert len(kept([("user", said), ("assistant", "Got it.")])) == 1
+
+
+# A conclusion the assistant states and the user verifies or settles is kept, as the assistant
+# worded it and attributed to the user's message; the bare confirmation is never a fact of its own.
+@pytest.mark.parametrize(
+    ("messages", "fact"),
+    [
+        (
+            [
+                ("assistant", "根据压测结果，瓶颈在数据库连接池，建议调大到 200。"),
+                ("user", "对，调完之后确实好了，就这么定了。"),
+            ],
+            "瓶颈在数据库连接池，调大到 200。",
+        ),
+        (
+            [
+                ("assistant", "So the root cause was the missing index on orders.created_at?"),
+                ("user", "Yes, confirmed. Adding the index fixed it."),
+            ],
+            "The root cause was the missing index on orders.created_at.",
+        ),
+        (
+            [
+                ("assistant", "总结：用户决定青鸟项目使用 PostgreSQL 16 作为主库。"),
+                ("user", "那我们就定了吧"),
+            ],
+            "用户决定青鸟项目使用 PostgreSQL 16 作为主库。",
+        ),
+        # Where the conclusion comes from is no part of it.
+        (
+            [
+                (
+                    "assistant",
+                    "Based on the logs, the OOM comes from the image cache; capping it at 512 MB "
+                    "should help.",
+                ),
+                ("user", "Verified, memory is flat now."),
+            ],
+            "The OOM comes from the image cache; capping it at 512 MB should help.",
+        ),
+        # The user's confirmation says what was decided: that is the fact, not the suggestion.
+        (
+            [
+                ("assistant", "建议以后缓存统一用 Redis。"),
+                ("user", "好，就这么定了，以后都用 Redis。"),
+            ],
+            "以后都用 Redis。",
+        ),
+    ],
+)
+def test_a_conclusion_the_user_verifies_is_kept_once(messages, fact):
+    found = extract_facts(messages, decide=decision.head_decide, same=decision.same_meaning)
+    assert [(f["text"], f["attributed_to"]) for f in found] == [(fact, "user")]
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        # Agreeing to try a suggestion, or to a plan for now, verifies nothing.
+        [("assistant", "建议先试试 npm install --legacy-peer-deps。"), ("user", "好，我试试。")],
+        [("assistant", "建议先审批请假，再集中写季度总结。"), ("user", "行，就这么办。")],
+        [("assistant", "可以先从每季度一次开始。"), ("user", "嗯，可以。")],
+        [("assistant", "建议约 design 做个 sync。"), ("user", "嗯，确实是个好主意。")],
+        [("assistant", "Shall I find a slot for the call with Priya?"), ("user", "Yes please.")],
+        # A decision scoped to now is a one-off.
+        [("assistant", "建议这次先用 GPU 1 跑 eval。"), ("user", "好，就这么定了。")],
+        # Nothing before it to confirm.
+        [("user", "那我们就定了吧")],
+    ],
+)
+def test_a_bare_confirmation_stores_nothing(messages):
+    assert kept(messages) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
         "Can you summarise this PDF for me?",
         "帮我看看这段报错是什么意思？",
         "谢谢，辛苦了。",
@@ -65,6 +154,8 @@ def test_guards_veto_whatever_the_head_says():
         ("user", "这次先用进程内缓存。Tonight just give me three dinner ideas."),
         ("user", "当前可用的工具有 web_search 和 code_interpreter。"),
         ("assistant", "建议以后缓存统一用 Redis。"),
+        # A path after Chinese punctuation is a path too.
+        ("user", "磁盘情况：/home 40%，/srv/data/ 占了 120G。"),
     ]
     assert extract_facts(messages, decide=always) == []
 

@@ -84,6 +84,51 @@ from memories.engine.extraction.pipeline import extract_facts
         ),
         ("参考和", []),
         ("Use the and", []),
+        # A wrapper clause ("Remember this:") lost its verb to the filler and left "This:".
+        ("Remember this: always use metric units.", ["Always use metric units."]),
+        ("Note this: our repo uses pnpm.", ["The user's repo uses pnpm."]),
+        # "FYI," alone before the comma was kept.
+        (
+            "FYI, our team deploys on Fridays only.",
+            ["The user's team deploys on Fridays only."],
+        ),
+        # The wrapper with its object first ("这个一定要记住") was kept after the content.
+        (
+            "以后写技术方案都用简体中文，先给结论再展开，这个一定要记住。",
+            ["以后写技术方案都用简体中文，先给结论再展开。"],
+        ),
+        ("周报都用表格，这点千万别忘了。", ["周报都用表格。"]),
+        # A sentence-final particle (哦/呀/啦/呢) is tone, not content; 酒吧 is a word.
+        ("以后写技术方案都用简体中文哦，别忘了！", ["以后写技术方案都用简体中文。"]),
+        ("我周末常去酒吧。", ["用户周末常去酒吧。"]),
+        # The second verb of "I … and …" had no subject to agree with: "the user … and work".
+        (
+            "I live in Berlin and work in the CET timezone.",
+            ["The user lives in Berlin and works in the CET timezone."],
+        ),
+        (
+            "I live in Berlin and usually start at 10am.",
+            ["The user lives in Berlin and usually starts at 10am."],
+        ),
+        ("We use Go and deploy to AWS.", ["The user's team uses Go and deploys to AWS."]),
+        ("I like tea and coffee.", ["The user likes tea and coffee."]),
+        # A condition of the user's own habit ("数据量大的时候…") was taken for a clause telling
+        # the assistant how to apply the fact, and dropped.
+        (
+            "我是做数据分析的，平时用 Python 和 pandas，数据量大的时候用 Spark。",
+            ["用户是做数据分析的，平时用 Python 和 pandas，数据量大的时候用 Spark。"],
+        ),
+        ("我有乳糖不耐受，推荐早餐的时候避开牛奶。", ["用户有乳糖不耐受。"]),
+        # A bare decision is no fact: "那用户的团队就定了吧" was stored.
+        ("那我们就定了吧", []),
+        ("OK, we're settled then.", []),
+        # A prepositional phrase before the subject is not a fact of its own ("For estimates.").
+        (
+            "For estimates, our team uses story points.",
+            ["For estimates, the user's team uses story points."],
+        ),
+        # A sentence without a full stop ends with one.
+        ("我住在杭州", ["用户住在杭州。"]),
     ],
 )
 def test_a_sentence_becomes_the_facts_a_person_would_write(said, facts):
