@@ -26,6 +26,11 @@ from memories.types import Category
         ("用户喜欢简洁直接的回答", Category.PREFERENCE),
         ("User prefers dark mode in every editor", Category.PREFERENCE),
         ("User likes concise answers", Category.PREFERENCE),
+        # how the user wants to be answered, said as an instruction (found over HTTP: "fact")
+        ("以后回答用户的时候尽量简短一点，别啰嗦。", Category.PREFERENCE),
+        ("Always answer the user in English and keep answers short.", Category.PREFERENCE),
+        ("回复用户时用英文。", Category.PREFERENCE),
+        ("Reply to the user with bullet points.", Category.PREFERENCE),
         # project
         ("Poco 项目的后端使用 Django", Category.PROJECT),
         ("团队的代码规范采用 ruff 默认配置", Category.PROJECT),
@@ -49,6 +54,8 @@ def test_each_category_in_both_languages(text, category):
         ("User drives a Mustang", Category.FACT),  # whole words only: not "must"
         ("Mercury is the planet closest to the sun", Category.FACT),  # not "plan to"
         ("User studies projection mapping", Category.FACT),  # not "project"
+        ("The user answers support tickets in English.", Category.FACT),  # the user's answers
+        ("用户负责回答客户的问题。", Category.FACT),
     ],
 )
 def test_first_rule_wins_and_words_are_whole(text, category):
