@@ -10,11 +10,11 @@ import dataclasses
 from datetime import datetime
 
 from lifecycle import metrics, policy
+from lifecycle.categories import categorize
 from memories import services
 from memories.governance import UNSET, Unset
 from memories.types import (
     Actor,
-    Category,
     MemoryScope,
     Source,
     WriteOutcome,
@@ -53,7 +53,8 @@ def manage_memory(
             scope=scope,
             text=text,
             actor=actor,
-            category=category or Category.FACT,
+            # None named: read from the wording, as an ingest's facts are.
+            category=category or categorize(text),
             source=Source.MANAGE,
             run_id=run_id,
             confidence=confidence,
