@@ -63,7 +63,6 @@ def _restore_trails(
     the trail rows come back with their original times, each marked as imported; the import's
     own row says when the import was. One transaction: all of it or none."""
     mark = {IMPORTED: [run.import_id, run.now.isoformat()]}
-    with_trail = [memory_id for memory_id, item in written if item.get("history")]
     rows = [
         AuditEvent(
             memory_id=memory_id,
@@ -94,9 +93,9 @@ def _restore_trails(
         source=Source.IMPORT,
     )
     with transaction.atomic():
-        own.update(status=IMPORT_STATUS, changes=mark)
-        # Beside a restored trail, the import's own row is dated now, after the trail it joins.
-        own.filter(memory_id__in=with_trail).update(created_at=run.now)
+        # The import's own row is dated when the import ran: after the trail it joins, and
+        # never at the memory's original time, where it would look like no import at all.
+        own.update(status=IMPORT_STATUS, changes=mark, created_at=run.now)
         AuditEvent.objects.bulk_create(rows)
         restore_use(scope=scope, uses=uses)
 

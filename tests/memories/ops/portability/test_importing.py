@@ -49,6 +49,26 @@ def test_import_into_another_scope_adds_every_item_and_keeps_created_at(
         assert record.created_at == datetime.fromisoformat(item["created_at"])
 
 
+def test_the_imports_own_trail_row_is_dated_when_the_import_ran(v1, scope, other_scope, agent):
+    # An item without a trail (a version 1 document, a hand-written one) too: its ADD row once
+    # kept the memory's original created_at and looked like no import at all.
+    from memories.services import memory_add
+
+    memory_add(scope=scope, text="用户喜欢喝乌龙茶。", actor=agent)
+    document = portability.memory_export(scope=scope)
+    for item in document["memories"]:
+        item["history"] = []
+        item["created_at"] = "2025-03-01T08:00:00+00:00"
+    started = timezone.now()
+
+    answer = v1.post("import", body(other_scope, document=document))
+
+    assert answer.status_code == 200, answer.content
+    (row,) = AuditEvent.objects.filter(tenant_id=other_scope.tenant_id, user_id=other_scope.user_id)
+    assert (row.event, row.status) == ("ADD", "imported")
+    assert row.created_at >= started
+
+
 def test_importing_the_same_document_twice_changes_nothing(v1, exported, other_scope):
     first = v1.post("import", body(other_scope, document=exported)).json()
     before = selectors.memory_list(scope=other_scope, query=ListQuery(page_size=100))
