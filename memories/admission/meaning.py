@@ -55,7 +55,7 @@ _LATIN_START, _LATIN_END = r"(?<![0-9a-z\u00c0-\u024f])", r"(?![0-9a-z\u00c0-\u0
 # Dutch, Russian), and the words for the code itself. A phone's lock and a bank card open too:
 # "unlock code", "código de desbloqueo", "код разблокировки", "the card code", "code de ma CB".
 _OPENED: Final = (
-    r"door|gate|garage|safe|alarm|keypad|lock|padlock|locker|entry|entrance|unlock|card"
+    r"door|gate|garage|opener|safe|alarm|keypad|lock|padlock|locker|entry|entrance|unlock|card"
     r"|d[ée]verrouillage|desbloqueo|desbloqueio|sblocco|разблокировк\w*"
     r"|tarjeta|cart[aã]o|carta|carte|cb|bancomat|карт\w*"
     r"|puerta|port[oó]n|portal|alarma|caja\s+fuerte|candado|garaje|port[aã]o|porta|alarme|cofre"
@@ -70,13 +70,13 @@ _CODE_WORD: Final = (
     r"code|c[oó]digo|codice|код|combination|combinaci[oó]n|combinaison|combinazione|combinação"
 )
 _SECRET_WORDS: Final = (
-    rf"p{_A}{_S}{_S}(?:w{_O}rd|phr{_A}{_S}{_E}|c{_O}d{_E}|wd)|pwd|passwort|kennwort"
+    rf"p{_A}{_S}{_S}(?:w{_O}rd|phr{_A}{_S}{_E}|c{_O}d{_E}|wd)|pwd|passwort|kennwort|geheimzahl"
     r"|mot\s+de\s+passe|contrase[nñ]a|senha|wachtwoord|has[lł]o|parola|şifre|sifre|segre[dt]o"
     r"|m[aậ]t\s+kh[aẩ]u|kata\s+sandi|lösenord|losenord|adgangskode|passord|salasana|heslo"
     r"|jelsz[oó]|κωδικ[οό]ς|συνθηματικ|пароль|паролі|סיסמ|كلمة\s+(?:المرور|السر)|رمز\s+عبور"
     r"|पासवर्ड|रहस्य|รหัสผ่าน|รหัส|パスワード|パスコード|ロック解除コード|暗証番号|暗號|暗号"
     r"|비밀번호|비번|암호|패스워드"
-    r"|密\s*[码碼]|口\s*令|[验驗]\s*[证證]\s*[码碼]|校验码|动态码|取款码|解锁码|助记词|私钥|密钥|秘钥"
+    r"|密\s*[码碼]|口\s*令|[验驗]\s*[证證]\s*[码碼]|校验码|动态码|取款码|解锁码|取件码|提货码|助记词|私钥|密钥|秘钥"
     r"|令牌"
     r"|認証コード|確認コード|인증\s*번호|код\s+подтверждения|пин(?:-код)?|bestätigungscode"
     r"|code\s+de\s+vérification|c[oó]digo\s+de\s+verifica\w*|codice\s+di\s+verifica"
@@ -99,7 +99,7 @@ _SECRET_WORDS: Final = (
     # What opens a door, a gate, a safe, an alarm, a phone or a card: "door code", "código de la
     # puerta", "Türcode", "Fahrradschloss-Code", "код от домофона", "the combination to my bike
     # lock"; Russian may name it in the genitive, without a preposition ("код разблокировки").
-    rf"|(?<!\w)(?:{_OPENED})\s+(?:code|combination)|门禁码|开门码|开锁码|门锁码|保险柜密码"
+    rf"|(?<!\w)(?:{_OPENED})\s+(?:code|combination|combo)|门禁码|开门码|开锁码|门锁码|保险柜密码"
     rf"|(?<![^\W\d_])(?:[^\W\d_]*(?:haus|garagen|hof|einfahrts|fahrrad|zahlen))?"
     rf"(?:{_OPENED_COMPOUND})-?code\b|digicode|code\s+(?:alarme|portail|porte|immeuble)(?!\w)"
     rf"|(?:(?:{_CODE_WORD})\s+(?:(?:to|for|of|de|del|do|da|della|dell['’]|du|d['’]|für|der|des"
@@ -118,7 +118,7 @@ _CONNECTOR_RE: Final = re.compile(
     # A short inflection of an alphabetic word ("şifrem", "salasanani"), never Han: "密码管理器是"
     # is a password manager, not a password.
     r"(?:(?![\u3400-\u9fff])[^\W\d_]){0,3}"
-    r"(?:\s|码|碼|:|=|-|\"|«|»|是|为|為|は|는|은|이|가|の|です|is|was|are|sind|sont|son|são|sono"
+    r"(?:\s|码|碼|:|=|-|\"|'|‘|“|「|«|»|是|为|為|は|는|은|이|가|の|です|is|was|are|sind|sont|son|são|sono"
     r"|:|#|no\.?|number|code|код|kod|kodu|código|codice|コード|코드|번호|lautet|ist|est|es|é|è|to"
     r"|är|on|je|είναι|היא|هي|هو|là|คือ|ของ\S*|adalah"
     r"|saya|mine|μου|שלי|của\s+tôi|我的|我|的|de|du|da|di|do|del|della|of|for|at|der|meiner"
@@ -222,16 +222,26 @@ def meaning_views(text: str) -> Iterator[str]:
 # A lock's combination is written like a date ("31-07-19"), and recovery codes in dashed groups
 # of digits ("4829-1038"), which are ordinary language anywhere else: each is a value only where
 # a combination or recovery (backup) codes are named.
-_COMBINATION_WORD_RE: Final = re.compile(r"combina|kombination", re.IGNORECASE)
+_COMBINATION_WORD_RE: Final = re.compile(r"combina|kombination|\bcombo\b", re.IGNORECASE)
 _COMBINATION_RE: Final = re.compile(r"(?<![\d\-/])\d{1,2}(?:[\-/ ]\d{1,2}){2,3}(?![\d\-/])")
 _RECOVERY_WORD_RE: Final = re.compile(r"(?:recovery|backup)\s+codes?", re.IGNORECASE)
 _RECOVERY_CODE_RE: Final = re.compile(r"(?<![\d\-])\d{4,5}-\d{4,5}(?![\d\-])")
+# A card's security code has three or four digits, fewer than a value needs anywhere else.
+_CARD_CODE_WORD_RE: Final = re.compile(r"\bcv[vcn]2?\b|安全码|卡验证码", re.IGNORECASE)
+_CARD_CODE_RE: Final = re.compile(r"(?<![\d\-])\d{3,4}(?![\d\-])")
+# A word in quotes after a secret's word is the value as typed ("contraseña es 'mariposa'"),
+# letters alone or not.
+_QUOTED_RE: Final = re.compile(r"['‘“«「\"]([^\s'’”»」\"]{4,40})['’”»」\"]")
 
 
 def _combinations(view: str) -> list[str]:
     found = _COMBINATION_RE.findall(view) if _COMBINATION_WORD_RE.search(view) else []
     if _RECOVERY_WORD_RE.search(view):
         found += _RECOVERY_CODE_RE.findall(view)
+    if _CARD_CODE_WORD_RE.search(view):
+        found += _CARD_CODE_RE.findall(view)
+    if _SECRET_WORD_RE.search(view):
+        found += [q for q in _QUOTED_RE.findall(view) if not _SECRET_WORD_RE.fullmatch(q)]
     return found
 
 
@@ -262,7 +272,7 @@ def _keyword_then_value(view: str, candidates: list[str]) -> bool:
 
 # After a value, what makes it the secret it names: "as the (admin) password", "作为路由器密码".
 _SAID_AS_RE: Final = re.compile(
-    r"\W{0,2}\s*(?:as|作为|作為|当作|當作|当成)\s*(?:(?:the|my|your|our|a|an|its|his|her)\s+)?"
+    r"\W{0,2}\s*(?:as(?![a-z])|作为|作為|当作|當作|当成)\s*(?:(?:the|my|your|our|a|an|its|his|her)\s+)?"
     rf"(?:[A-Za-z]+\s+|[\u4e00-\u9fff]{{1,4}}?)?(?:{_SECRET_WORDS})",
     re.IGNORECASE,
 )
@@ -295,6 +305,8 @@ _CODE_NAME_RE: Final = re.compile(
 # A code of 4–8 digits is what a PIN or a one-time code is; longer runs are order numbers,
 # timestamps, phone numbers (``identifiers``) and shorter ones are counts.
 _CODE_SHAPE_RE: Final = re.compile(r"\d{4,8}")
+# Capitals, then digits, then at most a few capitals or a plus: how devices are named.
+_MODEL_SHAPE_RE: Final = re.compile(r"[A-Z]{1,5}-?\d{2,5}[A-Z]{0,3}\+?")
 # A year after "in", "since", "en", "seit"…: a date ("el código de la tarjeta cambió en 2025").
 _YEAR_RE: Final = re.compile(r"(?:19|20)\d\d")
 _BEFORE_A_YEAR_RE: Final = re.compile(
@@ -313,6 +325,8 @@ def _strong(value: str, view: str) -> bool:
         return not _UNIT_AFTER_RE.match(view[at + len(value) :]) and _names_a_code(view)
     value = value.removesuffix("'s")
     if len(value) < 6 or "/" in value or _CODE_NAME_RE.fullmatch(value):
+        return False
+    if _MODEL_SHAPE_RE.fullmatch(value):  # a device's model number: DS920+, RTX4090, AX1800
         return False
     return not (_ID_SHAPE_RE.fullmatch(value) or _NAME_SHAPE_RE.fullmatch(value))
 

@@ -67,7 +67,7 @@ def _longest_run(tokens: list[str], words: frozenset[str]) -> int:
 
 
 def _is_seed_phrase(text: str) -> bool:
-    if len(text) < 2 * _SEED_MIN_WORDS:
+    if len(text) < 2 * _SEED_MIN_WORDS - 1:  # twelve characters and the spaces between
         return False
     lowered = text.lower()
     latin = _LATIN_WORD_RE.findall(lowered)
@@ -85,6 +85,59 @@ def _is_seed_phrase(text: str) -> bool:
         tokens = spaced if spaced_only else latin
         if len(tokens) >= _SEED_MIN_WORDS and _longest_run(tokens, words) >= _SEED_MIN_WORDS:
             return True
+    return False
+
+
+# Where a text names a seed phrase, the phrase may be written as no wallet shows it: Chinese
+# characters run together or glued to the label ("助记词：题曹觉…", "助记词是题 曹 …"), or a
+# list word mistyped. Right after the label (and "是", "为", a colon): Han characters that are
+# all list words and, whole, a valid phrase (its checksum holds: ordinary text after 助记词 is
+# not one), or twelve spaced words; or, anywhere after it, twelve Latin words of which all but
+# two are words of one list.
+_SEED_LABEL_RE: Final = re.compile(
+    r"助记词|助記詞|seed\s+(?:phrase|words)|wallet\s+seed|(?:recovery|backup|secret)\s+(?:phrase|words)"
+    r"|mnemonic|wallet\s+words|シード|복구\s*구문",
+    re.IGNORECASE,
+)
+_ALL_HAN_RE: Final = re.compile(r"^[\u3400-\u9fff]+$")
+_SEED_LEAD_RE: Final = re.compile(r"^\s*(?:是|为|為|:|：|=|is)?\s*", re.IGNORECASE)
+_SEED_END_RE: Final = re.compile(r"[，,。；;！!？?\n]")
+_PHRASE_LENGTHS: Final = (24, 21, 18, 15, 12)
+_MISTYPED_WORDS: Final = 2
+
+
+@cache
+def _chinese_mnemonics() -> tuple[Mnemonic, ...]:
+    return tuple(Mnemonic(language) for language in ("chinese_simplified", "chinese_traditional"))
+
+
+def _labelled_seed_phrase(text: str) -> bool:
+    label = _SEED_LABEL_RE.search(text)
+    if label is None:
+        return False
+    after = text[label.end() :]
+    spoken = _SEED_LEAD_RE.sub("", after, count=1)
+    spaced = _SPACED_TOKEN_RE.findall(_SEED_END_RE.split(spoken)[0])
+    if len(spaced) >= _SEED_MIN_WORDS and all(_ALL_HAN_RE.match(token) for token in spaced):
+        return True
+    for mnemonic in _chinese_mnemonics():
+        words = frozenset(mnemonic.wordlist)
+        run = ""
+        for char in spoken:
+            if char in words:
+                run += char
+            elif not char.isspace():
+                break
+        if len(run) in _PHRASE_LENGTHS and mnemonic.check(" ".join(run)):
+            return True
+    latin = _LATIN_WORD_RE.findall(after.lower())
+    for _language, words, spaced_only in _wordlists():
+        if spaced_only:
+            continue
+        for start in range(max(0, len(latin) - _SEED_MIN_WORDS + 1)):
+            window = latin[start : start + _SEED_MIN_WORDS]
+            if sum(word not in words for word in window) <= _MISTYPED_WORDS:
+                return True
     return False
 
 
@@ -169,7 +222,7 @@ def _has_international_phone(text: str) -> bool:
 
 def self_evident_secret(text: str) -> tuple[str, str] | None:
     """``(reason, kind)`` for a value that is a secret by its structure alone, else None."""
-    if _is_seed_phrase(text):
+    if _is_seed_phrase(text) or _labelled_seed_phrase(text):
         return "credential", "seed_phrase"
     if any(_is_wif(match.group()) for match in _WIF_RE.finditer(text)):
         return "credential", "bitcoin_private_key"

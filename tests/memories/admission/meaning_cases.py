@@ -126,6 +126,16 @@ SECRETS: tuple[tuple[str, str], ...] = (
     ("seed-phrase-12", f"wallet backup words: {SEED_12}"),
     ("seed-phrase-24-bare", SEED_24),
     ("seed-phrase-zh", f"助记词 {SEED_ZH}"),
+    # A Chinese phrase as users type it, not as wallets show it; a labelled phrase mistyped.
+    ("seed-phrase-zh-alone", SEED_ZH),
+    ("seed-phrase-zh-after-colon", f"我的钱包助记词：{SEED_ZH}，帮我记一下"),
+    ("seed-phrase-zh-after-is", f"我的钱包助记词是{SEED_ZH}"),
+    ("seed-phrase-zh-run-together", f"助记词{SEED_ZH.replace(' ', '')}"),
+    (
+        "seed-phrase-mistyped",
+        "my wallet recovery phrase is apple river stone cloud tiger lamp ocean violet seven mango"
+        " piano frost",
+    ),
     ("wif-key", f"btc {WIF_KEY}"),
     ("wif-key-bare", WIF_KEY),
     ("aws-secret-alone", AWS_SECRET),
@@ -187,6 +197,13 @@ SECRETS: tuple[tuple[str, str], ...] = (
     ("zh-door-opening-code", "车库门的开门码是 4829"),
     ("zh-lock-code", "门锁的开锁码是 4829"),
     *PASSWORDS_FOR_A_PLACE,
+    # Found by a second probe over HTTP.
+    ("zh-cvv", "信用卡的 CVV 是 372"),
+    ("en-garage-opener-code", "our garage door opener code = 0915"),
+    ("en-safe-combo", "the safe combo is 12-34-56"),
+    ("de-geheimzahl", "Meine Geheimzahl ist 9182."),
+    ("zh-pickup-code", "快递柜取件码 663201"),
+    ("es-quoted-password", "Mi contraseña es 'mariposa' en minúsculas."),
     *CODES_OF_A_PHONE_OR_A_CARD,
 )
 
@@ -207,6 +224,22 @@ DEVICES: tuple[tuple[str, str], ...] = (
 LOOK_ALIKES: tuple[tuple[str, str], ...] = (
     # "tor" (a gate) ends "Motor": an engine's code is no door's.
     ("de-engine-code", "Der Motorcode ist 4829"),
+    # A password manager is a product, a NAS's model number no secret.
+    (
+        "en-password-manager-on-nas",
+        "The user's password manager is Bitwarden, self-hosted on a NAS DS920+.",
+    ),
+    ("zh-password-manager-on-nas", "我的密码管理器是 Bitwarden，部署在群晖 DS920+ 上。"),
+    ("en-quoted-name", "The password field is labelled 'Kennwort' in the German UI."),
+    (
+        "zh-seed-kept-safe",
+        "用户把助记词抄在纸上，锁在家里的保险柜里，从不拍照也不存在电脑上，出门旅行时也不带着它走。",
+    ),
+    (
+        "en-seed-kept-safe",
+        "The user keeps the seed phrase on paper in a safe at home and never types it anywhere.",
+    ),
+    ("en-seed-the-database", "We seed the database with test data for the demo next week."),
     ("zh-forgot", "我忘了密码怎么办"),
     ("en-pin-pad", "the PIN pad was broken"),
     ("zh-no-code", "验证码一直收不到"),

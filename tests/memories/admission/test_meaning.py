@@ -112,7 +112,9 @@ def test_a_run_id_holding_a_phone_or_card_number_is_refused(run_id):
 
 
 def test_plain_run_ids_are_kept():
-    assert [ref_problem(r) for r in ("run-42", "run-2024-12-03", "job:7f3a9c2e")] == [None] * 3
+    plain = ("run-42", "run-2024-12-03", "job:7f3a9c2e", "rq3c-ask-pin", "rq3c-ask_pin_zh")
+    # "ask pin" is no "as … PIN": the value said to be a secret needs the word "as" itself.
+    assert [ref_problem(r) for r in plain] == [None] * len(plain)
 
 
 def test_metadata_values_are_judged_like_text():
