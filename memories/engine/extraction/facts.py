@@ -73,6 +73,8 @@ FILLER = re.compile(
     r"^(?:fyi|just so you know|for the record)(?:[:, ]+|$)|"
     r"^(?:actually|also|btw|by the way|heads up|(?:small |quick )?update|correction|"
     r"另外|还有|对了|补充一下|更新一下)[，,:： ]*|"
+    # An answer's "no" before what the user states instead ("不是，我们早就换成…").
+    r"^(?:不是|不要|不用|不对|不|no|nope)(?:[，,]\s*(?=\S)|$)|"
     r"^(?:已确认|确认|已记录|已记下|记下了|记住了|收到|明白|了解|已更新|没问题|更正一下|更正|"
     r"就这么定|定了)"
     r"[了啦]?[：:，,。 —-]*|"
@@ -89,7 +91,7 @@ _OWN_SUBJECT = re.compile(
 _REFERS_BACK = re.compile(r"它|这个|那个|其|\b(?:it|its|this|that|them|they)\b", re.IGNORECASE)
 DANGLING = re.compile(
     r"(?:和|与|及|以及|或|或者|并且|而且|还有|跟|参考|比如|例如|"
-    r"\band|\bor|\bwith|\bplus|\bbut|\bthe|\ba|\ban|\bof|\bto|&|、|，|,)\s*[。.]?$",
+    r"\band|\bor|\bwith|\bplus|\bbut|\bthe|\ba|\ban|\bof|\bto|\bat|\bfrom|\bvia|&|、|，|,)\s*[。.]?$",
     re.IGNORECASE,
 )
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
@@ -449,6 +451,8 @@ def third_person(text: str, role: str = "user") -> str:
     for pattern, replacement in _ZH_PERSON:
         protected = pattern.sub(replacement, protected)
     if not is_chinese(text):
+        # "I myself coach", "…the bookkeeping myself in…": emphasis, no subject or object.
+        protected = re.sub(r"\s+(?:myself|ourselves)\b", "", protected)
         protected = _AND_VERB.sub(_and_verb, re.sub(r"\bWe\b", "we", protected))
         for pattern, replacement in _EN_PERSON[:10]:
             protected = pattern.sub(replacement, protected)

@@ -129,6 +129,24 @@ from memories.engine.extraction.pipeline import extract_facts
         ),
         # A sentence without a full stop ends with one.
         ("我住在杭州", ["用户住在杭州。"]),
+        # Found by a second probe over HTTP: "myself" became a verb ("The user myselfs coach…").
+        (
+            "I myself coach my son's soccer team.",
+            ["The user coaches the user's son's soccer team."],
+        ),
+        (
+            "I do all the bookkeeping myself in QuickBooks.",
+            ["The user does all the bookkeeping in QuickBooks."],
+        ),
+        # An answer's "no" before the statement is the conversation's, not the fact's.
+        ("不是，我们早就换成 PostgreSQL 了。", ["用户的团队早就换成 PostgreSQL 了。"]),
+        ("不要，我们只用关系型数据库。", ["用户的团队只用关系型数据库。"]),
+        (
+            "No, we moved to PostgreSQL last year.",
+            ["The user's team moved to PostgreSQL last year."],
+        ),
+        # What noise removal leaves ending in a preposition is a fragment ("…docs live at.").
+        ("Our docs live at and we use Confluence.", ["The user's team uses Confluence."]),
     ],
 )
 def test_a_sentence_becomes_the_facts_a_person_would_write(said, facts):
