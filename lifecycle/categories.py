@@ -17,7 +17,8 @@ RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
         re.compile(
             r"偏好|喜欢|习惯|倾向|优先|统一使用|都用|\bprefer|\blikes?\b|\bfavou?rite"
             # How the user wants to be answered, said as an instruction to the assistant.
-            r"|(?:回答|回复|答复)(?:用户|我)|啰嗦|尽量简[短洁]"
+            r"|(?:回答|回复|答复)(?:用户|我)|啰嗦|尽量简[短洁]|统一用|请用|叫(?:用户|我)"
+            r"|\balways\s+use\b"
             r"|\b(?:answer|reply\s+to|respond\s+to|write\s+to)\s+the\s+user\b"
             r"|\bkeep\s+(?:the\s+)?(?:answers|replies|responses)\s+(?:short|brief|concise)\b",
             re.I,

@@ -31,6 +31,9 @@ from memories.types import Category
         ("Always answer the user in English and keep answers short.", Category.PREFERENCE),
         ("回复用户时用英文。", Category.PREFERENCE),
         ("Reply to the user with bullet points.", Category.PREFERENCE),
+        ("Always use metric units.", Category.PREFERENCE),
+        ("Python 代码请统一用 4 空格缩进。", Category.PREFERENCE),
+        ("以后叫用户老陈就行。", Category.PREFERENCE),
         # project
         ("Poco 项目的后端使用 Django", Category.PROJECT),
         ("团队的代码规范采用 ruff 默认配置", Category.PROJECT),

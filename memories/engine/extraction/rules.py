@@ -100,7 +100,9 @@ SETTLES = re.compile(
     r"定了|就这么定|就定|决定了|拍板|"
     r"\bconfirmed\b|\b(?:fixed|solved|resolved)\s+(?:it|the\s+\w+)\b|\bthat did it\b|"
     r"\bworks now\b|\bdecided\b|\bdecision made\b|\bsettled\b|\bverified\b|"
-    r"\bthat was (?:it|the (?:cause|problem|issue))\b",
+    r"\bthat was (?:it|the (?:cause|problem|issue))\b|"
+    # A statement of fact confirmed as right ("yes that's right", "没错").
+    r"\bthat'?s (?:right|correct)\b|\bexactly\b|没错|说得对",
     re.IGNORECASE,
 )
 NEGATED = re.compile(r"没|不|未|别|\bnot\b|n't\b|\bno\b|\bnever\b", re.IGNORECASE)

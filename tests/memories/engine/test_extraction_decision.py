@@ -101,6 +101,14 @@ def test_a_statement_opening_with_our_we_or_my_is_kept(said):
             ],
             "The OOM comes from the image cache; capping it at 512 MB should help.",
         ),
+        # "That's right" to a statement of fact confirms it (found over HTTP: no_effect).
+        (
+            [
+                ("assistant", "Based on your logs, your cluster runs on AWS eu-west-1."),
+                ("user", "yes that's right"),
+            ],
+            "The user's cluster runs on AWS eu-west-1.",
+        ),
         # The user's confirmation says what was decided: that is the fact, not the suggestion.
         (
             [
