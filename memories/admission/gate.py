@@ -219,11 +219,11 @@ def _secret_in(messages: Sequence[Message]) -> AdmissionResult | None:
                 f"message {index} ({_role_label(message.role)}) contains a personal "
                 f"identifier ({kind})",
             )
-    asked = ""  # an assistant turn asking for a secret, open until the assistant asks anew
+    asked = False  # an assistant turn asked for a secret; open until the assistant asks anew
     for index, message in enumerate(messages):
         # Meaning and value; a user's turn is read as the answer to a request for a secret.
         role = _normalize_role(message.role)
-        found = find_meant_secret(message.content, context=asked if role == "user" else "")
+        found = find_meant_secret(message.content, answers_request=asked and role == "user")
         if found is not None:
             what = "a credential" if found[0] == "credential" else "a personal identifier"
             return _refuse(
@@ -234,9 +234,9 @@ def _secret_in(messages: Sequence[Message]) -> AdmissionResult | None:
             # "ok" while the user looks it up keeps the request open; a question of its own
             # ("Which city do you live in?") ends it.
             if asks_for_secret(message.content):
-                asked = message.content
+                asked = True
             elif "?" in message.content or "？" in message.content:
-                asked = ""
+                asked = False
     if len(messages) > 1:
         # One line per message: a number split over two messages is read as one number.
         kind = find_sensitive_identifier("\n".join(message.content for message in messages))

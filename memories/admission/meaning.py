@@ -18,8 +18,9 @@ Every check reads a few views of the text that undo one disguise each: emoji and
 between a keyword and its value dropped, small capitals and leetspeak made letters, words
 spelled out joined, Chinese numerals made digits, a hex-encoded or rot13 keyword decoded.
 
-``find_meant_secret(text, context=…)`` also judges a user's answer in the light of the
-assistant turn before it ("What password should I remember?" → "Remember it: …").
+``find_meant_secret(text, answers_request=True)`` judges a user's answer to an assistant turn
+that asked for a secret (``asks_for_secret``: "What password should I remember?" → "Remember it:
+…").
 """
 
 from __future__ import annotations
@@ -234,7 +235,9 @@ _CARD_CODE_RE: Final = re.compile(r"(?<![\d\-])\d{3,4}(?![\d\-])")
 _QUOTED_RE: Final = re.compile(r"['‘“«「\"]([^\s'’”»」\"]{4,40})['’”»」\"]")
 
 
-def _combinations(view: str) -> list[str]:
+def _named_values(view: str) -> list[str]:
+    """Values that are ordinary language anywhere else, where the word that names them is said:
+    a combination, recovery codes, a card's code, a quoted word after a secret's word."""
     found = _COMBINATION_RE.findall(view) if _COMBINATION_WORD_RE.search(view) else []
     if _RECOVERY_WORD_RE.search(view):
         found += _RECOVERY_CODE_RE.findall(view)
@@ -402,9 +405,9 @@ def talks_about_secret(text: str) -> bool:
     return bool(head.decide(passage_vectors([text]))[0])
 
 
-def find_meant_secret(text: str, *, context: str = "") -> tuple[str, str] | None:
+def find_meant_secret(text: str, *, answers_request: bool = False) -> tuple[str, str] | None:
     """``(reason, kind)`` when ``text`` is a secret by structure, by its words, or by its
-    meaning and value; ``context`` is the assistant turn it answers, if any."""
+    meaning and value; ``answers_request``: it answers an assistant turn asking for one."""
     if not text:
         return None
     views = list(meaning_views(text))
@@ -421,12 +424,11 @@ def find_meant_secret(text: str, *, context: str = "") -> tuple[str, str] | None
                 for value in value_candidates(_LINKS_RE.sub(" ", view))
                 if not _not_a_value(value)
             ]
-            + _combinations(view),
+            + _named_values(view),
         )
         for view in views
     ]
-    asked = bool(context) and asks_for_secret(context)
-    if asked and _bare_answer(views[0]):
+    if answers_request and _bare_answer(views[0]):
         # The secret asked for, given in plain words: no value shows it, the question does.
         return "credential", "answer_to_secret_request"
     if not any(candidates for _view, candidates in candidates_by_view):
@@ -434,7 +436,7 @@ def find_meant_secret(text: str, *, context: str = "") -> tuple[str, str] | None
     for view, candidates in candidates_by_view:
         if _keyword_then_value(view, candidates):
             return "credential", "secret_statement"
-    if asked:
+    if answers_request:
         return "credential", "answer_to_secret_request"
     # The model reads only texts holding a value an id cannot explain away: a number alone (a
     # price, a count, a limit), a UUID, a hex digest or a URL is a secret only after a secret's

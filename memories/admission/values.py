@@ -107,8 +107,13 @@ _MISTYPED_WORDS: Final = 2
 
 
 @cache
-def _chinese_mnemonics() -> tuple[Mnemonic, ...]:
-    return tuple(Mnemonic(language) for language in ("chinese_simplified", "chinese_traditional"))
+def _chinese_mnemonics() -> tuple[tuple[Mnemonic, frozenset[str]], ...]:
+    """The Chinese lists, each with its words (the checksum needs the ``Mnemonic``)."""
+    return tuple(
+        (Mnemonic(language), words)
+        for language, words, _ in _wordlists()
+        if language.startswith("chinese")
+    )
 
 
 def _labelled_seed_phrase(text: str) -> bool:
@@ -120,8 +125,7 @@ def _labelled_seed_phrase(text: str) -> bool:
     spaced = _SPACED_TOKEN_RE.findall(_SEED_END_RE.split(spoken)[0])
     if len(spaced) >= _SEED_MIN_WORDS and all(_ALL_HAN_RE.match(token) for token in spaced):
         return True
-    for mnemonic in _chinese_mnemonics():
-        words = frozenset(mnemonic.wordlist)
+    for mnemonic, words in _chinese_mnemonics():
         run = ""
         for char in spoken:
             if char in words:
