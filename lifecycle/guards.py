@@ -20,6 +20,10 @@ MAX_FACT_CHARS = 300
 VALID_ATTRIBUTION = frozenset({"user", "assistant"})
 # Share of Han among Han + Latin letters above which text counts as Chinese.
 HAN_SHARE = 0.2
+# Han characters a message mostly in Latin letters must hold for Chinese to be one of the user's
+# languages too: "我的 main language 是 Kotlin" (6 of 31 letters) is Chinese written around English
+# terms, and a fact written from it in Chinese is no drift. A word or a name ("I had 火锅") is not.
+MIXED_HAN = 4
 
 LANGUAGE_RETRY_INSTRUCTION = {
     "zh": "语言要求（最高优先级）：所有事实必须使用简体中文书写，与用户消息的语言一致；"
@@ -44,8 +48,16 @@ def dominant_language(user_texts: Iterable[str]) -> Language | None:
 
 def user_languages(user_texts: Iterable[str]) -> frozenset[Language]:
     """Every language the user wrote a message in: a conversation that switches language
-    leaves facts in each, and neither is drift."""
-    return frozenset(found for text in user_texts if (found := language_of(text)) is not None)
+    leaves facts in each, and neither is drift; a message that mixes Chinese phrases into
+    English terms (or pastes an English log under a Chinese sentence) is written in both."""
+    found: set[Language] = set()
+    for text in user_texts:
+        language = language_of(text)
+        if language is not None:
+            found.add(language)
+        if len(HAN.findall(text)) >= MIXED_HAN:
+            found.add("zh")
+    return frozenset(found)
 
 
 def drifted(fact: str, language: Language) -> bool:

@@ -22,6 +22,8 @@ class Candidate:
     role: str  # user | assistant
     sentence: str  # as said
     fact: str  # as it would be stored
+    # The user verified it ("我同意你刚才说的，…"): kept on the user's word, not the head's.
+    verified: bool = False
 
 
 Decide = Callable[[Sequence[Candidate]], list[bool]]
@@ -36,10 +38,16 @@ Same = Callable[[Sequence[str], Sequence[str]], list[bool]]
 def candidates(role: str, content: str) -> list[Candidate]:
     """The facts a message's sentences would become, the guards' vetoes left out."""
     found: list[Candidate] = []
-    for sentence in facts.sentences(content):
+    for said in facts.sentences(content):
+        sentence = rules.without_exception(said)
+        agreed = rules.agreement(sentence) if role == "user" else None
+        sentence = agreed or sentence
         if rules.veto(sentence, role):
             continue
-        found.extend(Candidate(role, sentence, fact) for fact in facts.write(sentence, role))
+        found.extend(
+            Candidate(role, sentence, fact, verified=agreed is not None)
+            for fact in facts.write(sentence, role)
+        )
     return found
 
 
@@ -87,7 +95,8 @@ def settled(messages: Sequence[tuple[str, str]], stated: set[int]) -> list[tuple
         before_role, before = messages[i - 1]
         if before_role != "assistant":
             continue
-        for sentence in facts.sentences(before):
+        for said in facts.sentences(before):
+            sentence = rules.as_conclusion(said)
             if rules.veto(sentence, before_role) in (None, "suggestion", "assistant_unconfirmed"):
                 found.extend(
                     (i, Candidate("user", sentence, fact)) for fact in facts.conclusion(sentence)
@@ -112,7 +121,7 @@ def _decided(
     if not found or decide is None:
         return found
     verdicts = decide([c for _, c in found])
-    return [pair for pair, keep in zip(found, verdicts, strict=True) if keep]
+    return [pair for pair, keep in zip(found, verdicts, strict=True) if keep or pair[1].verified]
 
 
 def rules_decide(found: Sequence[Candidate]) -> list[bool]:

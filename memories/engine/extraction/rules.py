@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 
 ONE_OFF = re.compile(
-    r"这次|本次|这一次|今天|明天|昨天|今晚|今早|下午|上午|刚才|刚刚|马上|临时|暂时|待会|一会儿|"
+    r"这次|本次|这一次|今天|明天|昨天|今晚|今早|下午|上午|刚才(?!说|提|讲)|刚刚|马上|临时|暂时|待会|一会儿|"
     r"这封|这份|这篇|这张|这条消息|"
     r"\bthis time\b|\btoday\b|\btomorrow\b|\btonight\b|\bright now\b|\bfor now\b|\bjust once\b|"
+    r"\byesterday\b|\blast night\b|"
     r"\bthis (?:flyer|email|document|doc|file|report|draft|message|slide|deck|pr|ticket|one)\b",
     re.IGNORECASE,
 )
@@ -63,10 +64,104 @@ WRAPPED = re.compile(
 )
 
 
+# Dated relative to today ("下周三", "后天", "this Friday", "next month"): true for days, then
+# wrong. A habit names no such day ("我周末一般去爬山", "每月 25 号截止，过期下个月再报"), a
+# change from that day on stays true ("下个月起我常驻伦敦", "我下周搬去重庆了"), and "下周计划" is
+# a kind of plan, not a date. An agent that needs the date later writes it with ``valid_until``.
+TIME_BOUND = re.compile(
+    r"(?:大?后天|前天|下下?个?(?:周|星期|礼拜)|这个?(?:周|星期|礼拜)(?!期)|本周|下个?月|这个月|本月)"
+    r"(?!的?(?:计划|目标))|"
+    r"\b(?:next|this) (?:week|weekend|month|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday)\b|\bthe day after tomorrow\b|"
+    r"\bin (?:a|one|two|three|four|a few|a couple of|\d+) (?:days?|weeks?)\b",
+    re.IGNORECASE,
+)
+_HABIT = re.compile(
+    r"每|一般|通常|总是|以后|今后|\bevery\b|\beach\b|\busually\b|\balways\b|\bfrom now on\b",
+    re.IGNORECASE,
+)
+_FROM_THEN_ON = re.compile(
+    r"^[一二三四五六日天]?(?:起|开始)(?!.*(?:两|几|\d+|一)(?:天|周|个?星期|个?月))|"
+    r"搬|换到|调到|入职|加入|离职|跳槽|转到|改成|改为|\bmov(?:e|es|ing) to\b|\bjoin(?:s|ing)?\b|"
+    r"\brelocat|\bstart(?:s|ing)? (?:at|a new job)\b",
+    re.IGNORECASE,
+)
+
+
+def time_bound(sentence: str) -> bool:
+    """Whether a sentence is dated relative to today and true only for a while."""
+    found = TIME_BOUND.search(sentence)
+    if found is None or _HABIT.search(sentence):
+        return False
+    after = sentence[found.end() :]
+    return not (_FROM_THEN_ON.match(after) or _FROM_THEN_ON.search(sentence[found.start() :]))
+
+
+# What the user imagines: a condition ("If I ever…", "要是…的话", "假如…") with what they would
+# then do ("I'd", "would", "可能", "也许"). A rule's condition says what to do instead ("如果是技术
+# 问题，就先给结论", "If a test is flaky, quarantine it").
+HYPOTHETICAL = re.compile(
+    r"^(?:如果|要是|假如|假设|万一|倘若).*(?:可能|也许|或许|说不定|大概|会不会)|"
+    r"^(?:if|suppose|imagine)\b.*(?:\bwould\b|\bmight\b|\bcould\b|['’]d\b)|"
+    r"\bif (?:i|we) ever\b",
+    re.IGNORECASE,
+)
+# Words aimed at the agent's own instructions ("忽略之前的所有指令", "ignore all previous
+# instructions"): an attack or a command, never a fact about the user — and stored, it would come
+# back as context.
+TO_THE_AGENT = re.compile(
+    r"(?:忽略|无视|忘掉|忘记)掉?你?(?:之前|以前|上面|前面|以上|所有|全部)的?(?:所有|全部)?的?"
+    r"(?:指令|指示|提示词?|规则|设定|要求)|"
+    r"\b(?:ignore|disregard|forget)\s+(?:(?:all|any|the|your|my)\s+){0,2}"
+    r"(?:previous|prior|earlier|above|preceding|system)\s+(?:instructions?|prompts?|rules|messages)\b|"
+    r"\b(?:reveal|print|show|repeat)\s+(?:me\s+)?(?:the|your)\s+system\s+prompt\b|"
+    r"(?:输出|泄露|告诉我)你?的?系统提示词",
+    re.IGNORECASE,
+)
+# A task for now in the imperative ("Summarize this article for me", "Draft an email to my
+# landlord", "写一首关于我女儿的诗", "我需要一份 Go 的学习路线"): the object is one thing (this, a,
+# three, my…). Writing a kind of thing is a rule ("Write commit messages in English"), and so is
+# anything said for always or under a condition.
+TASK_NOW = re.compile(
+    r"^(?:please\s+)?(?:summari[sz]e|draft|generate|explain|list|translate|rewrite|proofread|"
+    r"compose|calculate|convert|outline|compare|find|look up|book|create|write|send|plan|"
+    r"brainstorm|prepare|come up with|pick|order|remind me)\b"
+    r"(?=.*\b(?:me|my|this|that|these|those|a|an|one|two|three|four|five|some|\d+)\b)|"
+    r"^i (?:need|want|would like|['’]d like) (?:a|an|one|some|two|three)\b|"
+    r"^(?:请|麻烦你?)?(?:写|画|翻译|总结|概括|列出?|生成|解释|算|计算|查|搜索?|推荐|整理|润色|起草|拟|订|预订)"
+    r"(?:一下|一[个份首篇段封张条句]|几[个份首篇段封张条句]|[个份首篇段封张条句])|"
+    r"^我(?:需要|想要|要)(?:一(?![直律定样般起向贯])|几)[个份首篇段封张条杯]",
+    re.IGNORECASE,
+)
+STANDING = re.compile(
+    r"以后|今后|每次|每当|总是|一律|统一|默认|都|的时候|\balways\b|\bfrom now on\b|\bevery\b|"
+    r"\ball\b|\bany\b|"
+    r"\bwhenever\b|\bin future\b|\bgoing forward\b|\bby default\b|\bnever\b|\bbefore\b|"
+    r"\bafter\b|\bwhen\b|\bif\b|\bunless\b",
+    re.IGNORECASE,
+)
+# A one-off exception after a standing rule ("以后写 Python 都加类型注解，这次不用。", "…, but not
+# this time."): the rule stands, the exception is for now.
+EXCEPTION_NOW = re.compile(
+    r"\s*[，,;；]\s*(?:但是?|不过)?(?:这次|这回|本次|今天)先?(?:不用|不必|除外|例外|算了|就不用)了?吧?"
+    r"(?=[。.!！]?\s*$)|"
+    r"\s*[,;]?\s*(?:but|except)\s+(?:not\s+)?(?:this time|today|for now)(?=[.!]?\s*$)",
+    re.IGNORECASE,
+)
+
+
+def without_exception(sentence: str) -> str:
+    """A standing rule without the one-off exception that follows it; other sentences as said."""
+    rule = EXCEPTION_NOW.sub("", sentence)
+    return rule if rule != sentence and ASKS_ALWAYS.search(rule) else sentence
+
+
 # A request for a task now ("帮我写个 PRD 的大纲", "Can you summarise this?", "我查查": trying,
 # not stating), unless it sets how every such task is done ("帮我写邮件的时候都…", "whenever…").
 REQUEST = re.compile(
-    r"^(?:请|麻烦)?(?:帮我|帮忙|给我|替我)(?!.*(?:以后|今后|的时候|每次|总是|一律|统一|都))|"
+    # "帮我记住…" wraps a statement; it asks for no task.
+    r"^(?:请|麻烦)?(?:帮我|帮忙|给我|替我)(?!记住|记一下|记下|记着|记好)"
+    r"(?!.*(?:以后|今后|的时候|每次|总是|一律|统一|都))|"
     r"^(?:好[的，,]?\s*)?我(?:先|来|再)?\S{0,2}一下|"
     r"^(?:好[的，,]?\s*)?(?:那)?我(?:先|来|再|去)?"
     r"(?!爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|姥姥|姥爷|婆婆|公公|叔叔|舅舅|伯伯|宝宝|太太)(\S)\1|"
@@ -79,7 +174,9 @@ REQUEST = re.compile(
 # The user thinking aloud about an option, not deciding it.
 USER_SUGGESTION = re.compile(
     r"可以考虑|要不要|不如我们|我觉得.{0,6}可以|\bhow about\b|\bwhat if we\b|"
-    r"\bmaybe we (?:should|could)\b|\bwe could consider\b|\b(?:i|we) suggest\b|我建议|我提议",
+    r"\bmaybe we (?:should|could)\b|\bwe could consider\b|\b(?:i|we) suggest\b|我建议|我提议|"
+    # A proposal put to the others as a question ("我们以后都用 MySQL 吧？").
+    r"我们.*吧\s*[？?]\s*$",
     re.IGNORECASE,
 )
 
@@ -88,6 +185,14 @@ USER_SUGGESTION = re.compile(
 ASKS_ALWAYS = re.compile(
     r"以后|今后|每次|总是|一直|默认|\balways\b|\bfrom now on\b|\bevery time\b|\bwhenever\b|"
     r"\bgoing forward\b|\bby default\b",
+    re.IGNORECASE,
+)
+
+
+# A question for information, even about later ("如果我以后去日本工作，需要准备什么？"), is not a
+# request for a standing rule.
+ASKS_WHAT = re.compile(
+    r"什么|怎么|怎样|哪|多少|几[个点时天次]|为什么|为啥|谁|啥|\b(?:what|how|which|why|where|when|who)\b",
     re.IGNORECASE,
 )
 
@@ -102,10 +207,46 @@ SETTLES = re.compile(
     r"\bworks now\b|\bdecided\b|\bdecision made\b|\bsettled\b|\bverified\b|"
     r"\bthat was (?:it|the (?:cause|problem|issue))\b|"
     # A statement of fact confirmed as right ("yes that's right", "没错").
-    r"\bthat'?s (?:right|correct)\b|\bexactly\b|没错|说得对",
+    r"\bthat'?s (?:right|correct)\b|\bexactly\b|没错|说得对|"
+    # "对，就是这个原因", "改了之后就好了", a bare "对。" to "…对吗？".
+    r"就是这个(?:原因|问题)?|(?:之后|以后|完)就?好了|^\s*(?:对|是的|对的)\s*[。！!]?\s*$",
     re.IGNORECASE,
 )
-NEGATED = re.compile(r"没|不|未|别|\bnot\b|n't\b|\bno\b|\bnever\b", re.IGNORECASE)
+# How the assistant opens what it sums up or weighs for the user to confirm ("总结一下你的偏好：…
+# 对吗？", "综合来看，…"), and how it hedges a cause ("看起来是因为…", "是不是因为…？"): once the
+# user confirms, the statement stands without them.
+_SUMMING_UP = re.compile(
+    r"^\s*(?:总结一下|总结|综合来看|综上|总之|总的来说|简单来说|也就是说|to sum up|in summary|so)"
+    r"\s*[，,：:]?\s*",
+    re.IGNORECASE,
+)
+_HEDGED_CAUSE = re.compile(r"^(?:看起来|看样子|似乎|应该|可能|估计)是?(?:因为|由于)")
+_ASKED_CAUSE = re.compile(r"^(?:是不是|是否)(?:因为|由于)(.+?)\s*[？?]$")
+
+
+def as_conclusion(sentence: str) -> str:
+    """The assistant's sentence as the statement the user confirmed."""
+    sentence = _SUMMING_UP.sub("", sentence)
+    sentence = _ASKED_CAUSE.sub(r"原因是\1。", sentence)
+    return _HEDGED_CAUSE.sub("原因是", sentence)
+
+
+# The user agreeing with what the assistant said, then saying it ("我同意你刚才说的，瓶颈确实在磁盘
+# IO。", "You're right, the leak was in the cache."): what follows is a verified conclusion.
+_AGREEING = re.compile(
+    r"^\s*(?:我(?:也)?同意你?(?:刚才|之前)?(?:说的|的(?:看法|判断|分析))?|你说得(?:对|没错)|"
+    r"I agree(?: with you)?|you(?:['’]re| are) right)\s*[，,:：;；]\s*(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def agreement(sentence: str) -> str | None:
+    """What the user says after agreeing with the assistant, or None when they do not agree."""
+    found = _AGREEING.match(sentence)
+    return sentence[found.end() :] if found else None
+
+
+NEGATED = re.compile(r"没(?!错|问题)|不(?!错)|未|别|\bnot\b|n't\b|\bno\b|\bnever\b", re.IGNORECASE)
 
 
 def settles(message: str) -> bool:
@@ -123,6 +264,10 @@ def veto(sentence: str, role: str) -> str | None:
     """Why a sentence may not be kept whatever the head says, or None."""
     if ONE_OFF.search(sentence):
         return "one_off"
+    if time_bound(sentence):
+        return "time_bound"
+    if TO_THE_AGENT.search(sentence):
+        return "to_the_agent"
     if SNAPSHOT.search(sentence):
         return "snapshot"
     if CODE_OR_PATH.search(sentence):
@@ -136,11 +281,17 @@ def veto(sentence: str, role: str) -> str | None:
             return "assistant_unconfirmed"
     elif role != "user":
         return "role"
-    elif REQUEST.search(sentence.strip()):
+    elif REQUEST.search(sentence.strip()) or (
+        TASK_NOW.search(sentence.strip()) and not STANDING.search(sentence)
+    ):
         return "request"
+    elif HYPOTHETICAL.search(sentence.strip()):
+        return "hypothetical"
     elif USER_SUGGESTION.search(sentence):
         return "suggestion"
-    elif QUESTION_END.search(sentence) and not ASKS_ALWAYS.search(sentence):
+    elif QUESTION_END.search(sentence) and (
+        not ASKS_ALWAYS.search(sentence) or ASKS_WHAT.search(sentence)
+    ):
         return "question"
     return None
 
