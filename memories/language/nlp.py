@@ -21,7 +21,7 @@ from typing import Any
 import jieba
 import jieba.posseg
 
-from memories.language import names
+from memories.language import names, script
 from memories.text import HAN, normalize_quotes, word_set
 
 Entity = tuple[str, str]
@@ -153,10 +153,15 @@ def lemmatize_for_bm25(text: str) -> str:
 
 
 def _lemmatize(text: str) -> str:
+    """The keyword tokens of ``text``, accents and script folded (``fold_accents``,
+    ``script.simplified``): spaCy's lemmas folded after it read the text as written (it keeps
+    "tomás" a name, where "tomas" alone reads as the plural of "toma"); jieba's words cut from the
+    folded text, since its dictionary is simplified (天樞項目 was 天樞項 / 目的) and it splits a
+    Latin word at an accented letter ("charit" / "é")."""
     if not has_han(text):
         assert _english_lemmatize is not None, "memories.language.nlp.configure() not called"
-        return _english_lemmatize(text)
-    return " ".join(_jieba_tokens(text))
+        return fold_accents(_english_lemmatize(text))
+    return " ".join(_jieba_tokens(script.simplified(fold_accents(text))))
 
 
 def _jieba_tokens(text: str) -> list[str]:
@@ -296,12 +301,34 @@ MAX_HAN_GRAM = 12
 MAX_LATIN_GRAM_WORDS = 4
 
 
-def normalize_name(text: str) -> str:
-    """The form an entity is compared in: NFKC, lower case, ASCII quotes, single spaces.
+# Combining diacritical marks (U+0300–U+036F): what NFKD splits off an accented Latin letter
+# (é → e + U+0301) and off pinyin's tone marks.  Only these: other marks are letters' meaning
+# (Japanese dakuten, が is not か) and Hangul recomposes.
+_ACCENTS = re.compile("[\u0300-\u036f]")
 
-    ``memories.search`` applies the same steps in SQL (``lower(normalize(…, NFKC))``).
+
+def fold_accents(text: str) -> str:
+    """``text`` without the accents of its letters (Tomás → Tomas, Charité → Charite, Qīngniǎo →
+    Qingniao): NFKD, combining diacritical marks dropped, composed again (NFC).  People type names
+    without them, so recall compares names and keywords folded on both sides: the stored
+    keyword tokens (``lemmatize_for_bm25``) and the entity channel's names (``recall_name``;
+    migration 0021 is its SQL twin, the ``recall_name`` column)."""
+    return unicodedata.normalize("NFC", _ACCENTS.sub("", unicodedata.normalize("NFKD", text)))
+
+
+def normalize_name(text: str) -> str:
+    """The form a quoted name is compared in: NFKC, lower case, ASCII quotes, single spaces.
+
+    ``memories.recall.lexical`` applies the same steps in SQL (``lower(normalize(…, NFKC))``).
     """
     return " ".join(unicodedata.normalize("NFKC", normalize_quotes(text)).lower().split())
+
+
+def recall_name(text: str) -> str:
+    """The form an entity's name is compared in by the entity channel: ``normalize_name`` with
+    its accents folded (``fold_accents``).  The ``recall_name`` column holds it for every stored
+    entity (migration 0021: the same steps in SQL)."""
+    return fold_accents(normalize_name(text))
 
 
 def query_tokens(text: str) -> list[str]:
@@ -444,29 +471,37 @@ def english_bm25(tokens: Iterable[Any]) -> str:
 
 
 def name_grams(text: str) -> list[str]:
-    """Every span of the query that could be an entity's normalised text: Han substrings of 2 to
-    12 characters and runs of 1 to 4 Latin words.  Matching entity texts by equality against
-    these finds every entity the query names, with no NER on the query and no false substring
-    hits inside longer Latin words."""
+    """Every span of the query that could be an entity's name (``recall_name``): Han substrings
+    of 2 to 12 characters and runs of 1 to 4 Latin words.  Matching entity names by equality
+    against these finds every entity the query names, with no NER on the query and no false
+    substring hits inside longer Latin words.  A query holding traditional characters also
+    gives the spans of its simplified spelling (``script``): 天樞 names the entity 天枢, and a
+    memory written in traditional characters keeps its own names."""
     grams: dict[str, None] = {}
-    units = NAME_UNIT.findall(normalize_name(text))
-    for index, unit in enumerate(units):
-        if has_han(unit):
-            for start in range(len(unit)):
-                for end in range(start + 2, min(len(unit), start + MAX_HAN_GRAM) + 1):
-                    grams.setdefault(unit[start:end], None)
-            continue
-        words: list[str] = []
-        for following in units[index : index + MAX_LATIN_GRAM_WORDS]:
-            if has_han(following):
-                break
-            words.append(following)
-            if len(" ".join(words)) >= 2:
-                grams.setdefault(" ".join(words), None)
+    for spelling in dict.fromkeys((text, script.simplified(text))):
+        units = NAME_UNIT.findall(recall_name(spelling))
+        for index, unit in enumerate(units):
+            if has_han(unit):
+                for start in range(len(unit)):
+                    for end in range(start + 2, min(len(unit), start + MAX_HAN_GRAM) + 1):
+                        grams.setdefault(unit[start:end], None)
+                continue
+            words: list[str] = []
+            for following in units[index : index + MAX_LATIN_GRAM_WORDS]:
+                if has_han(following):
+                    break
+                words.append(following)
+                if len(" ".join(words)) >= 2:
+                    grams.setdefault(" ".join(words), None)
     return list(grams)
 
 
 def quoted_names(text: str) -> list[str]:
-    """Names the query puts in quotes (“林清”, "Atlas"): they always count as evidence."""
-    found = [normalize_name(match.group(1)) for match in QUOTED.finditer(normalize_quotes(text))]
+    """Names the query puts in quotes (“林清”, "Atlas"): they always count as evidence; a name in
+    traditional characters also in its simplified spelling."""
+    found = [
+        normalize_name(spelling)
+        for match in QUOTED.finditer(normalize_quotes(text))
+        for spelling in (match.group(1), script.simplified(match.group(1)))
+    ]
     return [name for name in dict.fromkeys(found) if len(name) >= 2]

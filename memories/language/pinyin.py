@@ -9,7 +9,7 @@ import re
 import jieba
 from pypinyin import Style, lazy_pinyin, pinyin
 
-from memories.language.nlp import MAX_LATIN_GRAM_WORDS, NAME_UNIT, normalize_name
+from memories.language.nlp import MAX_LATIN_GRAM_WORDS, NAME_UNIT, normalize_name, recall_name
 
 _ALL_HAN = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,12}$")
 _PINYIN_WORD = re.compile(r"^[a-z]+$")
@@ -64,9 +64,10 @@ def _readings(text: str) -> list[str]:
 def pinyin_grams(text: str) -> list[str]:
     """Runs of 1 to 4 Latin words of the query, run together (``qing niao`` → ``qingniao``):
     equal to one of a name's ``pinyin_readings``, the query names it in pinyin.  Words holding
-    digits or symbols are never pinyin and break a run."""
+    digits or symbols are never pinyin and break a run.  Tone marks are accents
+    (``recall_name``): "Qīngniǎo" is "qingniao"."""
     grams: dict[str, None] = {}
-    units = NAME_UNIT.findall(normalize_name(text))
+    units = NAME_UNIT.findall(recall_name(text))
     for index in range(len(units)):
         joined = ""
         for unit in units[index : index + MAX_LATIN_GRAM_WORDS]:

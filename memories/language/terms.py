@@ -48,6 +48,32 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
     return _with_acronyms(found, nlp.acronyms_spelt(tokens))
 
 
+# The endings spaCy takes off a word it reads as a plural ("tomas" → "toma", "moses" → "mose").
+PLURAL_ENDINGS = ("s", "es")
+
+
+def typed_forms(terms: list[tuple[str, ...]], text: str) -> list[tuple[str, ...]]:
+    """``terms`` (``keyword_terms``) with the word the query typed beside a lemma that spaCy
+    made of it by reading a plural into a word no dictionary knows — a name, mostly: "Who is
+    Tomas?" asks for "toma", where the memory's "Tomas Alvarez" kept "tomas".  The typed word
+    is one more form of the same term: a memory holding either matches, and the term still
+    counts once.  A word the dictionary knows ("projects") was read right and gets none; the
+    words are compared as the entity channel reads the query (``nlp.recall_name``).  Added after
+    ``keyword_slips`` has read the terms: "kestrals" is still a slip of kestrel."""
+    known = lexicon.get()
+    written = set(nlp.NAME_UNIT.findall(nlp.recall_name(text)))
+    held = {form for forms in terms for form in forms}
+    found: list[tuple[str, ...]] = []
+    for forms in terms:
+        word = forms[0]
+        unknown = len(forms) == 1 and word.isalpha() and word.isascii()
+        if unknown and word not in written and not known.translations(word):
+            typed = [word + end for end in PLURAL_ENDINGS if word + end in written]
+            forms = (word, *(form for form in typed if form not in held))
+        found.append(forms)
+    return found
+
+
 def translated_forms(terms: list[tuple[str, ...]]) -> list[str]:
     """The forms of ``terms`` (``keyword_terms``) that are a term's dictionary translations,
     not the term itself, its attribute's words or an acronym it spells."""
@@ -79,7 +105,7 @@ def misspellings(text: str) -> list[str]:
     that may be slips are read."""
     known = lexicon.get()
     variants: dict[str, None] = {}
-    words = [w for w in nlp.NAME_UNIT.findall(nlp.normalize_name(text)) if not nlp.has_han(w)]
+    words = [w for w in nlp.NAME_UNIT.findall(nlp.recall_name(text)) if not nlp.has_han(w)]
     read = 0
     for word in words:
         if not word.isalpha():

@@ -15,7 +15,8 @@
   holds weighs what the rarest held word weighs.  A hit whose matched terms are all names the
   entity channel looked up is marked ``names_only``: fusion counts it there, once.
 * **entity** — memories linked in ``poco_memories_entities`` to an entity whose normalised text
-  (NFKC, lower case, single spaces) equals a span of the query — or, at half weight, a Latin
+  (NFKC, lower case, single spaces, accents folded: ``nlp.recall_name``) equals a span of the
+  query (or of its simplified spelling) — or, at half weight, a Latin
   word of the query with one typing slip undone — or one of whose stored pinyin readings
   (青鸟 → ``qingniao``; 太行 → ``taixing``, ``taihang``…) equals a run of the query's Latin
   words, plus memories whose text holds a name the query puts in quotes.  Entities linked to

@@ -144,8 +144,9 @@ LIMIT %(pool)s
 # typing slip; ``exact`` marks the first two.
 ENTITY_CTES = """
 en_direct AS MATERIALIZED (
-    -- ``recall_scope``, ``recall_name`` (NFKC, lower case, one space between words) and
-    -- ``recall_pinyin`` are read without the payload and its links (migration 0017).
+    -- ``recall_scope``, ``recall_name`` (NFKC, lower case, one space between words, accents
+    -- folded: migration 0021) and ``recall_pinyin`` are read without the payload and its links
+    -- (migration 0017).
     SELECT en.id, en.recall_name AS name, en.payload->'linked_memory_ids' AS links,
            (en.recall_name = ANY(%(en_grams)s::text[])
             OR en.recall_pinyin ?| %(en_pinyin)s::text[]) AS exact

