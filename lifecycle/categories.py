@@ -1,4 +1,21 @@
-"""A fact's category from its wording (deterministic; the LLM does not return one)."""
+"""A fact's category from its wording (deterministic; the LLM does not return one).
+
+What the categories mean (the demo seeds, ``edges/management/commands/seed_demo.py``, are
+written to them):
+
+* ``constraint`` — a rule the assistant must keep: something it must or must not do ("数据库迁移
+  必须先在预发环境演练", "Never include API keys…", "Don't schedule meetings before 10am"), and
+  what limits what it may suggest for the user's sake, an allergy above all ("用户对花生过敏":
+  a health fact, kept as the rule it imposes on every food suggestion);
+* ``goal`` — what the user means to achieve;
+* ``preference`` — how the user wants things: the way to be answered ("以后回答默认用中文",
+  "Answer in English from now on", "Always reply in bullet points"), formats, and the tools
+  they work with ("用户的主力编辑器是 Vim");
+* ``project`` — a project's or team's setup and conventions;
+* ``fact`` — anything else about the user.
+
+The first rule that matches wins, in that order. A ``memory_key`` says what the memory is the
+value of: one of ``preference.*`` makes it a preference whatever the wording."""
 
 from __future__ import annotations
 
@@ -6,10 +23,21 @@ import re
 
 from memories.types import Category
 
+PREFERENCE_KEY_PREFIX = "preference."
+
+# An instruction addressed to the assistant opens the sentence: "Answer in English…",
+# "Always reply…", "Please respond…" ("From now on, answer…" too).
+_EN_OPENING = r"^\s*(?:from now on,?\s+)?(?:please\s+)?(?:always\s+)?"
+
 RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
         Category.CONSTRAINT,
-        re.compile(r"不要|禁止|不得|不能|必须|务必|严禁|\bnever\b|\bmust\b|\bdo not\b", re.I),
+        re.compile(
+            r"不要|禁止|不得|不能|必须|务必|严禁|请勿|^\s*(?:请)?别(?![人的墅名处称])"
+            r"|过敏|\ballerg(?:y|ies|ic)\b"
+            r"|\bnever\b|\bmust\b|\bdo not\b" + rf"|{_EN_OPENING}(?:don[’']?t|avoid)\b",
+            re.I,
+        ),
     ),
     (Category.GOAL, re.compile(r"目标|计划|希望在|打算|\bgoal\b|\bplan(s|ning)? to\b", re.I)),
     (
@@ -18,9 +46,16 @@ RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
             r"偏好|喜欢|习惯|倾向|优先|统一使用|都用|\bprefer|\blikes?\b|\bfavou?rite"
             # How the user wants to be answered, said as an instruction to the assistant.
             r"|(?:回答|回复|答复)(?:用户|我)|啰嗦|尽量简[短洁]|统一用|请用|叫(?:用户|我)"
+            r"|默认.{0,10}(?:回答|回复|答复)|(?:回答|回复|答复).{0,6}默认"
+            r"|(?:以后|今后|往后|从现在起).{0,6}默认"
             r"|\balways\s+use\b"
             r"|\b(?:answer|reply\s+to|respond\s+to|write\s+to)\s+the\s+user\b"
-            r"|\bkeep\s+(?:the\s+)?(?:answers|replies|responses)\s+(?:short|brief|concise)\b",
+            r"|\bkeep\s+(?:the\s+)?(?:answers|replies|responses)\s+(?:short|brief|concise)\b"
+            + rf"|{_EN_OPENING}(?:answer|reply|respond|write|use|call\s+me|address\s+me)\b"
+            # The tools the user works with.
+            r"|主力|惯用"
+            r"|\b(?:main|primary|go-to|daily)\s+(?:editor|ide|shell|terminal|browser|"
+            r"(?:programming\s+)?language|laptop|os)\b",
             re.I,
         ),
     ),
@@ -31,7 +66,11 @@ RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
 )
 
 
-def categorize(text: str) -> Category:
+def categorize(text: str, *, memory_key: str = "") -> Category:
+    """The category of a fact whose writer named none: a ``preference.*`` key's, else the first
+    rule its wording matches, else ``fact``."""
+    if memory_key.startswith(PREFERENCE_KEY_PREFIX):
+        return Category.PREFERENCE
     for category, pattern in RULES:
         if pattern.search(text):
             return category

@@ -321,8 +321,10 @@ def _adopt(*, scope: MemoryScope, job: IngestJob, facts: list[ExtractedFact]) ->
                 memory_id=fact.id,
                 text=fact.text,
                 actor=SYSTEM_ACTOR,
-                category=categorize(fact.text),
-                memory_key=propose_key(fact.text),
+                # A fact's key implies its category (a preference.* key is a preference), as on
+                # the explicit add.
+                category=categorize(fact.text, memory_key=(key := propose_key(fact.text))),
+                memory_key=key,
                 run_id=job.run_id,
             ).status
             == WriteStatus.ADDED

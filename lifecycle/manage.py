@@ -53,8 +53,8 @@ def manage_memory(
             scope=scope,
             text=text,
             actor=actor,
-            # None named: read from the wording, as an ingest's facts are.
-            category=category or categorize(text),
+            # None named: read from the key and the wording, as an ingest's facts are.
+            category=category or categorize(text, memory_key=memory_key or ""),
             source=Source.MANAGE,
             run_id=run_id,
             confidence=confidence,

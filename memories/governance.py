@@ -66,9 +66,12 @@ def iso(value: datetime | None) -> str | None:
 
 
 def payload_status(payload: dict[str, Any], *, now: datetime | None = None) -> MemoryStatus:
-    """The memory's status as a reader must treat it (``memories.recall.live``): past its
-    ``valid_until`` it is expired even before the periodic sweep has marked it. A status no
-    writer writes is not live either: it reads as expired."""
+    """The memory's effective status, the one every output shows (the record and its metadata,
+    the lists, ``/v1``, ``/mem0``, MCP, the export and its CSV, admin) and every rule about "is
+    it current" reads: past its ``valid_until`` it is expired even before the periodic sweep
+    has marked it (``memories.recall.live``). A status no writer writes is not live either: it
+    reads as expired. What is *stored* (``live.stored_status``) matters only to the writers
+    that change it."""
     try:
         return MemoryStatus(live.read_status(payload, now=now))
     except ValueError:
@@ -89,6 +92,16 @@ FUNCTION_CHARACTERS = frozenset(
     "的地得了着过是在和与及或也都还又就才很太更最把被让给用对向从到为以于而且呢吧啊吗嘛呀哦嗯么"
     "个只些这那要会能可请先再将已正其该每各某一我你他她它们您咱说有做"
 )
+# A confirmation opening a sentence ("对，" "没错，" "是的，" "Yes, " "Right, "): the speaker
+# agreeing with what was said before, not part of the fact — and "没错" / "不错" hold no negation
+# ("没错，以后默认用英文回答" repeats "以后默认用英文回答"). Only before a separator: "对接人是王磊"
+# keeps its 对, and a denial ("不对，…") is no confirmation.
+CONFIRMATION = re.compile(
+    r"^\s*(?:(?:对+(?:的|啊|呀)?|没错|是的|是啊|嗯+|好的|好|确实|不错|没问题"
+    r"|(?:yes|yeah|yep|yup|right|correct|exactly|sure|indeed|ok|okay)\b)"
+    r"\s*[,，、。.!！:：;；~～]+\s*)+",
+    re.IGNORECASE,
+)
 # A negation on one side only turns a fact into its opposite ("喜欢" / "不喜欢").
 NEGATION = re.compile(
     r"不|没|别|无|非|勿|\bnot\b|\bno\b|\bnever\b|n't\b|\bwithout\b", re.IGNORECASE
@@ -104,19 +117,40 @@ NUMBER = re.compile(
 )
 
 
+def without_confirmation(text: str) -> str:
+    """``text`` without the confirmation it opens with (``CONFIRMATION``), if any."""
+    opening = CONFIRMATION.match(text)
+    return text[opening.end() :] if opening else text
+
+
 def new_content_terms(*, existing: str, candidate: str) -> set[str]:
     """Content words of ``candidate`` that ``existing`` lacks (jieba/spaCy terms as recall
     tokenises them, generic and restating words left out), and the Han characters it holds as
     words of their own that appear nowhere in ``existing`` ("猫" of "用户养了一只猫" against
-    "…一只狗"; recall's terms leave one-character words out)."""
+    "…一只狗"; recall's terms leave one-character words out).
+
+    A Han term spelt out in ``existing`` is no new word even where jieba cut ``existing``
+    otherwise: "先给" of "，先给结论" is in "并先给结论", which jieba cuts "并先/给/结论"."""
     known = set(nlp.query_terms(existing)) | _numbers(existing)
     found = set(nlp.query_terms(candidate)) | _numbers(candidate)
-    new = {t for t in found if t not in known and t not in RESTATING_WORDS}
+    new = {
+        t
+        for t in found
+        if t not in known and t not in RESTATING_WORDS and not _spelt_out_in(t, existing)
+    }
     return new | {
         word
         for word in nlp.single_han_words(candidate)
         if word not in FUNCTION_CHARACTERS and word not in existing
     }
+
+
+HAN_TERM = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
+
+
+def _spelt_out_in(term: str, text: str) -> bool:
+    """Whether ``term`` is all Han characters and appears verbatim in ``text``."""
+    return HAN_TERM.fullmatch(term) is not None and term in text
 
 
 def _numbers(text: str) -> set[str]:
@@ -128,9 +162,11 @@ def is_duplicate(*, existing: str, candidate: str, similarity: float, min_score:
 
     Close in meaning is not enough: "以后默认用英文回答" and "以后默认用中文回答" are close and
     contradict each other (an update, never a NOOP). So a duplicate must also bring no content
-    word of its own and keep the other's negation."""
+    word of its own and keep the other's negation. A confirmation opening either text
+    ("没错，", "Yes, ") is not part of its fact and is left out of both comparisons."""
     if similarity < min_score:
         return False
+    existing, candidate = without_confirmation(existing), without_confirmation(candidate)
     if bool(NEGATION.search(existing)) != bool(NEGATION.search(candidate)):
         return False
     return not new_content_terms(existing=existing, candidate=candidate)

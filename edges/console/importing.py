@@ -131,7 +131,7 @@ def memory_import(request: HtmxHttpRequest) -> HttpResponse:
             return _page(request, {"form": ImportUploadForm(), "notice": notice}, status=400)
         report = portability.memory_import(scope=scope, items=items, actor=request_actor(request))
         counts = {
-            "added": report.count("added") + report.count("superseded"),
+            "added": report.count("added"),
             "skipped": report.count("no_effect"),
             "refused": report.count("rejected"),
         }

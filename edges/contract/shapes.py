@@ -394,10 +394,15 @@ class ExportOutput(serializers.Serializer):
 class ImportItemOutput(serializers.Serializer):
     index = serializers.IntegerField(help_text="The item's position in document.memories")
     status = serializers.ChoiceField(
-        choices=["added", "superseded", "no_effect", "rejected", "backend_error", "not_attempted"]
+        choices=["added", "no_effect", "rejected", "backend_error", "not_attempted"],
+        help_text="What happened to this item (an item that took over a key is added)",
     )
     memory_id = serializers.CharField(allow_null=True)
     reason = serializers.CharField(allow_null=True)
+    superseded_id = serializers.CharField(
+        allow_null=True,
+        help_text="The memory of the same memory_key this item replaced (now superseded).",
+    )
 
 
 class ImportOutput(serializers.Serializer):
@@ -419,7 +424,7 @@ class ImportOutput(serializers.Serializer):
         return int(report.count("added"))
 
     def get_superseded(self, report: Any) -> int:
-        return int(report.count("superseded"))
+        return int(report.superseded)  # memories replaced by added items, counted in added too
 
     def get_no_effect(self, report: Any) -> int:
         return int(report.count("no_effect"))

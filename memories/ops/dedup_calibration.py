@@ -16,6 +16,9 @@ from memories.ops.calibration import cosine
 # or contradict it — those are updates or new facts, never a NOOP.
 DEDUP_PAIRS: tuple[tuple[str, str, bool], ...] = (
     ("以后默认用英文回答", "对，还是默认用英文回答", True),
+    # a leading confirmation is no part of the fact, and 没 of 没错 no negation
+    ("以后默认用英文回答", "没错，以后默认用英文回答", True),
+    ("以后技术问题默认用中文回答，并先给结论", "对，技术问题还是默认用中文回答，先给结论", True),
     ("用户偏好简体中文技术方案", "用户喜欢简体中文的技术方案", True),
     ("团队沟通用飞书", "团队统一用飞书沟通", True),
     ("用户住在杭州", "用户目前住在杭州", True),
@@ -63,6 +66,8 @@ DEDUP_PAIRS: tuple[tuple[str, str, bool], ...] = (
     # negations
     ("用户喜欢喝绿茶", "用户不喜欢喝绿茶", False),
     ("User likes spicy food", "User does not like spicy food", False),
+    ("用户喜欢喝绿茶", "没错，用户不喜欢喝绿茶", False),
+    ("以后默认用英文回答", "没错，以后默认用中文回答", False),
     # a new detail is new information
     ("用户住在杭州", "用户住在杭州西湖区，通勤骑自行车", False),
     (

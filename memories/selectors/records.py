@@ -22,6 +22,7 @@ from memories.selectors.overview import topic_memory_ids
 from memories.selectors.rows import (
     MEMORY_TABLE,
     memory_owned_row,
+    row_tenant,
     rows_with_status,
     scope_rows,
     to_record,
@@ -50,15 +51,22 @@ def memory_get(*, scope: MemoryScope, memory_id: str) -> MemoryRecord:
     return to_record(memory_owned_row(scope=scope, memory_id=memory_id))
 
 
+def memory_records(*, scope: MemoryScope, memory_ids: list[str]) -> dict[str, MemoryRecord]:
+    """The scope's memories among ``memory_ids``, whatever their status, by id (one query): what
+    a door adds to search hits, which carry no times (``/mem0`` answers Mem0's ``created_at``
+    and ``updated_at`` with each result). An id no longer stored is absent."""
+    rows = scope_rows(scope).filter(id__in=memory_ids).defer("vector")
+    return {str(row.id): to_record(row) for row in rows}
+
+
 def memory_owner(*, tenant_id: str, memory_id: str) -> str | None:
     """The user of ``tenant_id`` whose memory ``memory_id`` is; None when no memory of that
     tenant has the id. For a door whose by-id calls name no user (``/mem0``): it builds the
     scope from the answer, so another tenant's id stays unknown."""
     row = MemoryRow.objects.filter(id=memory_id).defer("vector").first()
-    if row is None:
+    if row is None or row_tenant(row) != tenant_id:
         return None
-    owner_tenant, _, owner_user = row.scope_key.partition(":")
-    return owner_user if owner_tenant == tenant_id and owner_user else None
+    return row.scope_key.partition(":")[2] or None
 
 
 def memory_former_owner(*, tenant_id: str, memory_id: str) -> str | None:

@@ -6,6 +6,7 @@ ingest needs nothing from the engine itself."""
 from __future__ import annotations
 
 import contextlib
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -13,6 +14,7 @@ from django.conf import settings
 from memories import governance, metrics
 from memories.admission import admit_extracted
 from memories.engine import ExtractedFact, get_engine
+from memories.instants import read_instant
 from memories.locks import scope_write_lock
 from memories.models import AuditEvent, MemoryRow
 from memories.selectors import (
@@ -142,6 +144,7 @@ def memory_record_extracted(
             category=category,
             memory_key=memory_key,
             replaces=current,
+            since=read_instant(row.payload.get("created_at")),
         )
     metrics.writes.labels("ingest", "added").inc()
     return WriteOutcome(
@@ -196,9 +199,11 @@ def _adopt(
     category: str,
     memory_key: str,
     replaces: MemoryRow | None,
+    since: datetime | None,
 ) -> None:
     """Give the fact its category and key, with its ADD audit row and the supersede of the
-    key's old holder."""
+    key's old holder, which stops holding where the fact begins (``since``, its
+    ``created_at``: the two validities meet)."""
     fields: dict[str, Any] = {"category": Category(category).value}
     if memory_key:
         fields["memory_key"] = memory_key
@@ -209,4 +214,5 @@ def _adopt(
         event=AuditEvent.Event.ADD,
         new_text=text,
         replaces=replaces,
+        since=since,
     )

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 from django.db import transaction
+from django.utils import timezone
 
 from memories import metrics
 from memories.engine import Mem0Adapter, NewFact, PreparedText, get_engine
@@ -51,6 +52,7 @@ def write_batch(
     """Insert the batch's survivors, supersede what they replace and write every audit row
     in input order — all or nothing (no memory without its audit trail)."""
     engine = get_engine()
+    _stamp(pending, at=timezone.now())
     ids = engine.add_many(
         ctx.scope.key,
         [NewFact(text=p.text, metadata=p.metadata) for p in pending],
@@ -76,6 +78,19 @@ def write_batch(
     for _, step in steps:
         result = "added" if isinstance(step, Pending) else "no_effect"
         metrics.writes.labels("add", result).inc()
+
+
+def _stamp(pending: list[Pending], *, at: datetime) -> None:
+    """Give every fact that keeps no time of its own (an import's ``created_at``) the batch's
+    one clock reading: it is the fact's ``created_at``, its ADD row's time and the
+    ``superseded_at`` of the memory it replaces, so the old validity ends exactly where the new
+    one begins and a search ``as_of`` any instant sees one version (docs/retrieval.md, "As
+    of"). Two readings, one at the INSERT and one at the supersede, left both valid for the
+    milliseconds between them."""
+    for p in pending:
+        if p.created_at is None:
+            p.created_at = at
+            p.metadata["created_at"] = at.isoformat()
 
 
 def _ident(target: Pending | str | MemoryRow) -> str:

@@ -78,12 +78,14 @@ def record_write(
     new_text: str = "",
     at: datetime | None = None,
     replaces: MemoryRow | None = None,
+    since: datetime | None = None,
     changes: dict[str, list[Any]] | None = None,
     status: str = "",
 ) -> None:
     """The audit row of a stored write and, when it takes over a key, the supersede of the
-    key's old holder — both or neither: on failure the old holder is current again and the
-    caller takes its own write back."""
+    key's old holder from ``since`` (when the written memory begins to hold: its
+    ``created_at``; default ``at``) — both or neither: on failure the old holder is current
+    again and the caller takes its own write back."""
     try:
         with transaction.atomic():
             audit(
@@ -97,7 +99,7 @@ def record_write(
                 status=status,
             )
             if replaces is not None:
-                supersede(ctx, old=replaces, new_id=memory_id, at=at)
+                supersede(ctx, old=replaces, new_id=memory_id, at=since or at)
     except Exception:
         if replaces is not None:
             with contextlib.suppress(Exception):

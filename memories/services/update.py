@@ -3,6 +3,7 @@ expiry) in place, as the user's explicit word."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -54,10 +55,14 @@ def memory_update(
 
     A correction is new text: it passes the same admission as a new fact.
     ``memory_key`` (``""`` removes it) and ``valid_until`` (``None``: never expires) change
-    only when given; taking a key that another active memory holds supersedes that memory
-    (``superseded_id``). A correction is the user's (or their agent's) explicit word: the
-    memory becomes an explicit statement, current again if it was superseded or expired.
-    ``status`` names a kind of correction in its audit row (``restored``: a past version)."""
+    only when given. A correction is the user's (or their agent's) explicit word: the memory
+    becomes an explicit statement. Where it stands is ``_standing``'s rule: a current memory
+    taking a key that another active memory holds supersedes that memory (``superseded_id``);
+    a correction of history (a superseded memory, an expired one) corrects the record and
+    never displaces the key's current value — an expired memory given a new expiry is current
+    again only while no other active memory holds its key (else ``rejected``, ``key_in_use``,
+    as the console's expiry change answers). ``status`` names a kind of correction in its
+    audit row (``restored``: a past version)."""
     ctx = WriteContext(scope=scope, actor=actor, source=source, run_id=run_id)
     new_text = _admit_correction(
         memory_id=memory_id,
@@ -79,12 +84,16 @@ def memory_update(
             # Quote style alone is no change: texts are compared with their quotes folded.
             if normalize_quotes(row.content) == normalize_quotes(new_text) and not changes:
                 return noop(ctx, memory_id=memory_id, reason="unchanged")
+            standing = _standing(scope, row=row, memory_id=memory_id, changes=changes)
+            if isinstance(standing, WriteOutcome):
+                return standing
             current = _correct(
                 ctx,
                 row=row,
                 memory_id=memory_id,
                 text=new_text,
                 changes=changes,
+                standing=standing,
                 at=occurred_at,
                 status=status,
             )
@@ -138,6 +147,44 @@ def _changed_fields(
     return changes
 
 
+@dataclass(frozen=True)
+class _Standing:
+    """Where a corrected memory stands: current after the correction or not (history stays
+    history), and the active holder of its key it takes over (superseded with the write)."""
+
+    current: bool
+    replaces: MemoryRow | None = None
+
+
+def _standing(
+    scope: MemoryScope, *, row: MemoryRow, memory_id: str, changes: dict[str, Any]
+) -> _Standing | WriteOutcome:
+    """Where the memory stands once corrected, or the ``rejected`` outcome (``key_in_use``) of
+    an expired memory extended while another active memory holds its key.
+
+    An edit to history must never displace the present: "用户住在武汉", superseded by "用户搬到了
+    杭州", corrected to "用户以前住在武汉" stays superseded, and 杭州 stays the answer. So only a
+    memory that is current (or an expired one whose expiry the correction extends, its key
+    free) may be current afterwards, and only a current one takes its key over."""
+    status = governance.payload_status(row.payload)
+    if status == MemoryStatus.SUPERSEDED:
+        return _Standing(current=False)
+    until = read_instant(changes.get("valid_until", row.payload.get("valid_until")))
+    if live.is_over(until):  # expired, and the correction does not extend it
+        return _Standing(current=False)
+    holder, _ = key_conflict(
+        scope=scope,
+        memory_key=changes.get("memory_key", row.payload.get("memory_key")) or "",
+        confidence=governance.EXPLICIT_CONFIDENCE,
+        exclude_id=memory_id,
+    )
+    if status == MemoryStatus.ACTIVE:
+        return _Standing(current=True, replaces=holder)
+    if holder is not None:
+        return WriteOutcome(status=WriteStatus.REJECTED, memory_id=memory_id, reason="key_in_use")
+    return _Standing(current=True)
+
+
 def _correct(
     ctx: WriteContext,
     *,
@@ -145,19 +192,14 @@ def _correct(
     memory_id: str,
     text: str,
     changes: dict[str, Any],
+    standing: _Standing,
     at: datetime | None,
     status: str = "",
 ) -> MemoryRow | None:
     """Store the correction with its audit row and the supersede of the key's other holder
     (returned), or put the old text and metadata back: no change without its audit trail."""
-    key = changes.get("memory_key", row.payload.get("memory_key")) or ""
-    current, _ = key_conflict(
-        scope=ctx.scope,
-        memory_key=key,
-        confidence=governance.EXPLICIT_CONFIDENCE,
-        exclude_id=memory_id,
-    )
-    metadata = _corrected_metadata(row, changes)
+    current = standing.replaces
+    metadata = _corrected_metadata(row, changes, current=standing.current)
     get_engine().update_fact(memory_id=memory_id, text=text, metadata=metadata)
     try:
         record_write(
@@ -178,17 +220,19 @@ def _correct(
     return current
 
 
-def _corrected_metadata(row: MemoryRow, changes: dict[str, Any]) -> dict[str, Any]:
+def _corrected_metadata(
+    row: MemoryRow, changes: dict[str, Any], *, current: bool
+) -> dict[str, Any]:
     """The payload fields a correction writes: the changes, explicit confidence, the current
-    model, and current again (active) unless its expiry is over."""
-    until = read_instant(changes.get("valid_until", row.payload.get("valid_until")))
+    model, and, when it stands ``current`` (``_standing``), active; otherwise its status and
+    superseding stay as they were."""
     metadata = {
         **changes,
         "confidence": governance.EXPLICIT_CONFIDENCE,
         "embedding_model": get_engine().embedding_model,
         "schema_version": SCHEMA_VERSION,
     }
-    if not live.is_over(until):
+    if current:
         metadata |= {"status": MemoryStatus.ACTIVE.value, "superseded_by": None}
         if row.payload.get("superseded_at") is not None:
             metadata["superseded_at"] = None  # current again: no end of its validity

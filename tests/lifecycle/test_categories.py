@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from lifecycle.categories import categorize
+from memories.models import MemoryRow
 from memories.types import Category
+from tests.memories.conftest import body
 
 
 @pytest.mark.parametrize(
@@ -63,3 +65,79 @@ def test_each_category_in_both_languages(text, category):
 )
 def test_first_rule_wins_and_words_are_whole(text, category):
     assert categorize(text) == category
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        # how to answer, said as an instruction without naming the user (an outside probe
+        # found these stored as "fact")
+        ("以后回答默认用中文", Category.PREFERENCE),
+        ("以后默认用英文回答", Category.PREFERENCE),
+        ("Answer in English from now on", Category.PREFERENCE),
+        ("Always reply in bullet points", Category.PREFERENCE),
+        ("Please respond in Chinese", Category.PREFERENCE),
+        # the tools the user works with
+        ("用户的主力编辑器是 Vim", Category.PREFERENCE),
+        ("User's main editor is Neovim", Category.PREFERENCE),
+        # a rule for the assistant, said in the negative
+        ("Don't schedule meetings before 10am", Category.CONSTRAINT),
+        ("Don’t use emoji in commit messages", Category.CONSTRAINT),
+        ("Avoid meetings on Friday afternoons", Category.CONSTRAINT),
+        ("别在周末安排会议", Category.CONSTRAINT),
+        # an allergy limits what may be suggested: a constraint, like the seeds' rules
+        ("用户对花生过敏", Category.CONSTRAINT),
+        ("The user is allergic to shellfish", Category.CONSTRAINT),
+    ],
+)
+def test_instructions_tools_and_allergies(text, category):
+    assert categorize(text) == category
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("The user answers support tickets in English.", Category.FACT),
+        ("用户负责回答客户的问题。", Category.FACT),
+        ("别人都叫他老王", Category.FACT),
+        ("User doesn't own a car", Category.FACT),  # about the user, no rule for the assistant
+        ("Poco 项目默认使用 Django", Category.PROJECT),  # a project's default, not the user's
+        ("User writes Go at work", Category.FACT),
+    ],
+)
+def test_what_the_new_rules_leave_alone(text, category):
+    assert categorize(text) == category
+
+
+@pytest.mark.parametrize(
+    ("text", "memory_key", "category"),
+    [
+        ("Answer in English from now on", "preference.answer_language", Category.PREFERENCE),
+        ("用户住在杭州", "preference.home_city_for_travel", Category.PREFERENCE),
+        ("用户的主力编辑器是 Vim", "preference.editor", Category.PREFERENCE),
+        ("用户住在杭州", "profile.home_city", Category.FACT),
+        # the key says what the memory is the value of, whatever the wording
+        ("Never answer in Chinese", "preference.answer_language", Category.PREFERENCE),
+    ],
+)
+def test_a_preference_key_makes_a_preference(text, memory_key, category):
+    assert categorize(text, memory_key=memory_key) == category
+
+
+@pytest.mark.django_db
+def test_an_explicit_add_without_a_category_takes_it_from_key_and_wording(v1, scope):
+    def category_of(**fields) -> str:
+        answer = v1.post("manage", body(scope, action="add", **fields)).json()
+        assert answer["status"] == "added", answer
+        return MemoryRow.objects.get(id=answer["memory_id"]).payload["category"]
+
+    assert category_of(text="以后回答默认用中文") == "preference"
+    assert (
+        category_of(text="Answer in English from now on", memory_key="preference.answer_language")
+        == "preference"
+    )
+    assert category_of(text="Don't schedule meetings before 10am") == "constraint"
+    assert category_of(text="用户对花生过敏") == "constraint"
+    assert category_of(text="用户住在杭州", memory_key="profile.home_city") == "fact"
+    # a category the caller names is kept
+    assert category_of(text="用户每周跑三次步", category="goal") == "goal"

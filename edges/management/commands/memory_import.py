@@ -54,6 +54,7 @@ class Command(BaseCommand):
 
         report = memory_import(scope=scope, items=items, actor=actor, on_item=advance)
         counts = Counter(item.status for item in report.items)
+        counts["superseded"] = report.superseded  # of the added ones: what they replaced
         self.stdout.write(
             f"{scope.key}: {len(items)} items; "
             + ", ".join(f"{status} {counts.get(status, 0)}" for status in REPORTED)

@@ -12,7 +12,6 @@ from django.utils import timezone
 from memories.export_document import EXPORT_FORMAT, EXPORT_VERSION
 from memories.instants import read_instant
 from memories.models import CHANGE_EVENTS, AuditEvent, MemoryRow
-from memories.recall import live
 from memories.selectors import NEVER_USED, MemoryUseStats, memory_uses, scope_rows, to_record
 from memories.types import MemoryRecord, MemoryScope
 
@@ -72,7 +71,7 @@ def export_item(
         "content": record.content,
         "category": record.category,
         "memory_key": meta.get("memory_key"),
-        "status": live.stored_status(meta),
+        "status": str(record.status),  # the effective one: expired once past valid_until
         "source": record.source,
         "source_ref": meta.get("source_ref"),
         "confidence": meta.get("confidence"),

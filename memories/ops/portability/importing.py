@@ -101,11 +101,15 @@ def _restore_trails(
 
 
 def _item_result(index: int, outcome: WriteOutcome, note: str | None) -> ImportItemResult:
+    """The item's answer: its own outcome, what it superseded beside it (``superseded_id``), and
+    for a written item the import's note (``created_at_ignored``, ``pin_not_restored``)."""
     if outcome.status == WriteStatus.ADDED:
-        superseded = outcome.superseded_id
-        status = "superseded" if superseded else "added"
         return ImportItemResult(
-            index=index, status=status, memory_id=outcome.memory_id, reason=superseded or note
+            index=index,
+            status=outcome.status.value,
+            memory_id=outcome.memory_id,
+            reason=note,
+            superseded_id=outcome.superseded_id,
         )
     return ImportItemResult(
         index=index, status=outcome.status.value, memory_id=outcome.memory_id, reason=outcome.reason

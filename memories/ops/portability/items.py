@@ -23,10 +23,16 @@ EARLIEST_CREATED = datetime(1970, 1, 1, tzinfo=UTC)
 
 @dataclass(frozen=True)
 class ImportItemResult:
+    """One item's own outcome, as the explicit add answers it: ``status`` is what happened to
+    this item (``added`` | ``no_effect`` | ``rejected`` | ``backend_error`` |
+    ``not_attempted``); an item that took over a key names the memory it replaced in
+    ``superseded_id`` — the item itself is the new current value, never "superseded"."""
+
     index: int
-    status: str  # added | superseded | no_effect | rejected | backend_error | not_attempted
+    status: str
     memory_id: str | None = None
     reason: str | None = None
+    superseded_id: str | None = None
 
 
 SCOPE_DELETED = "scope_deleted"
@@ -43,6 +49,11 @@ class ImportReport:
 
     def count(self, status: str) -> int:
         return sum(1 for item in self.items if item.status == status)
+
+    @property
+    def superseded(self) -> int:
+        """How many memories the written items superseded (each of those items is ``added``)."""
+        return sum(1 for item in self.items if item.superseded_id)
 
     @property
     def success(self) -> bool:

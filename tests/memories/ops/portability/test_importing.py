@@ -100,6 +100,7 @@ def test_import_passes_admission_and_names_rejected_items_by_index(v1, other_sco
         "status": "rejected",
         "memory_id": None,
         "reason": "credential",
+        "superseded_id": None,
     }
     assert texts(other_scope) == {"用户偏好“简洁”的回答。"}
     assert "芝麻开门" not in "".join(AuditEvent.objects.values_list("new_text", flat=True))
@@ -128,6 +129,40 @@ def test_superseded_expired_and_outdated_items_are_not_brought_back(v1, other_sc
         "expired",
     ]
     assert texts(other_scope) == {"用户喜欢先看结论再看细节。"}
+
+
+def test_an_item_that_supersedes_is_reported_added_naming_what_it_superseded(v1, other_scope):
+    # Found by an outside probe: the second item of a key, the new current memory, was answered
+    # {"status": "superseded", "reason": <old id>}: a client reading status took it for history.
+    document = version_1_document(
+        [
+            {"content": "用户住在武汉。", "memory_key": "profile.home_city"},
+            {"content": "用户搬到了杭州。", "memory_key": "profile.home_city"},
+            {"content": "用户喜欢先看结论再看细节。"},
+        ]
+    )
+    data = v1.post("import", body(other_scope, document=document)).json()
+    first, second, third = data["items"]
+    assert first == {
+        "index": 0,
+        "status": "added",
+        "memory_id": first["memory_id"],
+        "reason": None,
+        "superseded_id": None,
+    }
+    assert second == {
+        "index": 1,
+        "status": "added",
+        "memory_id": second["memory_id"],
+        "reason": None,
+        "superseded_id": first["memory_id"],  # as the explicit add names it
+    }
+    assert third["status"] == "added" and third["superseded_id"] is None
+    # every written item counts as added; superseded counts the memories they replaced
+    assert (data["added"], data["superseded"]) == (3, 1)
+    current = selectors.memory_list(scope=other_scope, query=ListQuery(status="active")).items
+    assert second["memory_id"] in {r.id for r in current}
+    assert first["memory_id"] not in {r.id for r in current}
 
 
 def test_a_created_at_from_a_broken_clock_is_replaced_and_reported(v1, other_scope):
@@ -233,19 +268,19 @@ def test_a_chunked_import_answers_as_one_chunk_does(scope, other_scope, agent, m
     monkeypatch.setattr(importing, "IMPORT_CHUNK", 3)
     chunked = portability.memory_import(scope=other_scope, items=LOOK_AHEAD_DOCUMENT, actor=agent)
 
-    def answers(report):  # a supersede's reason names the memory it replaced: ids differ
-        return [(i.index, i.status, i.status != "superseded" and i.reason) for i in report.items]
+    def answers(report):  # what an item superseded is an id: ids differ between scopes
+        return [(i.index, i.status, i.reason, bool(i.superseded_id)) for i in report.items]
 
     statuses = answers(whole)
     assert answers(chunked) == statuses
-    assert [status for _, status, _ in statuses] == [
-        "added",
-        "added",
-        "rejected",
-        "no_effect",
-        "added",
-        "added",
-        "superseded",
+    assert [(status, superseded) for _, status, _, superseded in statuses] == [
+        ("added", False),
+        ("added", False),
+        ("rejected", False),
+        ("no_effect", False),
+        ("added", False),
+        ("added", False),
+        ("added", True),
     ]
     assert texts(scope) == texts(other_scope) and "发布窗口定在三月。" not in texts(scope)
 
@@ -260,7 +295,7 @@ def test_a_look_ahead_that_fails_leaves_the_chunk_to_its_own_analysis(
     monkeypatch.setattr(importing, "IMPORT_CHUNK", 3)
     report = portability.memory_import(scope=other_scope, items=LOOK_AHEAD_DOCUMENT, actor=agent)
     assert report.backend_error is None
-    assert report.count("added") == 4 and report.count("superseded") == 1
+    assert report.count("added") == 5 and report.superseded == 1
 
 
 def test_an_analysis_is_only_taken_for_the_items_it_was_made_of(other_scope, agent):
