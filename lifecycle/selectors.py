@@ -8,11 +8,13 @@ from memories.types import MemoryForbidden, MemoryNotFound, MemoryScope
 
 
 def ingest_job_get(*, scope: MemoryScope, job_id: str) -> IngestJob:
-    """The job if it belongs to ``scope``; ``MemoryNotFound`` / ``MemoryForbidden`` otherwise."""
+    """The job if it belongs to ``scope``; ``MemoryNotFound`` for an unknown id or another
+    tenant's (never confirmed, as a memory id is not), ``MemoryForbidden`` for another user's of
+    the same tenant."""
     job = IngestJob.objects.filter(id=job_id).defer("messages").first()
-    if job is None:
+    if job is None or job.tenant_id != scope.tenant_id:
         raise MemoryNotFound(job_id)
-    if (job.tenant_id, job.user_id) != (scope.tenant_id, scope.user_id):
+    if job.user_id != scope.user_id:
         raise MemoryForbidden(job_id)
     return job
 

@@ -309,11 +309,13 @@ class DeleteOutcome:
 
 
 class MemoryNotFound(LookupError):
-    """No memory (or ingest job) with this id in any scope."""
+    """No memory (or ingest job) with this id for the caller. For a memory that is also one of
+    another tenant, which is never confirmed (``selectors.memory_owned_row``)."""
 
 
 class MemoryForbidden(PermissionError):
-    """The id exists but belongs to another scope. Carries nothing about it."""
+    """The id exists but belongs to another user of the caller's tenant. Carries nothing about
+    it."""
 
 
 class BackendError(Exception):

@@ -21,7 +21,8 @@ ERRORS = {
     500: ErrorOutput,  # a bug of ours
     503: ErrorOutput,  # PostgreSQL, the embedder or Mem0 unavailable
 }
-REFUSALS = {403: ErrorOutput, 404: ErrorOutput}  # by-id reads: another scope's id, unknown id
+# By-id reads: another user's id in the tenant (403); an unknown id, or another tenant's (404).
+REFUSALS = {403: ErrorOutput, 404: ErrorOutput}
 
 
 def outcome_or_error(

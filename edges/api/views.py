@@ -37,7 +37,7 @@ from memories.types import Actor
 
 SCOPE = {"tenant_id": "acme", "user_id": "alice"}
 MEMORY_ID = "3f2b8c1e-5d4a-4e6f-9a7b-1c2d3e4f5a6b"
-# 403: the forbidden outcome (another scope's id), or a token bound to other tenants.
+# 403: the forbidden outcome (another user's id in the tenant), or a token bound to other tenants.
 WRITE_FAILURES = failure_statuses("Write", shapes.WriteOutput)
 DELETE_FAILURES = failure_statuses("Delete", shapes.DeleteOutput)
 

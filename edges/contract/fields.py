@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -22,7 +23,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import ErrorDetail
 
 from memories.admission.refs import MAX_REF, REF_PATTERN, ref_problem
-from memories.instants import day_end
+from memories.instants import day_end, day_start
 
 # PostgreSQL cannot store U+0000 in text or jsonb: refuse it at the edge, never as a 503.
 NO_NUL_PATTERN = r"^[^\x00]*$"
@@ -112,7 +113,12 @@ class StrictChoiceField(serializers.ChoiceField):
 
 
 class StrictIntegerField(serializers.IntegerField):
-    """A JSON integer (``5`` or ``5.0``), never ``"5"`` or ``true``; always bounded."""
+    """A JSON integer, never ``"5"`` or ``true``; always bounded. ``5.0`` is the integer 5 and
+    ``5.5`` is refused: the published schema is JSON Schema 2020-12 (OpenAPI 3.1), where
+    "integer" is any number with a zero fractional part, so a client that validates against it
+    (and Schemathesis, which sends ``5.0`` for an integer field on purpose) counts ``5.0`` as
+    valid. Refusing it would make the service break its own contract; reading it as 5 loses
+    nothing, unlike ``"5"`` or ``true``, which are another type."""
 
     def __init__(self, *, min_value: int, max_value: int, **kwargs: Any) -> None:
         super().__init__(min_value=min_value, max_value=max_value, **kwargs)
@@ -177,9 +183,28 @@ class StringMapField(serializers.DictField):
         return super().to_internal_value(data)
 
 
-# --- as_of: an instant or a day, the same at every door -------------------------------------
+# --- times a caller sends: one reader for every door -----------------------------------------
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}\Z")
-MAX_AS_OF = 40  # past the longest ISO 8601 instant with microseconds and an offset
+MAX_TIME = 40  # past the longest ISO 8601 instant with microseconds and an offset
+MAX_AS_OF = MAX_TIME
+# The instants a caller may have the service keep or compare at a day's edge (an expiry, a
+# /mem0 filter bound): each can still be shown in any time zone (at most 14 hours from UTC)
+# before Python's datetime ends (years 1 to 9999).
+FIRST_DAY, LAST_DAY = date(1, 1, 2), date(9999, 12, 30)
+EARLIEST = datetime(1, 1, 1, 14, tzinfo=UTC)
+LATEST = datetime(9999, 12, 31, 10, tzinfo=UTC)
+OUT_OF_RANGE = f"out of range: the days this server can store run from {FIRST_DAY} to {LAST_DAY}"
+TIME_FORMS = (
+    "a day YYYY-MM-DD or an ISO 8601 date-time with its UTC offset "
+    "(2026-03-01T09:00:00+08:00, or Z)"
+)
+NEEDS_OFFSET = (
+    "a date-time needs its UTC offset (…+08:00 or …Z): without one it names no instant; "
+    "or send a day YYYY-MM-DD"
+)
+NOT_A_TIME = f"not {TIME_FORMS}"
+NO_SUCH_TIME = f"not a date or time this calendar has: send {TIME_FORMS}"
+EMPTY_RANGE = "the range holds no instant: {after} must be earlier than {before}"
 AS_OF_HELP = (
     "What was true then: an ISO 8601 instant with its UTC offset (2026-03-01T09:00:00+08:00, "
     "or Z), or a day YYYY-MM-DD meaning the end of that day in the service's time zone. An "
@@ -187,50 +212,88 @@ AS_OF_HELP = (
 )
 
 
-def parse_as_of(raw: Any) -> datetime:
-    """The instant a search ``as_of`` names: a JSON string holding an ISO 8601 instant with an
-    offset, or a day (its last instant in the service's time zone, ``instants.day_end``); a future
-    one is now. Anything else raises ``ValidationError`` saying what is wrong."""
+@dataclass(frozen=True)
+class SentTime:
+    """A time as a caller sent it: an instant (aware, with the offset it came with) or a day of
+    the service's time zone. Which instant a day stands for is the field's to say: a range's
+    bound is the day's first instant, an ``as_of`` or an expiry its last."""
+
+    instant: datetime | None = None
+    day: date | None = None
+
+    def at(self, day_instant: Callable[[date], datetime]) -> datetime:
+        """The instant sent, or the one ``day_instant`` (``instants.day_start``, ``day_end``)
+        gives for the day sent."""
+        if self.instant is not None:
+            return self.instant
+        assert self.day is not None
+        return day_instant(self.day)
+
+
+def read_time(raw: Any) -> SentTime:
+    """A time a caller sent, at every door (``/v1``, the user API, MCP, ``/mem0``): a JSON
+    string holding a day ``YYYY-MM-DD`` or an ISO 8601 date-time with its UTC offset. A
+    date-time without an offset is refused rather than guessed: the service's zone, UTC and the
+    caller's own clock are all plausible readings, hours apart, and a wrong one silently selects
+    other memories. (A stored instant, or one in an export document, is another matter: the
+    service wrote it in UTC, ``memories.instants.read_instant``.) Raises ``ValidationError``
+    saying what is wrong and naming both forms."""
     if not isinstance(raw, str):
-        raise serializers.ValidationError("must be a string: an ISO 8601 instant or YYYY-MM-DD")
-    if len(raw) > MAX_AS_OF:
-        raise serializers.ValidationError(f"at most {MAX_AS_OF} characters")
+        raise serializers.ValidationError(f"must be a string: {TIME_FORMS}")
+    if len(raw) > MAX_TIME:
+        raise serializers.ValidationError(f"at most {MAX_TIME} characters")
     try:
         if _DAY.match(raw):
-            instant = day_end(date.fromisoformat(raw))
-        else:
-            parsed = parse_datetime(raw.upper())  # RFC 3339 allows "t" and "z"
-            if parsed is None:
-                raise serializers.ValidationError(
-                    "not an ISO 8601 instant (2026-03-01T09:00:00+08:00) or day (YYYY-MM-DD)"
-                )
-            if timezone.is_naive(parsed):
-                # Whose clock? A day's end is the service's rule; an instant names its own.
-                raise serializers.ValidationError(
-                    "an instant needs its UTC offset (…+08:00 or …Z); or send a day YYYY-MM-DD"
-                )
-            instant = parsed
+            return SentTime(day=date.fromisoformat(raw))
+        parsed = parse_datetime(raw.upper())  # RFC 3339 allows "t" and "z"
     except (ValueError, OverflowError):
-        raise serializers.ValidationError("not a date or time this calendar has") from None
-    now = timezone.now()
+        raise serializers.ValidationError(NO_SUCH_TIME) from None
+    if parsed is None:
+        raise serializers.ValidationError(NOT_A_TIME)
+    if timezone.is_naive(parsed):
+        raise serializers.ValidationError(NEEDS_OFFSET)
+    return SentTime(instant=parsed)
+
+
+def in_utc(moment: datetime) -> datetime:
+    """``moment`` in UTC. Past either end of what UTC can hold (year 1 at +14:00, year 9999 at
+    -14:00) it is the nearest instant UTC has: before every memory, or after every one, which
+    is what any comparison with a memory's time needs."""
     try:
-        instant.astimezone(UTC)
+        return moment.astimezone(UTC)
     except OverflowError:
-        # Past either end of what UTC can hold (year 1 at +14:00, year 9999 at -14:00): before
-        # any memory was written, or the future — each means what the nearest instant means.
-        return datetime.min.replace(tzinfo=UTC) if instant.year == 1 else now
-    return min(instant, now)
+        if moment.year == 1:
+            return datetime.min.replace(tzinfo=UTC)
+        return datetime.max.replace(tzinfo=UTC)
 
 
-@extend_schema_field(
-    {
-        "oneOf": [
-            {"type": "string", "format": "date", "maxLength": 10},
-            {"type": "string", "format": "date-time", "maxLength": MAX_AS_OF},
-        ],
-        "example": "2026-03-01",
-    }
-)
+def holds_no_instant(after: datetime | None, before: datetime | None) -> bool:
+    """Whether a range ``[after, before)`` is empty: two bounds the wrong way round (or equal)
+    are a mistake to refuse, never a question whose answer is "nothing"."""
+    return after is not None and before is not None and after >= before
+
+
+def parse_as_of(raw: Any) -> datetime:
+    """The instant a search ``as_of`` names (``read_time``): a day is its last instant in the
+    service's time zone (``instants.day_end``); a future one is now. Anything else raises
+    ``ValidationError`` saying what is wrong."""
+    # Past either end of what UTC can hold, an instant is before any memory was written or in
+    # the future (``in_utc``): each means what the nearest instant means.
+    return min(in_utc(read_time(raw).at(day_end)), timezone.now())
+
+
+# What every time field publishes: a day or a date-time (``read_time``); its description is
+# the field's help text, and a field that allows null gets ``{"type": "null"}`` beside them.
+TIME_SCHEMA: dict[str, Any] = {
+    "oneOf": [
+        {"type": "string", "format": "date", "maxLength": 10},
+        {"type": "string", "format": "date-time", "maxLength": MAX_TIME},
+    ],
+    "example": "2026-03-01",
+}
+
+
+@extend_schema_field(TIME_SCHEMA)
 class AsOfField(serializers.Field):
     """``parse_as_of`` as a field of a request body (optional; absent: now)."""
 
@@ -241,6 +304,60 @@ class AsOfField(serializers.Field):
 
     def to_internal_value(self, data: Any) -> datetime:
         return parse_as_of(data)
+
+    def to_representation(self, value: datetime) -> str:
+        return value.isoformat()
+
+
+BOUND_HELP = (
+    "An ISO 8601 date-time with its UTC offset (2026-03-01T09:00:00+08:00, or Z), or a day "
+    "YYYY-MM-DD meaning its first instant in the service's time zone. A date-time without an "
+    "offset is refused."
+)
+
+
+@extend_schema_field(TIME_SCHEMA)
+class BoundField(serializers.Field):
+    """One bound of a range of times (``created_after``, ``created_before``…), read by
+    ``read_time``: a day is its first instant in the service's time zone, so ``…_after`` a day
+    includes it and ``…_before`` a day stops where it starts. Answered in UTC (``in_utc``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("help_text", BOUND_HELP)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> datetime:
+        return in_utc(read_time(data).at(day_start))
+
+    def to_representation(self, value: datetime) -> str:
+        return value.isoformat()
+
+
+VALID_UNTIL_HELP = (
+    "When the memory stops holding: an ISO 8601 date-time with its UTC offset "
+    "(2026-12-31T18:00:00+08:00, or Z), or a day YYYY-MM-DD meaning through its end in the "
+    "service's time zone; null: never expires. A date-time without an offset is refused."
+)
+
+
+@extend_schema_field(TIME_SCHEMA)
+class ValidUntilField(serializers.Field):
+    """When a memory stops holding (``read_time``): a day is valid through its last instant in
+    the service's time zone, as the console's "valid until" and /mem0's ``expiration_date``;
+    null: never expires. It must be an instant the service can keep and show (``EARLIEST`` to
+    ``LATEST``). One in the past is a decided ``rejected`` (``valid_until_past``) of the
+    service, not a schema violation: no schema can say "future"."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("help_text", VALID_UNTIL_HELP)
+        super().__init__(required=False, allow_null=True, **kwargs)
+
+    def to_internal_value(self, data: Any) -> datetime:
+        instant = read_time(data).at(day_end)
+        if not EARLIEST <= instant <= LATEST:
+            raise serializers.ValidationError(OUT_OF_RANGE)
+        return instant
 
     def to_representation(self, value: datetime) -> str:
         return value.isoformat()

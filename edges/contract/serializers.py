@@ -17,7 +17,10 @@ from rest_framework import exceptions, serializers
 
 from edges.contract.auth import ServiceCaller
 from edges.contract.fields import (
+    BOUND_HELP,
+    EMPTY_RANGE,
     AsOfField,
+    BoundField,
     RefField,
     StrictBooleanField,
     StrictCharField,
@@ -28,6 +31,8 @@ from edges.contract.fields import (
     StrictSerializer,
     StrictUUIDField,
     StringMapField,
+    ValidUntilField,
+    holds_no_instant,
 )
 from memories.export_document import (
     CHANGED_FIELDS,
@@ -84,19 +89,6 @@ def memory_key_field(*, allow_blank: bool = False, **kwargs: Any) -> StrictRegex
     )
 
 
-class ValidUntilField(serializers.DateTimeField):
-    """An ISO 8601 instant, or null: never expires. One in the past is a decided ``rejected``
-    (``valid_until_past``) of the service, not a schema violation: no schema can say "future"."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(required=False, allow_null=True, **kwargs)
-
-    def to_internal_value(self, value: Any) -> Any:
-        if not isinstance(value, str):
-            self.fail("invalid", format="ISO 8601")
-        return super().to_internal_value(value)
-
-
 class ScopeInput(StrictSerializer):
     tenant_id = StrictRegexField(SCOPE_PART, max_length=64, trim_whitespace=False)
     user_id = StrictRegexField(SCOPE_PART, max_length=64, trim_whitespace=False)
@@ -118,17 +110,33 @@ class MemoryIdInput(ScopeInput):
 
 class SearchFiltersInput(StrictSerializer):
     """The filters of a search, declared once for every door that takes them (``/v1``, and
-    ``/mem0`` through it): every recall channel applies them before its top-k cut (ISO 8601
-    date-times); ``filters`` is the one ``SearchFilters`` they mean."""
+    ``/mem0`` through it): every recall channel applies them before its top-k cut; ``filters``
+    is the one ``SearchFilters`` they mean. Each time is read by ``fields.read_time`` (a day or
+    a date-time with its offset), and a range that holds no instant is refused."""
+
+    RANGES: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("created_after", "created_before"),
+        ("updated_after", "updated_before"),
+    )
 
     category = StrictChoiceField(choices=CATEGORIES, required=False)
     source = StrictChoiceField(choices=SOURCES, required=False)  # type: ignore[assignment]
-    created_after = serializers.DateTimeField(required=False)
-    created_before = serializers.DateTimeField(required=False)
-    updated_after = serializers.DateTimeField(required=False)
-    updated_before = serializers.DateTimeField(required=False)
+    created_after = BoundField(help_text="Created at or after. " + BOUND_HELP)
+    created_before = BoundField(help_text="Created before. " + BOUND_HELP)
+    updated_after = BoundField(help_text="Last changed at or after. " + BOUND_HELP)
+    updated_before = BoundField(help_text="Last changed before. " + BOUND_HELP)
     memory_key = memory_key_field()
     as_of = AsOfField()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        errors: dict[str, list[str]] = {}
+        for after, before in self.RANGES:
+            if holds_no_instant(attrs.get(after), attrs.get(before)):
+                message = EMPTY_RANGE.format(after=after, before=before)
+                errors[after] = errors[before] = [message]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
 
     def filters(self) -> SearchFilters:
         data: dict[str, Any] = self.validated_data

@@ -12,11 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from rest_framework import ISO_8601, serializers
 
+from edges.contract.fields import (
+    EARLIEST,
+    EMPTY_RANGE,
+    LATEST,
+    OUT_OF_RANGE,
+    holds_no_instant,
+    read_time,
+)
 from edges.mem0_api.edge import Refused
 from memories.instants import day_end, day_start, next_day_start
 from memories.types import Category
@@ -25,23 +33,14 @@ ENTITY_FILTERS = ("agent_id", "run_id", "app_id")
 RANGE_OPERATORS = ("gte", "gt", "lte", "lt")
 CATEGORIES = [c.value for c in Category]
 _TINY = timedelta(microseconds=1)
-# The days a caller may name: every instant the door derives from them (a bound, an expiry at a
-# day's end) lies in EARLIEST..LATEST, which /v1 and the answers can still show in any time zone
-# (at most 14 hours from UTC) before Python's datetime ends (years 1 to 9999).
-FIRST_DAY, LAST_DAY = date(1, 1, 2), date(9999, 12, 30)
-EARLIEST = datetime(1, 1, 1, 14, tzinfo=UTC)
-LATEST = datetime(9999, 12, 31, 10, tzinfo=UTC)
-OUT_OF_RANGE = f"out of range: the days this server can store run from {FIRST_DAY} to {LAST_DAY}"
-# /v1's readers of ISO 8601 (a date-time without an offset is UTC here, as in Mem0).
-_DATE_TIME = serializers.DateTimeField(input_formats=[ISO_8601], default_timezone=UTC)
+# Every instant the door derives from a day or a date-time it is sent (a bound, an expiry at a
+# day's end) lies in EARLIEST..LATEST (``contract.fields``), which /v1 and the answers can still
+# show in any time zone.
 
 
 def date_field(**kwargs: Any) -> serializers.DateField:
-    """A day as YYYY-MM-DD, read as /v1 reads dates: a day no calendar has is refused."""
+    """A day as YYYY-MM-DD (``expiration_date``): a day no calendar has is refused."""
     return serializers.DateField(input_formats=[ISO_8601], **kwargs)
-
-
-_DATE = date_field()
 
 
 @dataclass
@@ -79,7 +78,18 @@ def translate(filters: Any, *, user_id: Any = None) -> Translated:
         _set_user(result, user_id)
     if not result.user_id:
         raise Refused("name the user: filters={'user_id': '...'}", "filters")
+    refuse_empty_ranges(result, field="filters")
     return result
+
+
+def refuse_empty_ranges(result: Translated, *, field: str) -> None:
+    """Refused naming ``field`` when a range of ``result`` holds no instant (``gte`` after
+    ``lte``…): an answer of nothing would hide the mistake."""
+    for key in ("created", "updated"):
+        after, before = getattr(result, f"{key}_after"), getattr(result, f"{key}_before")
+        if holds_no_instant(after, before):
+            bounds = EMPTY_RANGE.format(after="its lower bound", before="its upper bound")
+            raise Refused(f"the {key}_at {bounds}", field)
 
 
 def _apply(condition: dict[str, Any], result: Translated) -> None:
@@ -192,21 +202,17 @@ def reachable(start: datetime, step: timedelta, *, field: str, what: str) -> dat
 
 def _instant(raw: Any, *, field: str, what: str) -> tuple[datetime, date | None]:
     """An ISO 8601 date (the start of that day in the service's time zone, ``memories.instants``,
-    and the day) or date-time (UTC without an offset, as in Mem0; no day), read by /v1's
-    readers. ``what`` names ``raw`` in a refusal."""
-    if not isinstance(raw, str):
-        raise Refused(f"{what} is not an ISO 8601 date or date-time", field)
-    # A bare date by the date reader: the date-time one takes "2026-12-01" as its midnight.
-    whole_day = len(raw) == len("2026-12-01")
+    and the day) or date-time with its UTC offset (no day), read as every door reads a time
+    (``contract.fields.read_time``: a date-time without an offset is refused). ``what`` names
+    ``raw`` in a refusal."""
     try:
-        value = (_DATE if whole_day else _DATE_TIME).run_validation(raw)
+        sent = read_time(raw)
     except serializers.ValidationError as exc:
-        if any(getattr(detail, "code", "") == "overflow" for detail in exc.detail):
-            raise Refused(f"{what} is {OUT_OF_RANGE}", field) from None
-        raise Refused(f"{what} is not an ISO 8601 date or date-time", field) from None
-    if whole_day:
-        return _day_bound(day_start, value, field=field, what=what), value
-    return reachable(value, timedelta(0), field=field, what=what), None
+        problem = " ".join(str(detail) for detail in exc.detail)
+        raise Refused(f"{what}: {problem}", field) from None
+    if sent.day is not None:
+        return _day_bound(day_start, sent.day, field=field, what=what), sent.day
+    return reachable(sent.at(day_start), timedelta(0), field=field, what=what), None
 
 
 def _day_bound(

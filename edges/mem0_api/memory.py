@@ -130,10 +130,7 @@ class HistoryView(Mem0View):
         scope, valid = self.memory_input(memory_id, named_user=self.named_user(), deleted_too=True)
         entries = selectors.memory_history(scope=scope, memory_id=valid["memory_id"])
         return Response(
-            [
-                shapes.history_entry(e, memory_id=valid["memory_id"], user_id=scope.user_id)
-                for e in entries
-            ]
+            shapes.history(entries, memory_id=valid["memory_id"], user_id=scope.user_id)
         )
 
 

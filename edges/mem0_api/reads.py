@@ -13,7 +13,7 @@ from edges.contract.fields import AS_OF_HELP, StrictBooleanField, StrictCharFiel
 from edges.mem0_api import schema as doc
 from edges.mem0_api import shapes
 from edges.mem0_api.edge import Mem0Input, Mem0View, Refused, json_field
-from edges.mem0_api.filters import Translated, narrow, translate
+from edges.mem0_api.filters import Translated, narrow, refuse_empty_ranges, translate
 from memories import selectors
 from memories.ratelimits import RateKind
 from memories.types import BackendError
@@ -46,9 +46,12 @@ def _current_filters(data: dict[str, Any], *, dates: bool = False) -> Translated
     if data.get("categories") is not None:
         conditions.append({"categories": data["categories"]})
     found = translate({"AND": conditions})
-    for field, operator in (("start_date", "gte"), ("end_date", "lte")):
-        if dates and data.get(field):
-            narrow(found, "created_at", operator, data[field], field=field)
+    bounds = [("start_date", "gte"), ("end_date", "lte")] if dates else []
+    sent = [(field, operator) for field, operator in bounds if data.get(field)]
+    for field, operator in sent:
+        narrow(found, "created_at", operator, data[field], field=field)
+    if sent:  # the filters' own ranges were checked by ``translate``; a date may empty them
+        refuse_empty_ranges(found, field=sent[-1][0])
     return found
 
 
@@ -159,6 +162,13 @@ class SearchView(Mem0View):
         )
         if not result.available:  # an outage is a 503, never an empty success
             raise BackendError(result.error_reason or "search unavailable")
+        # Mem0's results carry their times; the hits do not (recall ranks, it does not read rows).
+        records = selectors.memory_records(scope=scope, memory_ids=[h.id for h in result.items])
         return Response(
-            {"results": [shapes.search_hit(h, user_id=scope.user_id) for h in result.items]}
+            {
+                "results": [
+                    shapes.search_hit(h, user_id=scope.user_id, record=records.get(h.id))
+                    for h in result.items
+                ]
+            }
         )

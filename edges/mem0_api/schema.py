@@ -13,6 +13,7 @@ from rest_framework import serializers
 
 from edges.contract.shapes import ErrorDetailOutput
 from edges.mem0_api.edge import TENANT_HEADER
+from edges.mem0_api.shapes import HISTORY_EVENTS
 
 TAG = "mem0"
 SETTINGS = {
@@ -99,6 +100,8 @@ class HitOut(serializers.Serializer):
     user_id = serializers.CharField()
     categories = serializers.ListField(child=serializers.CharField())
     metadata = serializers.DictField()
+    created_at = serializers.DateTimeField(allow_null=True)
+    updated_at = serializers.DateTimeField(allow_null=True)
 
 
 class SearchOut(serializers.Serializer):
@@ -107,7 +110,7 @@ class SearchOut(serializers.Serializer):
 
 class HistoryOut(serializers.Serializer):
     memory_id = serializers.CharField()
-    event = serializers.CharField()
+    event = serializers.ChoiceField(choices=list(HISTORY_EVENTS.values()))
     old_memory = serializers.CharField(allow_null=True)
     new_memory = serializers.CharField(allow_null=True)
     user_id = serializers.CharField()

@@ -3,6 +3,7 @@ read (``id``, ``memory``, ``event``, ``results``, ``count``/``next``/``previous`
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -11,8 +12,13 @@ from memories.instants import service_day
 from memories.selectors import HistoryEntry, TenantUser
 from memories.types import MemoryRecord, SearchHit
 
-# Mem0's event names for the service's write outcomes and audit events.
+# Mem0's event names for the service's write outcomes.
 EVENTS = {"added": "ADD", "updated": "UPDATE", "no_effect": "NONE", "deleted": "DELETE"}
+# Mem0's history events for the service's audit events. Mem0 records a history entry for a
+# write that changed something only (ADD, UPDATE, DELETE: mem0ai 2.2.1, ``Memory.history``);
+# the audit trail's ``NOOP`` (a duplicate add, an unchanged update) has no Mem0 name and no
+# place in a Mem0 history, so the door leaves it out (``/v1``'s history keeps it).
+HISTORY_EVENTS = {"ADD": "ADD", "UPDATE": "UPDATE", "DELETE": "DELETE"}
 # An ingest job's status (``lifecycle``'s ``IngestJob.Status``) as a Mem0 event's: PENDING,
 # RUNNING, SUCCEEDED or FAILED. tests/edges/mem0_api/test_schema.py checks every status has a row.
 EVENT_STATUS = {
@@ -70,7 +76,9 @@ def memory(record: MemoryRecord, *, user_id: str) -> dict[str, Any]:
     }
 
 
-def search_hit(hit: SearchHit, *, user_id: str) -> dict[str, Any]:
+def search_hit(hit: SearchHit, *, user_id: str, record: MemoryRecord | None) -> dict[str, Any]:
+    """One result of a search, with Mem0's ``created_at`` and ``updated_at`` (as ``memory``
+    answers them) from ``record``, the hit's stored memory (None if it is gone since)."""
     return {
         "id": hit.id,
         "memory": hit.content,
@@ -79,13 +87,25 @@ def search_hit(hit: SearchHit, *, user_id: str) -> dict[str, Any]:
         "categories": [hit.category] if hit.category else [],
         # How it matched (evidence or related) and, ``as_of`` an instant, when the fact held.
         "metadata": hit_metadata(hit),
+        "created_at": _when(record.created_at) if record else None,
+        "updated_at": _when(record.updated_at or record.created_at) if record else None,
     }
+
+
+def history(entries: Iterable[HistoryEntry], *, memory_id: str, user_id: str) -> list[Any]:
+    """A memory's audit trail as Mem0's history: the entries Mem0 would have (``HISTORY_EVENTS``),
+    oldest first."""
+    return [
+        history_entry(entry, memory_id=memory_id, user_id=user_id)
+        for entry in entries
+        if entry.event in HISTORY_EVENTS
+    ]
 
 
 def history_entry(entry: HistoryEntry, *, memory_id: str, user_id: str) -> dict[str, Any]:
     return {
         "memory_id": memory_id,
-        "event": entry.event,
+        "event": HISTORY_EVENTS[entry.event],
         "old_memory": entry.old_text or None,
         "new_memory": entry.new_text or None,
         "user_id": user_id,

@@ -31,6 +31,7 @@ from edges.contract.fields import (
     StrictChoiceField,
     StrictSerializer,
     StrictUUIDField,
+    ValidUntilField,
 )
 from edges.contract.outcomes import Edge
 from edges.contract.responses import outcome_response
@@ -39,7 +40,6 @@ from edges.contract.serializers import (
     MAX_QUERY,
     ExportDocumentInput,
     ListFiltersParams,
-    ValidUntilField,
     memory_key_field,
 )
 from memories import selectors, services

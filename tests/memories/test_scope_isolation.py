@@ -1,9 +1,11 @@
 """Scope isolation on every /v1 endpoint.
 
 The victim is ``acme:alice``.  Two intruders try everything: another user of the same tenant
-(``acme:bob``) and the same user id under another tenant (``other:alice``).  Another scope's id
-is ``forbidden`` (403) with nothing about the memory in the answer, reads never show another
-scope's rows, and afterwards the victim's rows, entity links and audit trail are untouched.
+(``acme:bob``) and the same user id under another tenant (``other:alice``).  Another user's id
+in the same tenant is ``forbidden`` (403) with nothing about the memory in the answer; another
+tenant's id is answered as an unknown one (``not_found``), so its existence is never confirmed.
+Reads never show another scope's rows, and afterwards the victim's rows, entity links and
+audit trail are untouched.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ VICTIM_MARKERS = ("林清", "飞书", "周三", "结论先行", "acme:alice", "p
 FORBIDDEN_WRITE_KEYS = WRITE_ANSWER_KEYS
 FORBIDDEN_DELETE_KEYS = {"success", "status", "deleted_count", "reason"}
 REFUSAL_KEYS = {"status", "success", "error"}  # the one error shape
+VICTIM_TENANT = "acme"
 
 
 @pytest.fixture(
@@ -104,12 +107,20 @@ def assert_reveals_nothing(response) -> None:
         assert fact not in text
 
 
-def assert_forbidden(response, *, keys: set[str]) -> None:
-    assert response.status_code == 403, response.json()
-    assert response.json()["status"] == "forbidden"
+def refusal(intruder: MemoryScope) -> tuple[set[int], str]:
+    """What an intruder hears: "not yours" within the victim's tenant, "no such id" outside it."""
+    if intruder.tenant_id == VICTIM_TENANT:
+        return {403}, "forbidden"
+    return {200, 404}, "not_found"  # the /v1 outcome or the by-id read of an unknown id
+
+
+def assert_forbidden(response, *, keys: set[str], intruder: MemoryScope) -> None:
+    statuses, status = refusal(intruder)
+    assert response.status_code in statuses, response.json()
+    assert response.json()["status"] == status
     assert response.json()["success"] is False
     assert set(response.json()) <= keys  # no content, metadata, timestamps or items
-    assert response.json().get("reason") in (None, "forbidden")
+    assert response.json().get("reason") in (None, "forbidden", "not_found")
     assert response.json().get("superseded_id") is None
     assert_reveals_nothing(response)
 
@@ -139,7 +150,7 @@ def test_another_scopes_id_is_forbidden_and_left_untouched(
 
     for memory_id in victim_ids:
         response = v1.post(op, body(intruder, memory_id=memory_id, **extra))
-        assert_forbidden(response, keys=keys)
+        assert_forbidden(response, keys=keys, intruder=intruder)
         if "memory_id" in response.json():
             assert response.json()["memory_id"] == memory_id  # only what the caller sent
 
@@ -155,14 +166,17 @@ def test_another_scopes_id_is_forbidden_and_left_untouched(
 
 
 def test_forbidden_and_unknown_ids_are_told_apart_only_by_status(v1, scope, intruder, victim_ids):
-    """A refusal says "not yours", never what the memory is; an unknown id is just not found."""
+    """A refusal says "not yours", never what the memory is; an unknown id is just not found,
+    and so is another tenant's."""
     unknown = "00000000-0000-4000-8000-000000000000"
-    forbidden = v1.post("history", body(intruder, memory_id=victim_ids[0]))
+    refused = v1.post("history", body(intruder, memory_id=victim_ids[0]))
     missing = v1.post("history", body(intruder, memory_id=unknown))
-    assert forbidden.status_code == 403
-    assert missing.status_code == 404
-    assert_error(forbidden, 403, "forbidden")
     assert_error(missing, 404, "not_found")
+    if intruder.tenant_id == VICTIM_TENANT:
+        assert_error(refused, 403, "forbidden")
+    else:
+        assert refused.json() == missing.json()
+        assert_error(refused, 404, "not_found")
 
 
 def test_history_of_a_deleted_memory_stays_hidden_from_other_scopes(

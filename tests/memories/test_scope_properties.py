@@ -22,9 +22,12 @@ VICTIM_FACTS = ("需求对接人是“林清”，每周三同步一次进度。
 MARKERS = ("林清", "周三", "Go for new backend")
 
 scope_parts = st.from_regex(r"[A-Za-z0-9_.@+\-]{1,64}", fullmatch=True)
-intruders = st.builds(MemoryScope, tenant_id=scope_parts, user_id=scope_parts).filter(
-    lambda s: s != VICTIM
-)
+# Other users of the victim's tenant (403 for its ids) and scopes of any tenant (an id of
+# another tenant is answered as an unknown one).
+intruders = st.one_of(
+    st.builds(MemoryScope, tenant_id=st.just(VICTIM.tenant_id), user_id=scope_parts),
+    st.builds(MemoryScope, tenant_id=scope_parts, user_id=scope_parts),
+).filter(lambda s: s != VICTIM)
 BY_ID = [
     ("related", {}),
     ("history", {}),
@@ -74,10 +77,10 @@ def test_random_scopes_never_touch_another_scopes_memory(v1, victim_ids, intrude
     name, extra = op
     target = victim_ids[pick] if pick < len(victim_ids) else str(uuid.uuid4())
     answer = v1.post(name, body(intruder, memory_id=target, **extra))
-    if target in victim_ids:
+    if target in victim_ids and intruder.tenant_id == VICTIM.tenant_id:
         assert answer.status_code == 403, answer.content
         assert answer.json()["status"] == "forbidden"
-    else:
+    else:  # an unknown id, or another tenant's: never confirmed
         assert answer.json()["status"] == "not_found", answer.content
     assert answer.json()["success"] is False
     assert not leaks(answer)

@@ -1,5 +1,7 @@
 """Isolation over /v1: another user and another tenant neither list, recall, read, update nor
-delete the owner's memory."""
+delete the owner's memory. Another user of the tenant hears "not yours" (403, ``forbidden``);
+another tenant hears what an unknown id gets (404 to a read, ``not_found`` to a write), so it
+never learns that the id exists (``memories.selectors.memory_owned_row``)."""
 
 from __future__ import annotations
 
@@ -15,9 +17,13 @@ def isolation(gate: Gate) -> None:
         "isolation.setup", bool(memory_id), f"owner add answered {added.status} {added.body}"
     ):
         return
-    for label, other in (
-        ("another user", gate.scope("intruder")),
-        ("another tenant", gate.scope("owner", tenant=gate.other_tenant)),
+    for label, other, (read_status, write_status, outcome) in (
+        ("another user", gate.scope("intruder"), (403, 403, "forbidden")),
+        (
+            "another tenant",
+            gate.scope("owner", tenant=gate.other_tenant),
+            (404, 200, "not_found"),
+        ),
     ):
         listed = [m["id"] for m in gate.listed(other)]
         gate.check(
@@ -32,7 +38,7 @@ def isolation(gate: Gate) -> None:
         history = gate.service.v1("history", other.body(memory_id=memory_id))
         gate.check(
             "isolation.read",
-            history.status == 403,
+            history.status == read_status,
             f"{label} ({other.key}) reads its history: {history.status}",
         )
         edit = gate.service.v1(
@@ -44,14 +50,16 @@ def isolation(gate: Gate) -> None:
         )
         gate.check(
             "isolation.update",
-            edit.status == 403 and manage.get("status") == "forbidden",
+            edit.status == write_status
+            and edit.get("status") == outcome
+            and manage.get("status") == outcome,
             f"{label} ({other.key}) update-item {edit.status} {edit.get('status')}, "
             f"manage update {manage.status} {manage.get('status')}",
         )
         drop = gate.service.v1("delete-item", other.body(memory_id=memory_id))
         gate.check(
             "isolation.delete",
-            drop.status == 403 and drop.get("status") == "forbidden",
+            drop.status == write_status and drop.get("status") == outcome,
             f"{label} ({other.key}) delete-item {drop.status} {drop.get('status')}",
         )
     kept = gate.listed(owner)

@@ -187,6 +187,7 @@ def test_query_of_exactly_2000_characters_is_accepted(v1, stored):
         ("search", {"query": "x", "top_k": "5"}, "top_k"),
         ("search", {"query": "x", "top_k": True}, "top_k"),
         ("search", {"query": "x", "top_k": 5.5}, "top_k"),
+        ("search", {"query": "x", "top_k": 1e20}, "top_k"),
         ("search", {"query": "x", "min_score": "0.5"}, "min_score"),
         ("search", {"query": "x", "min_score": False}, "min_score"),
         ("search", {"query": 42}, "query"),
@@ -208,6 +209,17 @@ def test_no_silent_coercion(v1, stored, op, fields, bad):
     assert_invalid(v1.post(op, {**ALICE, **with_stored(fields, stored)}), bad)
     assert counts() == before
     assert memory_text(stored) == '用户偏好简体中文技术方案，项目叫"Poco"。'
+
+
+def test_a_whole_number_written_with_a_point_is_that_integer(v1, stored):
+    """The schema is JSON Schema 2020-12, where 5.0 is the integer 5 (and Schemathesis sends it
+    as such): it is read as 5, never refused, while 5.5 is."""
+    answer = v1.post("search", {**ALICE, "query": "技术方案", "top_k": 1.0, "min_score": 0.0})
+    assert answer.status_code == 200, answer.content
+    assert len(answer.json()["items"]) == 1
+    listed = v1.post("list-user", {**ALICE, "page": 1.0, "page_size": 5e0})
+    assert listed.status_code == 200, listed.content
+    assert (listed.json()["page"], listed.json()["page_size"]) == (1, 5)
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from memories import services
 from memories.admission import Message
 from memories.context import FRAMES
 from memories.models import AuditEvent, MemoryRow
+from memories.scope import scope_of
 from tests.lifecycle.conftest import run_queue
 from tests.lifecycle.test_policy import SCHEDULED_SPELLINGS
 from tests.memories.conftest import WRITE_ANSWER_KEYS
@@ -323,6 +324,30 @@ def test_another_users_id_is_refused_and_nothing_about_it_is_revealed(
     assert rows(scope) == []
     unknown = mcp_agent.call(MANAGE, action="delete", memory_id=str(uuid.uuid4()))
     assert unknown.structured_content["status"] == "not_found"
+
+
+def test_another_tenants_id_is_answered_as_an_unknown_one(agent_for, scope, agent):
+    """Outside the caller's tenant an id is not confirmed: the answer is the unknown id's."""
+    foreign_text = '用户的项目代号是"北极星"。'
+    foreign = str(services.memory_add(scope=scope, text=foreign_text, actor=agent).memory_id)
+    stranger = agent_for(scope_of(tenant_id="beta", user_id="mallory"))
+    random_id = str(uuid.uuid4())
+    for arguments in (
+        {"action": "update", "text": "用户的项目代号是“南十字”。"},
+        {"action": "delete"},
+    ):
+        real, unknown = (
+            stranger.call(MANAGE, memory_id=memory_id, **arguments)
+            for memory_id in (foreign, random_id)
+        )
+        shown = [
+            json.dumps(result.structured_content, ensure_ascii=False).replace(memory_id, "<id>")
+            + text_of(result).replace(memory_id, "<id>")
+            for result, memory_id in ((real, foreign), (unknown, random_id))
+        ]
+        assert shown[0] == shown[1], arguments
+        assert real.structured_content["status"] == "not_found"
+    assert rows(scope) == [(foreign, foreign_text)]
 
 
 # --- one writer per run --------------------------------------------------------------------------
