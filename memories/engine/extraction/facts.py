@@ -3,13 +3,20 @@
 A fact is one short, self-contained statement about the user, in the user's language, with the
 user's names, terms and quotation marks exactly as typed. From a sentence this module:
 
+* takes each item of a list as a sentence, its marker dropped and the line that introduced
+  the list ("我的偏好：") carried into it;
 * drops the instruction wrapped around the content ("keep that in mind…", "一定要记住",
-  "assume that for…", "以后都按这个来", "please … accordingly") and a leading conversational
-  filler ("好，那", "OK so");
-* splits a sentence that states two things (a second clause with its own subject) into two;
-* speaks of the user in the third person, grammatically (我 → 用户, 我们团队 → 用户的团队,
-  I'm → the user is, I prefer → the user prefers, my/our → the user's), never inside quotes;
-* drops a fragment (a dangling 和/and, fewer than a few content words).
+  "assume that for…", "以后都按这个来", "please … accordingly", "this is very important"), a
+  leading conversational filler or interjection ("好，那", "OK so", "唉，") and an answer's choice
+  before the statement ("Python 吧，…");
+* splits a sentence that states two things (a second clause with its own subject, an instruction
+  after "so") into two;
+* speaks of the user in the third person, grammatically (我 → 用户, 我妈 → 用户的妈妈, 我们团队 →
+  用户的团队, I'm → the user is, I prefer → the user prefers, my/our → the user's), never inside
+  quotes or identifiers ("us-west-2"); "we" is the user's team only at work, the user and a
+  partner when one is named, else the user (我们家 → 用户家, "We have two dogs");
+* drops a fragment (a dangling 和/and, fewer than a few content words) and a clause left without
+  the object admission cut out of it ("日志在 /var/log/app" → "日志在").
 
 Pure functions, no model: the decision whether a sentence is worth keeping is elsewhere
 (``rules`` guards, the learned head in ``decision``).
@@ -43,7 +50,10 @@ WRAPPER = re.compile(
     r"(?:以后|今后)?(?:就)?这么(?:办|定了?|做)(?:吧)?|讨论过了|商量好了|就这样|算了|"
     # A bare decision or summary label: what was decided is elsewhere ("那我们就定了吧").
     r"(?:那(?:么)?)?(?:我们|咱们|大家)?(?:就)?(?:这么|这样)?(?:定|决定)(?:了|下来了?)?(?:吧|啊|哈)?|"
-    r"总结|小结|总之|综上|结论|"
+    r"总结|小结|总之|综上|结论|(?:请)?(?:一定)?(?:要)?注意(?:一下)?|"
+    # A line that only announces a list ("请记住以下几点：", "Note the following:").
+    r"(?:请)?(?:记住|注意)?(?:以下|下面)(?:几点|几条|这些|内容)?|"
+    r"(?:please\s+)?(?:remember|note)\s+the\s+following|"
     # Where a conclusion comes from is no part of it ("根据压测结果", "based on the logs").
     r"(?:根据|基于|从)[^，,。]{0,20}(?:结果|数据|日志|监控|来看|看来)|"
     r"(?:based\s+on|according\s+to|judging\s+(?:by|from))\b.*|"
@@ -51,13 +61,16 @@ WRAPPER = re.compile(
     r"(?:\s+then)?|(?:in\s+)?summary|to\s+sum\s+up|"
     r"(?:请)?(?:以后|今后)?(?:相应地?|据此|照此)(?:安排|处理|调整|执行)(?:吧)?|"
     r"(?:please\s+)?(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind\b.*|"
-    r"(?:please\s+)?(?:remember|note)\s+(?:that|this|it)\b\.?|"
+    r"(?:please\s+)?(?:keep|bear)\s+in\s+mind|just\s+so\s+you\s+know|for\s+the\s+record|fyi|"
+    r"(?:please\s+)?(?:remember|note)(?:\s+(?:that|this|it))?\b\.?|"
     r"(?:please\s+)?don'?t\s+forget(?:\s+(?:that|this|it))?\b.*|"
     r"(?:please\s+)?assume\s+(?:that|this|it)\b.*|"
     r"(?:please\s+)?take\s+(?:that|this|it)\s+into\s+account\b.*|"
     r"(?:please\s+)?(?:plan|schedule|answer|act|adjust|proceed|respond)\b.*\baccordingly\b.*|"
     r"(?:please\s+)?(?:use|apply)\s+(?:that|this|it)\s+(?:going\s+forward|from\s+now\s+on)\b.*|"
-    r"this\s+is\s+important|it'?s\s+important|(?:please\s+)?update\s+(?:that|this|it)|"
+    # "this is very important", "Important:" (before what is)
+    r"(?:(?:this|that|it)(?:\s+is|'s|’s)\s+)?(?:very\s+|really\s+|super\s+|extremely\s+)?"
+    r"important(?:\s+to\s+me)?|(?:please\s+)?update\s+(?:that|this|it)|"
     r"更新一下|更正一下|补充一下|以此为准|按此更新|(?:small |quick )?update|not anymore|"
     r"go ahead"
     r")\s*[。.!！]*$",
@@ -70,6 +83,9 @@ FILLER = re.compile(
     r"^(?:那(?:么)?(?:就)?|so,?)\s+|^那(?:么)?(?=以后|今后|就)|"
     r"^(?:请|麻烦)?(?:帮我)?(?:记住|记一下|记下)了?[：:，, ]*|"
     r"^(?:please\s+)?(?:remember|note)(?:\s+that)?(?:[:, ]+|$)|"
+    r"^(?:please\s+)?(?:keep|bear)\s+in\s+mind(?:\s+that)?(?:[:, ]+|$)|"
+    # An interjection: tone, not content ("唉，我最近…", "Ugh, …").
+    r"^(?:唉+|哎(?:呀|哟)?|嗯+|啊+|哈哈+|呃+|额|嘿|哇|噢|哦+|oh|ah|hmm+|ugh|haha+)(?:[，,!！~～…]+\s*|$)|"
     r"^(?:fyi|just so you know|for the record)(?:[:, ]+|$)|"
     r"^(?:actually|also|btw|by the way|heads up|(?:small |quick )?update|correction|"
     r"另外|还有|对了|补充一下|更新一下)[，,:： ]*|"
@@ -98,8 +114,50 @@ _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
 MAX_FACT_CHARS = 300
 
 
+# A list item's marker, dropped: "- ", "* ", "• ", "1. ", "2)", "3、", "（4）", "五、". A number
+# before a digit ("3.11") or a minus before one ("-5°C") is no marker.
+_LIST_MARKER = re.compile(
+    r"^(?:[-*+](?:\s+|(?=[\u4e00-\u9fff]))|[•·▪◦]\s*|"
+    r"\d{1,2}[.)．）](?:\s+|(?=[\u4e00-\u9fff]))|\d{1,2}、\s*|[（(]\d{1,2}[)）]\s*|"
+    r"[一二三四五六七八九十]{1,2}、\s*)"
+)
+# A sentence that introduces a list ("我的偏好：", "Our stack:") ends with a colon.
+_INTRODUCES = re.compile(r"[：:]$")
+
+
 def sentences(text: str) -> list[str]:
+    """The sentences of a message. A list item is a sentence of its own, without its marker;
+    the sentence that introduces the list ("我的偏好：") is carried into each item: alone it
+    states nothing ("用户的偏好。"), and an item alone may not say what it is about."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    found: list[str] = []
+    heading = ""
+    for i, line in enumerate(lines):
+        marker = _LIST_MARKER.match(line)
+        if marker:
+            found.extend(_split(_under(heading, line[marker.end() :].strip())))
+            continue
+        said, heading = _split(line), ""
+        if (
+            said
+            and _INTRODUCES.search(said[-1])
+            and i + 1 < len(lines)
+            and _LIST_MARKER.match(lines[i + 1])
+        ):
+            said, heading = said[:-1], said[-1]
+        found.extend(said)
+    return found
+
+
+def _split(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+def _under(heading: str, item: str) -> str:
+    """A list item with the sentence that introduced it: "我的偏好：回答用中文"."""
+    if not heading or not item:
+        return item
+    return heading + item if heading.endswith("：") else f"{heading} {item}"
 
 
 def is_chinese(text: str) -> bool:
@@ -115,9 +173,56 @@ def content_size(text: str) -> int:
 
 
 def is_fragment(text: str) -> bool:
-    """Too little to be a statement, or cut off after a conjunction."""
+    """Too little to be a statement, cut off after a conjunction, or left without the object
+    admission cut out of it."""
     core = text.strip().rstrip(_TERMINAL).strip()
-    return content_size(core) < 4 or bool(DANGLING.search(core))
+    return content_size(core) < 4 or _cut_off(core)
+
+
+# What is left of a clause whose object was a path or a URL (admission cuts them out: "日志在
+# /var/log/app" → "日志在"): it ends in a word that needs an object.
+_LOST_OBJECT = re.compile(
+    r"(?:"
+    # 在/是/于 ending the clause, not ending a word (现在, 总是, 由于).
+    r"(?<![现正实存所自好])在|(?<![但可要还就总倒正若于凡只不或像真也都即])是|"
+    r"(?<![由关对终等至属善基])于|"
+    # 到 after a verb of putting or sending (迟到, 收到 are words of their own).
+    r"(?:部署|发布|上传|推送|迁移|放|存|传|发|推|写|同步|转发|保存|提交|装|挪|指向|链接|跳转|"
+    r"重定向|deploy|push|copy)\s*到|"
+    # 在 and a place word with nothing between them: "部署在下面".
+    r"在(?:下面|下边|底下|里面|里边|里头|里|中|内|之下|之中|下|上面|上)|"
+    r"\b(?:under|into|onto|inside|within|in|on)"
+    r")$",
+    re.IGNORECASE,
+)
+# Words that end a clause with "in"/"on" and need no object ("I always log in", "from now on").
+_PARTICLE_VERBS = word_set(
+    "now later so early head kick kicks kicking kicked "
+    "log logs logged sign signs signed check checks checked opt opts opted plug plugs plugged "
+    "fill fills filled move moves moved come comes came carry carries carried hold holds held "
+    "turn turns turned go goes went keep keeps kept give gives gave drop drops dropped build "
+    "builds built break breaks broke join joins joined hang hangs hung stay stays stayed eat "
+    "eats ate dine dines dined sleep sleeps slept walk walks walked tune tunes tuned"
+)
+
+
+def _cut_off(text: str) -> bool:
+    """Ends after a conjunction ("参考和") or without its object ("日志在", "versioned under")."""
+    core = text.strip().rstrip(_TERMINAL).strip()
+    if DANGLING.search(core):
+        return True
+    lost = _LOST_OBJECT.search(core)
+    if not lost:
+        return False
+    if lost.group(0).isascii() and _STRANDED.search(core):
+        return False  # its object came before it: "that's what I get paid in"
+    if lost.group(0).lower() in ("in", "on"):
+        before = core[: lost.start()].split()
+        return bool(before) and before[-1].lower() not in _PARTICLE_VERBS
+    return True
+
+
+_STRANDED = re.compile(r"\b(?:what|which|whom|who|where|whatever)\b", re.IGNORECASE)
 
 
 def strip_filler(text: str) -> str:
@@ -166,39 +271,123 @@ def write(sentence: str, role: str = "user") -> list[str]:
     end = terminal if terminal and terminal in "。." else ("。" if chinese else ".")
     groups: list[list[str]] = [[]]
     separators: list[list[str]] = [[]]
-    for clause, separator in _clauses(body):
+    clauses = _clauses(body)
+    stub = False  # the clause before lost its object
+    for n, (clause, separator) in enumerate(clauses):
+        raw = clause.strip()
         # The wrapper is matched before the filler too: "Remember this" is one, "this" is not.
-        if WRAPPER.match(clause.strip()):
+        if WRAPPER.match(raw):
             continue
-        text = _PARTICLE.sub("", strip_filler(clause.strip()))
+        if not groups[0] and n < len(clauses) - 1 and _answer(raw):
+            continue
+        text = _PARTICLE.sub("", strip_filler(raw))
         if not text or WRAPPER.match(text):
             continue
+        following = clauses[n + 1][0].strip() if n < len(clauses) - 1 else ""
+        if _cut_off(text) and not _object_follows(text, separator, following):
+            stub = True  # a path or URL cut out of it: "日志在", "versioned under"
+            continue
+        if stub and _REFERS_BACK.search(_protect_quotes(text)[0]):
+            continue  # it points at what was cut out: "以后有问题先查这个"
+        stub = False
         if role == "assistant" and _ASSISTANT_SELF.search(_protect_quotes(text)[0]):
             continue
-        if role == "user" and _about_user(groups[-1]) and _addressed(text):
+        instruction = role == "user" and _instruction_after_so(raw, text)
+        if role == "user" and _about_user(groups[-1]) and _addressed(text) and not instruction:
             continue  # how the assistant should apply the fact: not part of it
-        if (
-            groups[-1]
-            and _starts_own_fact(text)
-            and content_size(text) >= 5  # "我很反感" stays with what it is about
-            and _is_statement(_join(groups[-1], []))
-        ):
+        # A short clause ("我很反感") stays with what it is about.
+        own = instruction or (_starts_own_fact(text) and content_size(text) >= 5)
+        if groups[-1] and own and _is_statement(_join(groups[-1], [])):
+            text = _owned(text, groups[-1])
             groups.append([])
             separators.append([])
+        if not groups[-1]:
+            text = _LEADING_CONJUNCTION.sub("", text)  # "…, and I prefer" → "I prefer"
         groups[-1].append(text)
         separators[-1].append(
             "; " if separator.strip() in (";", "；") and not chinese else separator
         )
-    facts = []
-    for clauses, seps in zip(groups, separators, strict=True):
-        if not clauses:
+    facts: list[str] = []
+    for group, seps in zip(groups, separators, strict=True):
+        if not group:
             continue
-        written = _and_split(_join(clauses, seps))
-        for piece in written:
-            fact = _capitalised(third_person(piece, role).strip().rstrip("，,；;：: ")) + end
+        for piece in _and_split(_join(group, seps)):
+            written = third_person(piece, role, sentence).strip().rstrip("，,；;：: ")
+            if facts and not chinese:
+                written = _ECHO.sub("", written)  # "…doesn't eat honey either"
+            fact = _capitalised(written) + end
             if not is_fragment(fact) and len(fact) <= MAX_FACT_CHARS:
                 facts.append(fact)
     return facts
+
+
+def _object_follows(clause: str, separator: str, following: str) -> bool:
+    """Whether what ends ``clause`` takes the next clause for its object: after a colon ("签名是：
+    张晓雨…"), or after 是 and a comma when the next clause neither points back nor has a subject
+    of its own ("我的偏好是，回答简短"; not "文档地址是，以后有问题先查这个")."""
+    if not following:
+        return False
+    if separator.strip() in (":", "："):
+        return True
+    return (
+        clause.endswith("是")
+        and separator.strip() in (",", "，")
+        and not _REFERS_BACK.search(following)
+        and not _OWN_SUBJECT.match(following)
+    )
+
+
+# A leading "and"/"but" of a clause that starts a fact of its own.
+_LEADING_CONJUNCTION = re.compile(
+    r"^(?:and|but|also|plus)\s+(?=\S)|^(?:而且|并且|另外)[，,]?", re.I
+)
+# "either"/"too" at the end of a second fact point at the first one ("I'm vegan and I don't eat
+# honey either").
+_ECHO = re.compile(r",?\s+(?:either|too|as\s+well)$", re.IGNORECASE)
+
+
+# An answer naming a choice before the statement ("Python 吧，我们组都用…"): the question it
+# answers is not in the fact.
+_ANSWER = re.compile(r"^(?P<choice>[^，,。；;]{1,16}?)\s*(?<![酒网贴])吧$")
+
+
+def _answer(clause: str) -> bool:
+    found = _ANSWER.match(clause)
+    if not found:
+        return False
+    choice = found.group("choice")
+    return content_size(choice) <= 4 and not _ADVERBIAL.match(choice) and "我" not in choice
+
+
+# "…, so always use imperial units": an instruction of its own after "so", when it speaks to no
+# one and points back at nothing ("so leave out meat when you plan meals", "so factor that in"
+# only say how to apply what came before).
+_INSTRUCTION = re.compile(
+    r"^(?:(?:always|just|only)\s+)*(?:use|answer|reply|respond|write|give|show|format|convert|"
+    r"quote|price|measure|express|round|spell|default|stick|put|include|list|talk|speak|"
+    r"explain|assume)\b",
+    re.IGNORECASE,
+)
+_POINTS_AWAY = re.compile(r"\b(?:you|your|it|its|this|that|them|accordingly)\b", re.IGNORECASE)
+
+
+def _instruction_after_so(raw: str, text: str) -> bool:
+    return (
+        bool(re.match(r"so\b", raw, re.IGNORECASE))
+        and bool(_INSTRUCTION.match(text))
+        and not _POINTS_AWAY.search(_protect_quotes(text)[0])
+    )
+
+
+# A second fact about "the team" after one about the user is about the user's team ("我是后端
+# 负责人，团队一共 6 个人").
+_BARE_GROUP = re.compile(r"^(?:团队|公司|部门|小组|项目组)|^the\s+(?=(?:team|company)\b)", re.I)
+
+
+def _owned(text: str, before: list[str]) -> str:
+    if not (before and re.match(r"我(?!们)|I\b|I'm|I’m", before[0])):
+        return text
+    return _BARE_GROUP.sub(lambda m: "我们" if HAN.match(m.group(0)) else "our ", text, count=1)
 
 
 # A Chinese sentence-final particle: tone, not content ("…简体中文哦"); 酒吧, 网吧 are words.
@@ -288,11 +477,24 @@ def _join(clauses: list[str], separators: list[str]) -> str:
 _AND_SUBJECT = re.compile(r"\s+and\s+(?=(?:I|I'm|I’m|my|our|we|we're|we’re)\b)", re.IGNORECASE)
 
 
+# A subject that is only a name or "my <someone>" before "and I" ("My wife and I are…"): one
+# subject with the user, not a fact of its own.
+_COMPANION = re.compile(
+    r"^\s*(?:(?:[Mm]y|[Oo]ur)\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?|[A-Z][a-z]+)\s*$"
+)
+
+
 def _and_split(text: str) -> list[str]:
     if is_chinese(text):
         return [text]
-    protected, spans = _protect_quotes(text)
-    return [_restore(part, spans) for part in _AND_SUBJECT.split(protected) if part.strip()]
+    protected, spans = _protect(text)
+    parts: list[str] = []
+    for part in (p for p in _AND_SUBJECT.split(protected) if p.strip()):
+        if parts and _COMPANION.match(parts[-1]):
+            parts[-1] = f"{parts[-1].strip()} and {part}"
+        else:
+            parts.append(part)
+    return [_restore(part, spans) for part in parts]
 
 
 def _capitalised(text: str) -> str:
@@ -301,21 +503,122 @@ def _capitalised(text: str) -> str:
 
 # --- person ------------------------------------------------------------------------------
 
-_ZH_PERSON = (
-    (re.compile(r"(?:我们|咱们)(?=团队|公司|组|部门|小组)"), "用户的"),
-    (re.compile(r"(?:我们|咱们)的"), "用户团队的"),
-    (re.compile(r"我司"), "用户的公司"),
-    (re.compile(r"(?:我们|咱们)"), "用户的团队"),
-    (re.compile(r"(?<!自)我的"), "用户的"),
-    (re.compile(r"本人"), "用户"),
-    (re.compile(r"(?<!自)我(?!们)"), "用户"),
+# An identifier: words joined by - _ . / or a digit ("us-west-2", "oh-my-zsh", "my_app", "I/O",
+# "team2"). A pronoun inside one is part of a name, not the user: it is left as typed.
+_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:[-_./][A-Za-z0-9]+)+|[A-Za-z]+\d[A-Za-z0-9]*")
+_PRONOUN_PART = re.compile(
+    r"(?:^|[-_./\d])(?:i|me|my|mine|we|us|our|ours|you|your)(?=$|[-_./\d])", re.IGNORECASE
 )
+
+
+def _protect(text: str) -> tuple[str, list[str]]:
+    """Quoted spans and identifiers with a pronoun inside hidden from the person rules."""
+    protected, spans = _protect_quotes(text)
+
+    def hide(match: re.Match[str]) -> str:
+        if not _PRONOUN_PART.search(match.group(0)):
+            return match.group(0)
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    return _IDENTIFIER.sub(hide, protected), spans
+
+
+# Who "we" are. At work (a technical or work word in the sentence: 部署, 上线, 接口, a Latin word;
+# "we deploy", "our API", a product name), the user's team; with a partner named in the same
+# sentence ("我对象是设计师，我们打算…", "My wife and I … we…"), the user and that partner;
+# elsewhere the user ("我们周末一般去爬山", "We have two dogs").
+_ZH_WORK = re.compile(
+    r"[A-Za-z]{2,}|团队|公司|部门|项目|产品|代码|开发|测试|部署|上线|发布|发版|版本|分支|仓库|接口|"
+    r"服务|系统|数据|文档|需求|前端|后端|移动端|客户端|服务端|小程序|架构|框架|技术|工程|运维|线上|"
+    r"生产|客户|会议|周会|例会|值班|业务|规范|约定|规矩|评审|审批|报销|预算|财年|同事|上班|办公|"
+    r"工作|迭代|排期|埋点|告警|监控|日志|集群|事故|故障|模型|算法|运营|招聘|员工|合同|流程|周报|汇报"
+)
+_ZH_PARTNER = re.compile(
+    r"我(?:和我?)?的?(对象|老婆|老公|妻子|丈夫|爱人|男朋友|女朋友|男友|女友|未婚夫|未婚妻|伴侣)"
+)
+# Acronyms and names with a capital inside (AWS, GitHub, HashiCorp, iTerm), not a country.
+_EN_TECH_NAME = re.compile(
+    r"\b(?!(?:US|UK|EU|USA|UAE|OK|TV|DIY|PhD)\b)[A-Z][A-Za-z]*[A-Z]\w*|\b[a-z]+[A-Z]\w*"
+)
+_EN_WORK = re.compile(
+    r"\b(?:team|teams|company|startup|business|firm|agency|office|product|products|customers?|"
+    r"clients?|sprints?|releases?|deploy\w*|ship|ships|shipped|shipping|builds?|code\w*|repos?|"
+    r"repository|servers?|services?|microservices?|prod|production|staging|databases?|stack|"
+    r"backend|frontend|apps?|application|tools?|tooling|meetings?|standups?|on-call|oncall|"
+    r"tickets?|tracker|reviews?|budget|style\s+guide|policy|docs|documentation|environments?|"
+    r"pipelines?|clusters?|cloud|infra\w*|migrations?|branch\w*|commits?|merge\w*|tests?|testing|"
+    r"framework|librar(?:y|ies)|secrets|warehouse|api|versions?|versioned|versioning|"
+    r"development|developers?|engineer\w*|deal|contracts?|roadmap|compatibility|python|java|"
+    r"rust|ruby|django|rails|react|vue|kotlin|swift|android|ios|linux|terraform|docker|"
+    r"kubernetes|slack|jira|git|sql|folders?|files?)\b",
+    re.IGNORECASE,
+)
+_EN_PARTNER = re.compile(
+    r"\b[Mm]y\s+(wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)\b", re.IGNORECASE
+)
+
+
+def _zh_we(context: str) -> tuple[str, str, str]:
+    """What 我们 becomes in this sentence: as a subject, as an owner (我们的), and as "我们俩"."""
+    partner = _ZH_PARTNER.search(context)
+    if partner:
+        pair = f"用户和{partner.group(1)}"
+        return pair, f"{pair}的", pair
+    if _ZH_WORK.search(context):
+        return "用户的团队", "用户团队的", r"用户他们\1"
+    return "用户", "用户的", r"用户他们\1"
+
+
+def _zh_person(text: str, context: str) -> str:
+    subject, own, two = _zh_we(context)
+    # 我们 before what it owns: the team ("我们组", "我们 team"), a place or institution ("我们
+    # 学校", "我们小区"), the home ("我们家").
+    text = re.sub(r"(?:我们|咱们)\s*(?:team|团队)\s*的", "用户团队的", text)
+    text = re.sub(r"(?:我们|咱们)(公司|部门)的", r"用户\1的", text)
+    text = re.sub(r"(?:我们|咱们)\s*team\b\s*", "用户的团队", text)
+    text = re.sub(r"(?:我们|咱们)(?=\s*[A-Za-z]+\s+team\b)", "用户的", text)  # "我们 data team"
+    text = re.sub(
+        r"(?:我们|咱们)(?=团队|公司|组|部门|小组|产品|项目|实验室|课题组|学校|学院|班|社区|单位|医院|"
+        r"宿舍|老家)",
+        "用户的",
+        text,
+    )
+    text = re.sub(r"(?:我们|咱们)(?=小区|村|镇|城市)", "用户所在的", text)
+    text = re.sub(r"(?:我们|咱们)家|咱家", "用户家", text)
+    text = text.replace("我司", "用户的公司")
+    text = re.sub(r"(?:我们|咱们)(俩|两个|两人|二人)", two, text)  # two people, never a team
+    text = re.sub(r"(?:我们|咱们)的", own, text)
+    text = re.sub(r"(?:我们|咱们)", subject, text)
+    text = _ZH_KIN.sub(lambda m: "用户的" + _KIN.get(m.group(1), m.group(1)), text)
+    text = re.sub(r"(?<!自)我的", "用户的", text)
+    text = text.replace("本人", "用户")
+    return re.sub(r"(?<!自)我(?!们)", "用户", text)
+
+
+# Kin and people after 我 are the user's: "我妈" → "用户的妈妈", not "用户妈" (the longer word
+# first: 妈妈 before 妈, 哥们 before 哥, 姐夫 before 姐).
+_ZH_KIN = re.compile(
+    r"(?<!自)我的?(爸妈|妈妈|爸爸|哥哥|姐姐|弟弟|妹妹|哥们|姐妹|姐夫|妹夫|嫂子|弟媳|老婆|老公|妻子|"
+    r"丈夫|爱人|对象|男朋友|女朋友|男友|女友|未婚夫|未婚妻|儿子|女儿|孩子|闺女|宝宝|爷爷|奶奶|外公|"
+    r"外婆|姥姥|姥爷|老板|领导|上司|导师|老师|同事|室友|妈|爸|哥|姐|弟|妹)"
+)
+_KIN = {
+    "妈": "妈妈",
+    "爸": "爸爸",
+    "哥": "哥哥",
+    "姐": "姐姐",
+    "弟": "弟弟",
+    "妹": "妹妹",
+    "爸妈": "父母",
+}
 
 # Adverbs and negations that may stand between a subject and its verb.
 _ADVERBS = (
     r"always|usually|often|mostly|mainly|generally|typically|normally|really|also|only|still|"
     r"just|now|currently|actually|never|rarely|sometimes|strongly|definitely|primarily|"
-    r"exclusively|already"
+    r"exclusively|already|no\s+longer|even|ever|hardly|barely|seldom|occasionally|frequently|"
+    r"almost|personally|honestly|basically"
 )
 _MODALS = word_set(
     "will would should can could must may might shall won't wouldn't shouldn't can't cannot "
@@ -328,7 +631,10 @@ _EN_SUBJECT = re.compile(
 
 
 # Words after "I"/"we" that are no verb ("am I in", "I, too"): left as they are.
-_NOT_VERBS = word_set("in on at to for of and or the a an not so too also as if then with")
+_NOT_VERBS = word_set(
+    "in on at to for of and or the a an not no so too also as if then with both all either "
+    "neither each"
+)
 
 
 def _third_singular(verb: str) -> str:
@@ -359,20 +665,21 @@ _COMMON_VERBS = word_set(
     "ride bike swim stay stick review merge push host store plan track log follow attend visit "
     "develop design maintain support handle prepare train practice practise volunteer belong"
 )
-# "I/we <verb> … and [adverbs] <verb>": the second verb shares the subject. Not after a modal,
-# "don't" or an infinitive ("I want to live in X and work in Y" keeps "work").
+# "I/we <verb> … and|but [adverbs] <verb>": the second verb shares the subject. Not after a
+# modal, "don't" or an infinitive ("I want to live in X and work in Y" keeps "work").
 _AND_VERB = re.compile(
-    rf"(?P<head>\b(?:I|we|I'm|I am|we're|we are)(?:\s+(?:{_ADVERBS}))*\s+"
-    rf"(?P<first>[A-Za-z'-]+)\b[^,;:.!?]*?\s+and)"
+    rf"(?P<head>\b(?P<subject>I|we|I'm|I am|we're|we are)(?:\s+(?:{_ADVERBS}))*\s+"
+    rf"(?P<first>[A-Za-z'-]+)\b[^,;:.!?]*?\s+(?:and|but))"
     rf"(?P<adverbs>(?:\s+(?:{_ADVERBS}))*)\s+(?P<verb>[a-z]+)\b(?=\s+\S)"
 )
 
 
-def _and_verb(match: re.Match[str]) -> str:
+def _and_verb(match: re.Match[str], plural: bool) -> str:
     head, adverbs, verb = match.group("head"), match.group("adverbs"), match.group("verb")
     first = match.group("first").lower()
     if (
-        first in _MODALS
+        (plural and match.group("subject").startswith("we"))
+        or first in _MODALS
         or first in ("don't", "dont", "not", "to", "'ll", "'d")
         or " to " in head
         or verb in _NOT_VERBS
@@ -383,33 +690,74 @@ def _and_verb(match: re.Match[str]) -> str:
     return f"{head}{adverbs} {_third_singular(verb)}"
 
 
-def _en_subject(match: re.Match[str]) -> str:
-    subject = {"I": "the user", "we": "the user's team", "you": "the assistant"}[
-        match.group("subject")
-    ]
-    verb = match.group("verb")
-    return f"{subject}{match.group('adverbs')} {_third_singular(verb)}"
+def _en_we(context: str) -> tuple[str, bool]:
+    """Who "we" is in this sentence, and whether that is more than one person."""
+    partner = _EN_PARTNER.search(context)
+    if partner:
+        return f"the user and the user's {partner.group(1).lower()}", True
+    if _EN_TECH_NAME.search(context) or _EN_WORK.search(context):
+        return "the user's team", False
+    return "the user", False
 
 
-_EN_PERSON = (
-    (re.compile(r"\bI(?:'m|’m| am)\b"), "the user is"),
-    (re.compile(r"\bI(?:'ve|’ve| have)\b"), "the user has"),
-    (re.compile(r"\bI(?:'d|’d)\b"), "the user would"),
-    (re.compile(r"\bI(?:'ll|’ll)\b"), "the user will"),
-    (re.compile(r"\bI was\b"), "the user was"),
-    (re.compile(r"\b[Ww]e(?:'re|’re| are)\b"), "the user's team is"),
-    (re.compile(r"\b[Ww]e(?:'ve|’ve| have)\b"), "the user's team has"),
-    (re.compile(r"\b[Ww]e(?:'ll|’ll)\b"), "the user's team will"),
-    (re.compile(r"\b[Ww]e(?:'d|’d)\b"), "the user's team would"),
-    (re.compile(r"\b[Ww]e were\b"), "the user's team was"),
-    (re.compile(r"\b[Mm]y\b"), "the user's"),
-    (re.compile(r"\b[Mm]ine\b"), "the user's"),
-    (re.compile(r"\b[Mm]yself\b"), "the user"),
-    (re.compile(r"\b[Oo]ur\b"), "the user's"),
-    (re.compile(r"\b[Oo]urs\b"), "the user's team's"),
-    (re.compile(r"\b[Mm]e\b"), "the user"),
-    (re.compile(r"\bus\b"), "the user's team"),
+# "My wife and I", "Jordan and I", "me and my wife" as the subject: one subject, the user first.
+_EN_TOGETHER = re.compile(
+    r"^(?:[Mm]y\s+(?P<kin>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)|(?P<name>[A-Z][a-z]+))\s+and\s+I\b|"
+    r"^[Mm]e\s+and\s+my\s+(?P<kin2>[a-z][\w'-]*)\b"
 )
+
+
+def _together(match: re.Match[str]) -> str:
+    kin = match.group("kin") or match.group("kin2")
+    return f"the user and the user's {kin}" if kin else f"the user and {match.group('name')}"
+
+
+def _en_person(text: str, context: str) -> str:
+    we, plural = _en_we(context)
+    be, have, was = ("are", "have", "were") if plural else ("is", "has", "was")
+    # "I myself coach", "…the bookkeeping myself in…": emphasis, no subject or object.
+    text = re.sub(r"\s+(?:myself|ourselves)\b", "", text)
+    text = _EN_TOGETHER.sub(_together, text.lstrip())
+    text = _AND_VERB.sub(lambda m: _and_verb(m, plural), re.sub(r"\bWe\b", "we", text))
+    for pattern, replacement in (
+        (r"\bI(?:'m|’m| am)\b", "the user is"),
+        (r"\bI(?:'ve|’ve| have)\b", "the user has"),
+        (r"\bI(?:'d|’d)\b", "the user would"),
+        (r"\bI(?:'ll|’ll)\b", "the user will"),
+        (r"\bI was\b", "the user was"),
+        (r"\bwe(?:'re|’re| are)\b", f"{we} {be}"),
+        (r"\bwe(?:'ve|’ve| have)\b", f"{we} {have}"),
+        (r"\bwe(?:'ll|’ll)\b", f"{we} will"),
+        (r"\bwe(?:'d|’d)\b", f"{we} would"),
+        (r"\bwe were\b", f"{we} {was}"),
+    ):
+        text = re.sub(pattern, replacement, text)
+    text = re.sub(r"\b(?:[Pp]lease),?\s+|,?\s+please\b", "", text)
+    text = re.sub(r"\b[Yy]ou(?:'re|’re| are)\b", "the assistant is", text)
+    text = re.sub(r"\b[Yy]ou(?:'ll|’ll)\b", "the assistant will", text)
+
+    def subject(match: re.Match[str]) -> str:
+        who = {"I": "the user", "we": we, "you": "the assistant"}[match.group("subject")]
+        verb = match.group("verb")
+        if match.group("subject") == "we" and plural:
+            return f"{who}{match.group('adverbs')} {verb}"
+        return f"{who}{match.group('adverbs')} {_third_singular(verb)}"
+
+    text = _EN_SUBJECT.sub(subject, re.sub(r"\bYou\b", "you", text))
+    text = re.sub(r"\byour\b", "the assistant's", text)
+    text = re.sub(r"\byou\b", "the assistant", text)
+    ours = "the user's team's" if we == "the user's team" else "the user's"
+    for pattern, replacement in (
+        (r"\b[Mm]y\b", "the user's"),
+        (r"\b[Mm]ine\b", "the user's"),
+        (r"\b[Mm]yself\b", "the user"),
+        (r"\b[Oo]ur\b", "the user's"),
+        (r"\b[Oo]urs\b", ours),
+        (r"\b[Mm]e\b", "the user"),
+        (r"\bus\b", we),
+    ):
+        text = re.sub(pattern, replacement, text)
+    return re.sub(r"\bI\b", "the user", text)
 
 
 _ZH_YOU = (
@@ -443,30 +791,17 @@ def _you(text: str) -> str:
     return re.sub(r"\b[Yy]ou\b", "the user", text)
 
 
-def third_person(text: str, role: str = "user") -> str:
-    """The user spoken of in the third person, outside quotes."""
-    protected, spans = _protect_quotes(text)
+def third_person(text: str, role: str = "user", context: str = "") -> str:
+    """The user spoken of in the third person, outside quotes and identifiers. ``context``: the
+    whole sentence, which says who "we" are (the team at work, the user and a partner named in
+    it, else the user)."""
+    protected, spans = _protect(text)
     if role == "assistant":
         return _restore(_you(protected), spans)
-    for pattern, replacement in _ZH_PERSON:
-        protected = pattern.sub(replacement, protected)
+    context = _protect(context or text)[0]
+    protected = _zh_person(protected, context)
     if not is_chinese(text):
-        # "I myself coach", "…the bookkeeping myself in…": emphasis, no subject or object.
-        protected = re.sub(r"\s+(?:myself|ourselves)\b", "", protected)
-        protected = _AND_VERB.sub(_and_verb, re.sub(r"\bWe\b", "we", protected))
-        for pattern, replacement in _EN_PERSON[:10]:
-            protected = pattern.sub(replacement, protected)
-        protected = re.sub(r"\b(?:[Pp]lease),?\s+|,?\s+please\b", "", protected)
-        protected = re.sub(r"\b[Yy]ou(?:'re|’re| are)\b", "the assistant is", protected)
-        protected = re.sub(r"\b[Yy]ou(?:'ll|’ll)\b", "the assistant will", protected)
-        protected = _EN_SUBJECT.sub(
-            _en_subject, re.sub(r"\bWe\b", "we", re.sub(r"\bYou\b", "you", protected))
-        )
-        protected = re.sub(r"\byour\b", "the assistant's", protected)
-        protected = re.sub(r"\byou\b", "the assistant", protected)
-        for pattern, replacement in _EN_PERSON[10:]:
-            protected = pattern.sub(replacement, protected)
-        protected = re.sub(r"\bI\b", "the user", protected)
+        protected = _en_person(protected, context)
     return _restore(protected, spans)
 
 

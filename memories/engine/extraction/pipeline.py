@@ -22,7 +22,8 @@ class Candidate:
     role: str  # user | assistant
     sentence: str  # as said
     fact: str  # as it would be stored
-    # The user verified it ("我同意你刚才说的，…"): kept on the user's word, not the head's.
+    # The user verified it ("我同意你刚才说的，…") or set how every answer is given: kept on the
+    # user's word, not the head's.
     verified: bool = False
 
 
@@ -44,8 +45,9 @@ def candidates(role: str, content: str) -> list[Candidate]:
         sentence = agreed or sentence
         if rules.veto(sentence, role):
             continue
+        verified = role == "user" and (agreed is not None or rules.answer_rule(sentence))
         found.extend(
-            Candidate(role, sentence, fact, verified=agreed is not None)
+            Candidate(role, sentence, fact, verified=verified)
             for fact in facts.write(sentence, role)
         )
     return found

@@ -240,6 +240,24 @@ _AGREEING = re.compile(
 )
 
 
+# How the assistant is to answer, said for good ("Please always answer in British English.",
+# "回答别太啰嗦，能用表格就用表格。"): the seeds' first example of a preference, kept on the user's
+# word — the head reads the imperative's vector as a task and dropped both.
+_ANSWER_RULE = re.compile(
+    r"\b(?:answer|answers|reply|replies|respond|responses?|explanations?)\b.*"
+    r"\b(?:always|from now on|by default|every time|going forward|never)\b|"
+    r"\b(?:always|from now on|by default|never)\b.*\b(?:answer|reply|respond|explain)\b|"
+    r"(?:回答|回复|答复|解释).*(?:以后|今后|默认|一律|统一|都|别|不要|尽量|就用)|"
+    r"(?:以后|今后|默认|一律|统一)(?:都)?(?:用|使用|以).*(?:回答|回复|答复)",
+    re.IGNORECASE,
+)
+
+
+def answer_rule(sentence: str) -> bool:
+    """Whether a user's sentence sets how every answer is given."""
+    return bool(_ANSWER_RULE.search(sentence))
+
+
 def agreement(sentence: str) -> str | None:
     """What the user says after agreeing with the assistant, or None when they do not agree."""
     found = _AGREEING.match(sentence)

@@ -181,3 +181,18 @@ def test_a_translated_fact_is_still_drift():
         guards.drifted("The user's team writes all technical proposals in Chinese.", language)
         for language in languages
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Please always answer in British English.", "Always answer in British English."),
+        ("回答别太啰嗦，能用表格就用表格。", "回答别太啰嗦，能用表格就用表格。"),
+    ],
+)
+def test_how_every_answer_is_given_is_kept_on_the_users_word(said, fact):
+    assert kept([("user", said), ("assistant", "好的。")]) == [fact]
+
+
+def test_an_answer_style_for_now_is_still_a_one_off():
+    assert kept([("user", "Answer in English this time."), ("assistant", "OK.")]) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memories.engine.extraction.facts import write
+from memories.engine.extraction.facts import sentences, write
 from memories.engine.extraction.pipeline import extract_facts
 
 
@@ -150,6 +150,254 @@ from memories.engine.extraction.pipeline import extract_facts
     ],
 )
 def test_a_sentence_becomes_the_facts_a_person_would_write(said, facts):
+    assert write(said) == facts
+
+
+# Found by a black-box probe over HTTP ingest: what was stored is in the comment above each.
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # A pronoun inside an identifier is part of the name: "the user's team-west-2",
+        # "oh-the user's-zsh".
+        ("Our servers are in us-west-2.", ["The user's servers are in us-west-2."]),
+        (
+            "我们的 CI 用 GitHub Actions，deploy 到 AWS us-east-1。",
+            ["用户团队的 CI 用 GitHub Actions，deploy 到 AWS us-east-1。"],
+        ),
+        (
+            "Our prod is in eu-west-1 and our staging env is called us-staging.",
+            ["The user's prod is in eu-west-1.", "The user's staging env is called us-staging."],
+        ),
+        ("I use iTerm2 with oh-my-zsh.", ["The user uses iTerm2 with oh-my-zsh."]),
+        ("I self-host everything.", ["The user self-hosts everything."]),
+    ],
+)
+def test_a_pronoun_inside_an_identifier_stays_as_typed(said, facts):
+    assert write(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # 我们 was always "用户的团队": "用户的团队家养了两只狗。"
+        ("我们家养了两只狗。", ["用户家养了两只狗。"]),
+        ("我们家周末一般去爬山。", ["用户家周末一般去爬山。"]),
+        ("我们学校要求研究生每周组会汇报。", ["用户的学校要求研究生每周组会汇报。"]),
+        ("我们小区楼下有个健身房", ["用户所在的小区楼下有个健身房。"]),
+        ("我们俩周末都要加班。", ["用户他们俩周末都要加班。"]),
+        ("我们周末一般去爬山。", ["用户周末一般去爬山。"]),
+        (
+            "我对象是设计师，我们打算明年结婚。",
+            ["用户的对象是设计师。", "用户和对象打算明年结婚。"],
+        ),
+        ("We have two dogs and a cat at home.", ["The user has two dogs and a cat at home."]),
+        ("We usually go hiking on weekends.", ["The user usually goes hiking on weekends."]),
+        # A work context is the team.
+        ("我们每次发布后都要在群里发通知。", ["用户的团队每次发布后都要在群里发通知。"]),
+        ("我们周五不上线。", ["用户的团队周五不上线。"]),
+        ("We ship on Tuesdays.", ["The user's team ships on Tuesdays."]),
+        (
+            "We keep secrets in HashiCorp Vault.",
+            ["The user's team keeps secrets in HashiCorp Vault."],
+        ),
+        ("We're a Django shop.", ["The user's team is a Django shop."]),
+    ],
+)
+def test_we_is_the_team_only_at_work(said, facts):
+    assert write(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # "The user is both vegetarian." + "The user's wife."
+        (
+            "My wife and I are both vegetarian.",
+            ["The user and the user's wife are both vegetarian."],
+        ),
+        ("Jordan and I live in Leeds.", ["The user and Jordan live in Leeds."]),
+        (
+            "My wife and I are vegetarian and we cook at home.",
+            [
+                "The user and the user's wife are vegetarian.",
+                "The user and the user's wife cook at home.",
+            ],
+        ),
+        ("我和我老婆都吃素。", ["用户和用户的老婆都吃素。"]),
+    ],
+)
+def test_the_user_and_someone_is_one_subject(said, facts):
+    assert write(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # "The user noes longer work at Google."
+        (
+            "I no longer work at Google; I'm at Stripe now.",
+            ["The user no longer works at Google.", "The user is at Stripe now."],
+        ),
+        # "And the user prefers…"
+        (
+            "I'm a data scientist at Shopify, based in Toronto, and I prefer answers with code in "
+            "Python.",
+            [
+                "The user is a data scientist at Shopify, based in Toronto.",
+                "The user prefers answers with code in Python.",
+            ],
+        ),
+        # "The user is Chinese but live in Germany, answer in Chinese…"
+        (
+            "I'm Chinese but live in Germany, so answer in Chinese but use metric units and euros.",
+            [
+                "The user is Chinese but lives in Germany.",
+                "Answer in Chinese but use metric units and euros.",
+            ],
+        ),
+        # "The user is based in the US, always use imperial units."
+        (
+            "I'm based in the US, so always use imperial units.",
+            ["The user is based in the US.", "Always use imperial units."],
+        ),
+        # A consequence for the assistant that refers back or speaks to it is still dropped.
+        (
+            "I'm a pescatarian, so whenever you plan meals for me leave out meat.",
+            ["The user is a pescatarian."],
+        ),
+        # "The user doesn't eat honey either."
+        (
+            "I'm vegan and I don't eat honey either.",
+            ["The user is vegan.", "The user doesn't eat honey."],
+        ),
+    ],
+)
+def test_english_stays_grammatical(said, facts):
+    assert write(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # What admission leaves of "我们的服务部署在 /opt/app 下面，日志在 /var/log/app。"
+        ("我们的服务部署在下面，日志在。", []),
+        ("我们的服务部署在 K8s 上，日志在。", ["用户团队的服务部署在 K8s 上。"]),
+        # …of "文档地址是 https://wiki.example.com/poco ，以后有问题先查这个。": what points at
+        # the cut link goes with it.
+        ("文档地址是，以后有问题先查这个。", []),
+        ("配置文件放到，改完要重启。", ["改完要重启。"]),
+        # …of "Our API is versioned under /api/v2 and we never break backwards compatibility."
+        (
+            "Our API is versioned under and we never break backwards compatibility.",
+            ["The user's team never breaks backwards compatibility."],
+        ),
+        ("Our docs are in, and we use Confluence.", ["The user's team uses Confluence."]),
+        # Words that end in 在/是/到 are no stub.
+        ("我总是迟到。", ["用户总是迟到。"]),
+        ("I always log in.", ["The user always logs in."]),
+        # A preposition whose object came before it, an object after a colon: no stub.
+        (
+            "I'm American and that's what I think in.",
+            ["The user is American and that's what the user thinks in."],
+        ),
+        ("我的工作邮箱签名是：张晓雨｜增长部。", ["用户的工作邮箱签名是：张晓雨｜增长部。"]),
+        ("我的偏好是，回答简短。", ["用户的偏好是，回答简短。"]),
+    ],
+)
+def test_a_clause_whose_object_was_cut_out_is_a_fragment(said, facts):
+    assert write(said) == facts
+
+
+def test_a_path_cut_out_by_admission_leaves_no_stub():
+    from memories.admission.noise import clean_text
+
+    said = "我们的 API 部署在 /opt/app 下面，统一用 Go 写。"
+    facts = extract_facts([("user", clean_text(said))], decide=None)
+    assert [f["text"] for f in facts] == ["统一用 Go 写。"]
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # "用户的偏好。" (a fragment) and the items without what they are.
+        (
+            "我的偏好：\n1. 回答用中文\n2. 代码示例用 Python\n3. 不要用 emoji",
+            [
+                "用户的偏好：回答用中文。",
+                "用户的偏好：代码示例用 Python。",
+                "用户的偏好：不要用 emoji。",
+            ],
+        ),
+        # "- 用户的团队用 pnpm。": the marker was kept.
+        (
+            "- 我们用 pnpm\n- 测试框架用 Vitest\n- 代码风格用 Prettier 默认配置",
+            ["用户的团队用 pnpm。", "测试框架用 Vitest。", "代码风格用 Prettier 默认配置。"],
+        ),
+        (
+            "Our stack:\n* Backend in Go\n* Frontend in React",
+            ["The user's stack: Backend in Go.", "The user's stack: Frontend in React."],
+        ),
+        ("1、回答用中文\n2、单位用公制", ["回答用中文。", "单位用公制。"]),
+        # A line ending in a colon without a list after it is a sentence as before; 3.11 is no
+        # list marker.
+        ("我们用 Python 3.11。", ["用户的团队用 Python 3.11。"]),
+    ],
+)
+def test_each_list_item_is_a_sentence_with_its_heading(said, facts):
+    assert [f["text"] for f in extract_facts([("user", said)], decide=None)] == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # "…penicillin, this is very important."
+        (
+            "I'm allergic to penicillin, this is very important, please remember.",
+            ["The user is allergic to penicillin."],
+        ),
+        # "Keep in mind that the user's fiscal year…"
+        (
+            "Keep in mind that our fiscal year starts in April.",
+            ["The user's fiscal year starts in April."],
+        ),
+        ("Note that we deploy on Fridays only.", ["The user's team deploys on Fridays only."]),
+        ("Just so you know, I'm left-handed.", ["The user is left-handed."]),
+        ("For the record, I don't drink coffee.", ["The user doesn't drink coffee."]),
+        ("Important: I'm allergic to nuts.", ["The user is allergic to nuts."]),
+        ("注意：我对花生过敏。", ["用户对花生过敏。"]),
+        ("I'm allergic to nuts. This is important!", ["The user is allergic to nuts."]),
+    ],
+)
+def test_an_english_wrapper_is_dropped(said, facts):
+    assert [f for s in sentences(said) for f in write(s)] == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # An answer before the statement: "Python 吧，用户的组都用 Python 3.11。"
+        ("Python 吧，我们组都用 Python 3.11。", ["用户的组都用 Python 3.11。"]),
+        # An interjection: "唉，用户最近失眠很严重。"
+        ("唉，我最近失眠很严重。", ["用户最近失眠很严重。"]),
+        ("哈哈，我是猫奴。", ["用户是猫奴。"]),
+        # Kinship glued to 用户: "用户妈不吃海鲜。"
+        ("我妈不吃海鲜。", ["用户的妈妈不吃海鲜。"]),
+        ("我哥在美国读博。", ["用户的哥哥在美国读博。"]),
+        ("我老婆叫王丽", ["用户的老婆叫王丽。"]),
+        ("我女儿今年上小学。", ["用户的女儿今年上小学。"]),
+        ("我儿子喜欢踢足球。", ["用户的儿子喜欢踢足球。"]),
+        ("我老板要求每周五交周报。", ["用户的老板要求每周五交周报。"]),
+        ("我爸妈住在成都。", ["用户的父母住在成都。"]),
+        ("我妈妈是老师。", ["用户的妈妈是老师。"]),
+        # "用户的团队 team", "用户的团队的"
+        ("我们 team 每天 standup 是 10 点。", ["用户的团队每天 standup 是 10 点。"]),
+        ("我们团队的 on-call 是轮值的。", ["用户团队的 on-call 是轮值的。"]),
+        ("我们 data team 用 Metabase。", ["用户的 data team 用 Metabase。"]),
+        # A second fact about the user's team lost its owner: "团队一共 6 个人。"
+        ("我是后端负责人，团队一共 6 个人。", ["用户是后端负责人。", "用户的团队一共 6 个人。"]),
+    ],
+)
+def test_chinese_person_and_leading_words(said, facts):
     assert write(said) == facts
 
 
