@@ -124,6 +124,17 @@ _VENDOR_PATTERNS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     ),
     (re.compile(r"(?<![A-Za-z0-9])hf_[A-Za-z0-9]{30,}"), "huggingface_token"),
     (re.compile(r"(?<![A-Za-z0-9])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])"), "npm_token"),
+    # OpenRouter's keys carry their version in the prefix, whose dashes the bare ``sk-`` shape
+    # above does not take ("OpenRouter key sk-or-v1-…").
+    (
+        re.compile(r"(?<![A-Za-z0-9])sk-or-v\d+-[0-9a-f]{64}(?![0-9a-f])"),
+        "openrouter_api_key",
+    ),
+    # Google OAuth client secrets: "GOCSPX-" and 28 characters.
+    (
+        re.compile(r"(?<![A-Za-z0-9])GOCSPX-[A-Za-z0-9_\-]{24,32}(?![A-Za-z0-9_\-])"),
+        "google_oauth_client_secret",
+    ),
     # detect-secrets' Telegram detector wants the token alone on its line.
     (
         re.compile(
@@ -132,6 +143,66 @@ _VENDOR_PATTERNS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
         ),
         "telegram_bot_token",
     ),
+)
+
+# A Windows or Office product key (and many vendors' licence keys): five groups of five capitals
+# and digits. A SKU or a placeholder may share the shape, but not with letters and digits mixed
+# inside most groups ("VK7JG-NPHTM-C97JM-9MPGT-3V66T": four of five), which ``_is_product_key``
+# asks for.
+_PRODUCT_KEY_RE: Final = re.compile(
+    r"(?<![A-Za-z0-9\-])[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}(?![A-Za-z0-9\-])"
+)
+_PRODUCT_KEY_MIXED_GROUPS: Final = 3
+
+
+def _is_product_key(key: str) -> bool:
+    mixed = sum(
+        any(c.isdigit() for c in group) and any(c.isalpha() for c in group)
+        for group in key.split("-")
+    )
+    return mixed >= _PRODUCT_KEY_MIXED_GROUPS
+
+
+# An Ethereum (or any secp256k1) private key is 64 hex digits, with or without "0x" — the length
+# of a SHA-256 digest or a transaction hash, which are public. It is a key where a wallet or an
+# account names it ("MetaMask account 2: …", "my Ledger wallet key 0x…") and no hash, digest or
+# transaction is named on the line. A public address is 40 hex digits: never this shape.
+# "account" is a wallet's word only as the label of the key ("account 2:"): an "account service
+# build <hash>" is a build.
+_WALLET_WORD_RE: Final = re.compile(
+    r"(?:metamask|wallet|private\s*key|priv\s*key|钱包|錢包|私钥|私鑰|ウォレット|秘密鍵"
+    r"|지갑|개인\s*키|кошел[её]к|billetera|cartera|portefeuille|carteira|portafoglio"
+    r"|account\s*#?\d*\s*(?:key\s*)?[:=])",
+    re.IGNORECASE,
+)
+_HEX_KEY_RE: Final = re.compile(r"(?<![0-9A-Za-z])(?:0x)?[0-9a-fA-F]{64}(?![0-9A-Za-z])")
+_HASH_WORD_RE: Final = re.compile(
+    r"(?<![a-z])(?:tx|txid|txn|transaction|hash|digest|checksum|sha-?\d{3}|block|commit"
+    r"|signature|sig|public|pubkey|fingerprint|build|image|artifact|release)(?![a-z])"
+    r"|交易|哈希|区块|區塊|公钥|公鑰|签名",
+    re.IGNORECASE,
+)
+# How far before the key its wallet may be named ("MetaMask account 2: ").
+_WALLET_REACH: Final = 40
+
+
+def _has_wallet_key(view: str) -> bool:
+    for line in view.splitlines():
+        for key in _HEX_KEY_RE.finditer(line):
+            before = line[max(0, key.start() - _WALLET_REACH) : key.start()]
+            if _WALLET_WORD_RE.search(before) and not _HASH_WORD_RE.search(line):
+                return True
+    return False
+
+
+def _has_product_key(view: str) -> bool:
+    return any(_is_product_key(match.group()) for match in _PRODUCT_KEY_RE.finditer(view))
+
+
+# Shapes read by a function rather than one pattern: each needs a second look at the match.
+_SHAPE_CHECKS: Final[tuple[tuple[Callable[[str], bool], str], ...]] = (
+    (_has_product_key, "product_key"),
+    (_has_wallet_key, "ethereum_private_key"),
 )
 
 # "Authorization: Bearer <token>" and bare "Bearer <token>".
@@ -264,13 +335,47 @@ _CN_PASSWORD_BARE_RE: Final = re.compile(
 )
 # The word for password in other languages, a separator or verb, a value holding a digit or
 # symbol: "пароль: hunter22", "Passwort ist hunter22", "パスワードは hunter22 です".
+# A "?" or "." counts only inside the value: at its end it closes the sentence ("Wo bewahrst du
+# dein WLAN-Passwort auf?" is a question, "auf?" no password).
 _OTHER_PASSWORD_RE: Final = re.compile(
     r"(?:пароль|passwort|kennwort|パスワード|暗証番号|비밀번호|mot\s+de\s+passe|contrase[nñ]a"
     r"|senha|wachtwoord|hasło|haslo|parola)"
     r"\s*(?:[:=]|ist|は|est|es|é|is|是|:)?\s*"
-    r"(?P<bare>(?=[!#-&(-~]*[0-9!#$%&*+\-./:<=>?@^_~])[!#-&(-~]{4,}+)",
+    r"(?P<bare>(?=[!#-&(-~]*(?:[0-9!#$%&*+\-/:<=>@^_~]|[.?][!#-&(-~]))[!#-&(-~]{4,}+)",
     re.IGNORECASE,
 )
+
+# A login given as user and password after the word for it: "router login admin/hunter2xyz",
+# "admin login admin / Vx7#pLm2Qz", "VPN 登录用 chenli / Hk7$wQ2z". The slash is tight on both
+# sides or spaced on both and the user stands alone before it, so a path ("the login page is
+# /admin") is neither; the password holds a digit or a symbol, so "login with admin/SSO" (two
+# ways to sign in) and "Google / GitHub" are not logins.
+_LOGIN_PAIR_RE: Final = re.compile(
+    r"(?:(?<![A-Za-z])(?:log[\s\-]?in|logon|sign[\s\-]?in|creds|credentials)(?![A-Za-z])"
+    r"|账号|帳號|登录|登陆|登入|ログイン|로그인|zugangsdaten|anmeldedaten|identifiants|credenziali"
+    r"|credenciales|credenciais)"
+    r"[^\n/]{0,30}?(?<![^\s:(])[A-Za-z0-9._@\-]{2,40}(?:/|\s+/\s+)"
+    r"(?P<bare>(?=[!#-.0-~]*[0-9!#$%&*+\-:<=>?@^_~])[!#-.0-~]{4,64}+)(?!/)",
+    re.IGNORECASE,
+)
+
+
+def _looks_like_login_password(value: str, quoted: bool) -> bool:
+    value = value.rstrip(".,;:)")
+    if not any(char.isdigit() or char in _LOGIN_SYMBOLS for char in value):
+        return False
+    if _SIGN_IN_METHOD_RE.match(value):
+        return False
+    return _looks_like_password(value, quoted)
+
+
+_LOGIN_SYMBOLS: Final = frozenset("!#$%&*+-:<=>?@^_~")
+# Ways to sign in, which "login with X/Y" may list: "TOTP/WebAuthn2", "email/password2fa".
+_SIGN_IN_METHOD_RE: Final = re.compile(
+    r"(?:totp|webauthn|sso|saml|oauth|oidc|ldap|kerberos|2fa|mfa|passkey|password|otp|fido|sms)",
+    re.IGNORECASE,
+)
+
 
 # Values that follow a keyword but are not secrets: type annotations, schema words, hashing
 # algorithm names ("密码是 SHA256 加密的") and masks.
@@ -359,6 +464,10 @@ def _find_in_view(view: str) -> str | None:
         if pattern.search(view):
             return kind
 
+    for check, kind in _SHAPE_CHECKS:
+        if check(view):
+            return kind
+
     for pattern, kind, accepts in _VALUE_CHECKS:
         for match in pattern.finditer(view):
             if accepts(*_matched_value(match)):
@@ -441,4 +550,5 @@ _VALUE_CHECKS: Final[tuple[tuple[re.Pattern[str], str, Callable[[str, bool], boo
     (_OTHER_PASSWORD_RE, "password_statement", _looks_like_password),
     (_WORD_PASSWORD_RE, "password_statement", _looks_like_word_password),
     (_CN_SECRET_RE, "secret_statement", _looks_like_secret),
+    (_LOGIN_PAIR_RE, "login_password", _looks_like_login_password),
 )

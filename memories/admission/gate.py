@@ -26,7 +26,7 @@ from typing import Final
 
 from memories.admission.credentials import find_credential
 from memories.admission.identifiers import find_sensitive_identifier
-from memories.admission.meaning import asks_for_secret, find_meant_secret
+from memories.admission.meaning import asked_for, find_meant_secret
 from memories.admission.noise import clean_text
 from memories.admission.normalize import strip_invisible
 from memories.text import keep_typed_quotes, normalize_quotes
@@ -219,11 +219,13 @@ def _secret_in(messages: Sequence[Message]) -> AdmissionResult | None:
                 f"message {index} ({_role_label(message.role)}) contains a personal "
                 f"identifier ({kind})",
             )
-    asked = False  # an assistant turn asked for a secret; open until the assistant asks anew
+    # What an assistant turn asked the user for (a secret, a personal number), open until the
+    # assistant asks anew.
+    asked: str | None = None
     for index, message in enumerate(messages):
-        # Meaning and value; a user's turn is read as the answer to a request for a secret.
+        # Meaning and value; a user's turn is read as the answer to the request.
         role = _normalize_role(message.role)
-        found = find_meant_secret(message.content, answers_request=asked and role == "user")
+        found = find_meant_secret(message.content, answers=asked if role == "user" else None)
         if found is not None:
             what = "a credential" if found[0] == "credential" else "a personal identifier"
             return _refuse(
@@ -232,11 +234,12 @@ def _secret_in(messages: Sequence[Message]) -> AdmissionResult | None:
             )
         if role == "assistant":
             # "ok" while the user looks it up keeps the request open; a question of its own
-            # ("Which city do you live in?") ends it.
-            if asks_for_secret(message.content):
-                asked = True
-            elif "?" in message.content or "？" in message.content:
-                asked = False
+            # ("Which city do you live in?", "في أي مدينة تعيش؟") ends it.
+            requested = asked_for(message.content)
+            if requested is not None:
+                asked = requested
+            elif _QUESTION_MARK_RE.search(message.content):
+                asked = None
     if len(messages) > 1:
         # One line per message: a number split over two messages is read as one number.
         kind = find_sensitive_identifier("\n".join(message.content for message in messages))
@@ -246,6 +249,10 @@ def _secret_in(messages: Sequence[Message]) -> AdmissionResult | None:
                 f"the messages together contain a personal identifier ({kind})",
             )
     return None
+
+
+# Latin, full-width and Arabic question marks.
+_QUESTION_MARK_RE: Final = re.compile("[?？؟]")
 
 
 def _refuse(reason: str, detail: str) -> AdmissionResult:

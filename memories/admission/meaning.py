@@ -18,9 +18,10 @@ Every check reads a few views of the text that undo one disguise each: emoji and
 between a keyword and its value dropped, small capitals and leetspeak made letters, words
 spelled out joined, Chinese numerals made digits, a hex-encoded or rot13 keyword decoded.
 
-``find_meant_secret(text, answers_request=True)`` judges a user's answer to an assistant turn
-that asked for a secret (``asks_for_secret``: "What password should I remember?" → "Remember it:
-…").
+``find_meant_secret(text, answers=asked_for(question))`` judges a user's answer to an assistant
+turn that asked for a secret ("What password should I remember?" → "Remember it: …") or a
+personal number ("What's your passport number?" → "561234567"); a question *about* one ("Which
+password manager do you use?") asks for nothing.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from memories.admission.values import self_evident_secret, value_candidates
 
 __all__ = [
     "HEAD_PATH",
+    "asked_for",
     "asks_for_secret",
     "find_meant_secret",
     "meaning_views",
@@ -83,13 +85,26 @@ _SECRET_WORDS: Final = (
     r"|code\s+de\s+vérification|c[oó]digo\s+de\s+verifica\w*|codice\s+di\s+verifica"
     r"|doğrulama\s+kodu|mã\s+xác\s+nhận|kode\s+verifikasi|verificatiecode|kod\s+weryfikacyjny"
     r"|رمز\s+التحقق|ओटीपी|backup\s+code"
+    # The Arabic "secret number" or "secret code" (a PIN); the Spanish "contra" (contraseña),
+    # only as "la/mi contra" — "en contra de" is "against".
+    r"|(?:الرقم|الرمز)\s+السري|رقم\s+التعريف\s+الشخصي|(?<!\w)(?:la|mi|tu|su)\s+contra(?!\w)"
+    # A PIN said by what it does: "取钱的时候输 382917", "付款时输入 …".
+    r"|(?:取钱|取款|提款|刷卡|付款|支付|开门|开锁|解锁)[^\n，。,.;；]{0,8}?(?:输入?|按)"
     # A SIM's PUK; a German bank's TAN (in capitals: "tan" is a colour); the Spanish "clave"
     # (not a "palabra clave", a keyword).
     rf"|{_LATIN_START}(?:pw|otp|pin|puk|2fa|totp|cvv|cvc|(?<!palabra\s)(?<!palabras\s)clave"
-    r"|(?-i:(?:push|sms|chip|m)?TAN))"
+    r"|(?-i:(?:push|sms|chip|m)?TAN)"
+    # The Mexican PIN (in capitals: "nip" is an English word).
+    r"|(?-i:NIP|Nip))"
     rf"{_LATIN_END}|one[\s\-]?time\s+(?:pass)?code"
     r"|verification\s+code|security\s+code|auth(?:entication)?\s+code|access\s+code"
-    r"|api[\s_\-]?key|secret(?:\s+key)?|client[\s_\-]?secret|access[\s_\-]?key|private[\s_\-]?key"
+    # A key in other languages ("API-Schlüssel", "clé API", "APIキー"), a product's licence key.
+    r"|api[\s_\-]?(?:key|schl[üu]ssel|キー|키)|(?:cl[ée]|clave|chiave|chave|ключ)\s+(?:d['’]\s*"
+    r"|de\s+(?:la\s+)?|da\s+|della\s+)?api(?![a-z])|(?:privater?|geheimer?)\s+schl[üu]ssel"
+    r"|(?:product|licen[cs]e|activation|registration|serial)\s+key|licen[cs]e\s+code"
+    r"|produktschl[üu]ssel|lizenzschl[üu]ssel|cl[ée]\s+de\s+(?:produit|licence)"
+    r"|clave\s+de\s+(?:producto|licencia)|プロダクトキー|ライセンスキー|产品密钥|激活码|注册码"
+    r"|secret(?:\s+key)?|client[\s_\-]?secret|access[\s_\-]?key|private[\s_\-]?key"
     r"|seed(?:\s+phrase)?|recovery\s+(?:phrase|code|key)|mnemonic|(?<!\w)token"
     r"|wi[\s\-]?fi(?:\s+(?:key|code))?|wlan|wpa2?"
     # A code said to be the reader's, as a forwarded text message says it, the value right
@@ -109,6 +124,20 @@ _SECRET_WORDS: Final = (
     rf"(?:\S+\s+)?(?:{_OPENED})(?!\w)"
 )
 _SECRET_WORD_RE: Final = re.compile(_SECRET_WORDS, re.IGNORECASE)
+# What a secret's word may name instead of the secret, right after it: a manager, a policy, the
+# network a Wi-Fi word names, a method ("password manager", "wifi network", "2FA method",
+# "パスワードの管理", "密码管理器", "Passwort Manager").
+_OTHER_THING: Final = (
+    r"managers?|management|vaults?|keepers?|apps?|tools?|generators?|polic(?:y|ies)|rules?"
+    r"|requirements?|length|strength|complexity|resets?|changes?|rotation|expiry|fields?|boxe?s?"
+    r"|prompts?|pages?|screens?|forms?|networks?|names?|ssids?|routers?|signal|speed|connection"
+    r"|methods?|hash(?:es|ing)?|pads?|readers?|limits?|budgets?|counts?|usage|feld|netz(?:werk)?"
+    r"|richtlinien?|regeln?|verwaltung|管理|策略|规则|規則|长度|長度|强度|強度|名称|名稱|名字|网络|網路"
+    r"|重置|マネージャー|ポリシー|名前|관리|정책|이름"
+)
+_NAMES_OTHER_THING_RE: Final = re.compile(
+    rf"[\s\-_]*(?:の|的)?\s*(?:{_OTHER_THING})(?![a-z])", re.IGNORECASE
+)
 # Between the word and its value: a short stretch without a sentence end ("PIN for the card
 # is", "비밀번호는", "de ma banque est").
 _GAP_RE: Final = re.compile(r"[^\n。！？!?；;,，]{0,30}")
@@ -126,7 +155,16 @@ _CONNECTOR_RE: Final = re.compile(
     r"|meines"
     r"|(?:my|ma|mi|mon|minha|meu|mio|mia|mein|meine|meinem|meinen|la|le|el|o|il|the|a|an|your"
     r"|our|das|dem|den|die|les|los"
-    r"|las|lo|het|di|de|da|do|du|of|del|della|dello|dell['’]|dei|delle|vom|от|для)\s+\S+(?!\S)"
+    r"|las|lo|het|di|de|da|do|du|of|del|della|dello|dell['’]|dei|delle|vom|от|для)"
+    # … and what it determines, in one or two words: "for the weather service", "at my parents'
+    # house" — the second no preposition ("del cajero en 2024" says when, not what).
+    r"\s+\S+(?:\s+(?!(?:in|en|em|on|at|since|seit|depuis|desde|nel|im|am|dans|from|by|with"
+    r"|until|bis|jusqu|hasta|até)(?!\w))\S+)?(?!\S)"
+    # A brand named between the word and "is", in capitals: "mot de passe Gmail est", "password
+    # Netflix è" — not a thing the word names instead ("Passwort Manager ist").
+    rf"|(?!(?:{_OTHER_THING})(?![a-z]))(?-i:[A-Z][\w\-]*|i[A-Z][\w\-]*)(?!\S)"
+    # Arabic: a word with "li-"/"bi-" (for, of) or the article ("لبطاقة الصراف الآلي").
+    r"|[لب]\S+|ال\S+"
     # A preposition before what the password is for: "für das Büro", "à la maison", "per il".
     r"|für|pour|para|per|voor|för|à|au|na|dla"
     r"|sim|сим|карты|karte|carte|tarjeta|cartão|card|the|new|now|改成了?|改为了?|设为了?|设成了?|设置[为成]了?|换成了?|就是)*"
@@ -143,10 +181,66 @@ _UNIT_AFTER_RE: Final = re.compile(
     re.IGNORECASE,
 )
 
-# An assistant asking for a secret: the word, and a question or a request.
+# An assistant asking for a secret: the word, and a question or a request — with a question
+# mark (Arabic has its own, "؟") or without one ("Wi-Fiのパスワードを教えてください。", "계좌번호
+# 알려주시면 기억해둘게요").
 _ASKING_RE: Final = re.compile(
-    r"[?？]|\b(?:what|which|tell|give|send|share|type|enter|provide|remember|note)\b"
-    r"|告诉|提供|发给|输入|记下|记住|是多少|是什么|多少|什么",
+    r"[?？؟]|\b(?:what|which|tell|give|send|share|type|enter|provide|remember|note|paste)\b"
+    # Japanese 何 ("what"), not the Chinese 如何, 任何 ("how", "any").
+    r"|告诉|提供|发给|发我|输入|记下|记住|是多少|是什么|多少|什么|教えて|聞かせて|(?<![如任为為几幾])何"
+    r"|なに|ですか|ますか|ください|どうぞ|お願い|알려|말해|뭐|무엇|주세요"
+    # The interrogatives, not the conjunctions ("qué", not "que": "te recuerdo que tu PIN…").
+    r"|(?<!\w)(?:cu[aá]l|qué|quel(?:le)?|qual|wie\s+lautet|welche[nrs]?|dime|dimmi|dis-moi"
+    r"|donne|какой|какая|какое|скажи|ما|ماذا|أعطني|là\s+gì|apa|berapa)(?!\w)",
+    re.IGNORECASE,
+)
+# A question about a secret rather than for it: where it is kept, how or how often it changes,
+# with what tool, what a network is called ("Wo bewahrst du dein
+# WLAN-Passwort auf?", "How often do you change your passwords?", "你的密码一般用什么工具管理？",
+# "What's your home wifi network called?"). "How about the PIN?" and "Wie lautet …?" ask for it.
+_ASKS_ABOUT_RE: Final = re.compile(
+    r"\b(?:where|how(?!\s+about)|whether|called|named|name\s+(?:of|on)|date)\b"
+    # Whether one is used or had (a question that starts so: "What PIN do you use?" asks for
+    # it), when it expires, whether it was reset or forgotten: "Do you use a PIN on your
+    # phone?" is answered "Face ID mostly".
+    r"|^\W*(?:(?:do|does|did)\s+(?:you|it|they)\s+(?:use|have|need)|(?:is|are)\s+there)\b"
+    # ("… so you don't forget it" asks for it: only the past "forgot" is asked about).
+    r"|\b(?:reset|rotat\w*|expir\w*|forgot(?:ten)?)\b"
+    r"|有没有|用不用|过期|忘了吗|忘记了吗|重置|ありますか|使っていますか|있어요|있나요"
+    r"|\bwhen\s+(?:do|did|does|should|will|would|was|were|is|are)\b"
+    r"|(?<!\w)(?:wo|wohin|womit|wann|wie\s+(?:oft|lange|viele|sicher|verwaltest|speicherst"
+    r"|bewahrst|merkst|änderst|heißt)|où|comment|quand|dónde|donde|cómo|cuándo|onde|como"
+    r"|quando|dove|come|где|как|когда|чем)(?!\w)"
+    r"|哪里|哪儿|在哪|怎么|如何|多久|多长时间|什么时候|用什么|什么工具|哪个软件|哪款|叫什么"
+    r"|どこ|どう(?!ぞ)|何を使|いつ|어디|어떻게|언제",
+    re.IGNORECASE,
+)
+# A code the bank or a service sent: "What code did the bank just text you?", "Did you get a code
+# by SMS?" — a one-time code, though no secret's word names it.
+_SENT_CODE: Final = (
+    r"(?<!\w)code(?!\w)[^.?!\n]{0,30}?(?<!\w)(?:text(?:ed)?|sms|sent|send|e-?mail(?:ed)?"
+    r"|got|get|received?)(?!\w)"
+)
+_ASKED_SECRET_RE: Final = re.compile(rf"{_SECRET_WORDS}|{_SENT_CODE}", re.IGNORECASE)
+# A personal number an assistant may ask for (the shapes are ``identifiers``' to know; here the
+# question says what the answer is): a passport, a social security or tax number, a bank
+# account, a card, a national ID, a mobile number.
+_IDENTIFIER_WORD_RE: Final = re.compile(
+    r"passport|social\s+security|(?<![a-z])(?:ssn|sin\s+number|iban|cpf|cnpj|aadhaar)(?![a-z])"
+    r"|national\s+(?:insurance|id)|id(?:entity)?\s+(?:card\s+)?number|tax\s+(?:id|number)"
+    r"|(?:bank\s+)?account\s+(?:number|details)|routing\s+number|sort\s+code|card\s+number"
+    r"|driver'?s?\s+licen[cs]e|licen[cs]e\s+number|(?:phone|mobile|cell)\s*(?:number|no\b|#)"
+    r"|(?<![A-Za-z])(?-i:DNI|NIE|NIF|CURP|RFC|RG|PAN)(?![A-Za-z])"
+    r"|s[ée]curit[ée]\s+sociale|(?<!\w)s[ée]cu(?!\w)|num[ée]ro\s+de\s+(?:compte|passeport"
+    r"|carte|t[ée]l[ée]phone|portable)|n[uú]mero\s+de\s+(?:cuenta|pasaporte|tarjeta|seguro"
+    r"|identidad|conta|passaporte|cart[aã]o|tel[ée]fono|telefone|celular|m[óo]vil)"
+    r"|numero\s+di\s+(?:conto|passaporto|carta|telefono|cellulare)|codice\s+fiscale"
+    r"|steuer-?id|steuernummer|kontonummer|sozialversicherungsnummer|ausweisnummer|passnummer"
+    r"|handynummer|telefonnummer|номер\s+(?:паспорта|сч[её]та|карты|телефона)|паспорт|снилс"
+    r"|(?<!\w)инн(?!\w)|رقم\s+(?:الحساب|جواز\s+السفر|الهوية|البطاقة|الهاتف)|آيبان|ايبان"
+    r"|身份证|身份證|身分證|护照|護照|回乡证|回鄉證|通行证|通行證|银行卡|銀行卡|卡号|卡號|银行账号"
+    r"|銀行帳號|社保号|手机号|手機號|マイナンバー|個人番号|口座番号|パスポート番号|旅券番号|携帯番号"
+    r"|주민등록번호|주민번호|계좌번호|여권번호|외국인등록번호|휴대폰\s*번호|전화번호",
     re.IGNORECASE,
 )
 
@@ -235,9 +329,15 @@ _CARD_CODE_RE: Final = re.compile(r"(?<![\d\-])\d{3,4}(?![\d\-])")
 _QUOTED_RE: Final = re.compile(r"['‘“«「\"]([^\s'’”»」\"]{4,40})['’”»」\"]")
 
 
+# A code ending in a letter ("the door code is 4471B") reads like a size ("5kg", "4K") to the
+# value check; after a secret's word it is the code.
+_CODE_WITH_LETTER_RE: Final = re.compile(r"(?<![\w.\-])\d{3,8}[A-Za-z](?![\w.\-])")
+
+
 def _named_values(view: str) -> list[str]:
     """Values that are ordinary language anywhere else, where the word that names them is said:
-    a combination, recovery codes, a card's code, a quoted word after a secret's word."""
+    a combination, recovery codes, a card's code, a quoted word or a code ending in a letter
+    after a secret's word."""
     found = _COMBINATION_RE.findall(view) if _COMBINATION_WORD_RE.search(view) else []
     if _RECOVERY_WORD_RE.search(view):
         found += _RECOVERY_CODE_RE.findall(view)
@@ -245,6 +345,7 @@ def _named_values(view: str) -> list[str]:
         found += _CARD_CODE_RE.findall(view)
     if _SECRET_WORD_RE.search(view):
         found += [q for q in _QUOTED_RE.findall(view) if not _SECRET_WORD_RE.fullmatch(q)]
+        found += _CODE_WITH_LETTER_RE.findall(view)
     return found
 
 
@@ -262,6 +363,8 @@ def _keyword_then_value(view: str, candidates: list[str]) -> bool:
                 continue
             if value.isdigit() and _UNIT_AFTER_RE.match(rest[at + len(value) :]):
                 continue
+            if _a_year(value, rest[:at]):
+                continue  # "… is on the fridge since 2023": a date
             return True
     for value in values:
         at = view.find(value)
@@ -290,8 +393,11 @@ _SAID_IS_RE: Final = re.compile(
 
 # URLs (a password inside one is the connection-string check's) and inline data: not values.
 _LINKS_RE: Final = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|data:[\w/+.\-]+;base64,)\S*")
+# "0x…" is how hex is written in code and on block explorers: an address, a key id, an error
+# code (a private key in it is the keyword line's or ``credentials``' to find).
 _ID_SHAPE_RE: Final = re.compile(
     r"\d+|[0-9a-f]{7,64}|[0-9A-F]{7,64}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"
+    r"|0x[0-9a-fA-F]{6,64}"
     r"|(?:id|ID|Id)[:=#]\S+|\S*://\S*"
 )
 
@@ -323,11 +429,13 @@ def _strong(value: str, view: str) -> bool:
     number only where a code's word is said (limits, prices and scores are numbers too)."""
     if _CODE_SHAPE_RE.fullmatch(value):
         at = view.find(value)
-        if _YEAR_RE.fullmatch(value) and _BEFORE_A_YEAR_RE.search(view[:at]):
+        if _a_year(value, view[:at]):
             return False
         return not _UNIT_AFTER_RE.match(view[at + len(value) :]) and _names_a_code(view)
     value = value.removesuffix("'s")
     if len(value) < 6 or "/" in value or _CODE_NAME_RE.fullmatch(value):
+        return False
+    if _CODE_WITH_LETTER_RE.fullmatch(value):  # a code after its word, the keyword line's
         return False
     if _MODEL_SHAPE_RE.fullmatch(value):  # a device's model number: DS920+, RTX4090, AX1800
         return False
@@ -341,26 +449,67 @@ def _names_a_code(view: str) -> bool:
     )
 
 
+# A key's or a hash's algorithm names a kind of key, never one: "Ed25519 SSH keys over RSA 4096"
+# (the head refused it), "secp256k1", "AES-256-GCM", "SHA-256".
+_ALGORITHM_RE: Final = re.compile(
+    r"(?:ed25519|ed448|x25519|x448|curve25519|secp\d{3}[kr]1|prime256v1|nistp\d{3}|p-?(?:256|384|521)"
+    r"|rsa-?\d{3,5}|dsa-?\d{3,4}|ecdsa(?:-sha2)?(?:-nistp\d{3})?|aes-?\d{3}(?:-[a-z]{3})?"
+    r"|sha-?\d{1,3}|sha3-\d{3}|blake2[bs]?(?:-\d+)?|chacha20(?:-poly1305)?|poly1305|hmac-sha-?\d+"
+    r"|md5|argon2(?:id|i|d)?|pbkdf2(?:-sha\d+)?)",
+    re.IGNORECASE,
+)
+# A Wi-Fi network's name (SSID) by its band: "Casa-5G", "TP-LINK_5G", "Home_2.4GHz".
+_SSID_SHAPE_RE: Final = re.compile(r"\S+[_\-](?:2\.?4|5|6)G(?:hz)?(?:[_\-]\w+)?", re.IGNORECASE)
+
+
 def _not_a_value(value: str) -> bool:
-    """A placeholder, an environment reference, a hashing algorithm's name."""
+    """A placeholder, an environment reference, an algorithm's or a network's name."""
     if value.lower().startswith("data:"):  # an inline image, cut out as noise
+        return True
+    if _ALGORITHM_RE.fullmatch(value) or _SSID_SHAPE_RE.fullmatch(value):
         return True
     return _is_placeholder(value) or _is_placeholder(value.strip("<>${}%"))
 
 
-_CLAUSE_RE: Final = re.compile(r"[^.。!！;；,，\n]+[.。!！?？;；,，]?")
+_CLAUSE_RE: Final = re.compile(r"[^.。!！?？؟;；,，\n]+[.。!！?？؟;；,，]?")
+
+
+# Parts of a clause joined by "and": "What's the Wi-Fi called and what's the password?" asks
+# about one thing and for another, "Tell me your username and password" for both.
+_AND_RE: Final = re.compile(r"\s+(?:and|but|und|aber|et|mais|y|pero|e|ma|и|но)\s+", re.IGNORECASE)
+
+
+def _asks_for(clause: str, words: re.Pattern[str]) -> bool:
+    """The clause asks, and one part of it names what ``words`` name — itself, not a manager, a
+    policy or a network it names ("password manager", "wifi network") — and is not a question
+    about it ("where", "how often", "called")."""
+    if not _ASKING_RE.search(clause):
+        return False
+    return any(
+        not _ASKS_ABOUT_RE.search(part)
+        and any(not _NAMES_OTHER_THING_RE.match(part, word.end()) for word in words.finditer(part))
+        for part in _AND_RE.split(clause)
+    )
+
+
+def asked_for(text: str) -> str | None:
+    """What an assistant turn asks the user to give: ``"credential"`` (a password, a code, a
+    key), ``"sensitive_identifier"`` (a passport, an account, a social security number…) or
+    None. One clause must name it and ask for it ("What password should I remember?", "你的
+    wifi 密码是多少？", "What's your passport number?"): not a clause that names it and another
+    that asks something else ("Your password has been reset. Anything else?"), nor a question
+    about it ("Which password manager do you use?", "Where do you keep your Wi-Fi password?")."""
+    clauses = [clause.group() for clause in _CLAUSE_RE.finditer(fold(text))]
+    if any(_asks_for(clause, _ASKED_SECRET_RE) for clause in clauses):
+        return "credential"
+    if any(_asks_for(clause, _IDENTIFIER_WORD_RE) for clause in clauses):
+        return "sensitive_identifier"
+    return None
 
 
 def asks_for_secret(text: str) -> bool:
-    """Whether an assistant turn asks for a password, a code or a key: one clause names a
-    secret and asks for it ("What password should I remember?", "你的 wifi 密码是多少？"),
-    not a clause that names it and another that asks something else ("Your password has been
-    reset. Anything else?")."""
-    folded = fold(text)
-    return any(
-        _SECRET_WORD_RE.search(clause.group()) and _ASKING_RE.search(clause.group())
-        for clause in _CLAUSE_RE.finditer(folded)
-    )
+    """Whether an assistant turn asks for a password, a code or a key (``asked_for``)."""
+    return asked_for(text) == "credential"
 
 
 # What a user says instead of giving the secret asked for: a refusal, a delay, not knowing, a
@@ -405,9 +554,30 @@ def talks_about_secret(text: str) -> bool:
     return bool(head.decide(passage_vectors([text]))[0])
 
 
-def find_meant_secret(text: str, *, answers_request: bool = False) -> tuple[str, str] | None:
+# A number in an answer, its digits grouped or not ("536 22 8714", "123.456.789-09", "8264-1937
+# 5502-7781"): four digits or more. Alone in a text it is ordinary; as the answer to a request
+# for a secret or a personal number it is what was asked for.
+_ANSWER_NUMBER_RE: Final = re.compile(r"(?<!\d)\d(?:[ .\-/]?\d){3,}(?!\d)")
+
+
+def _answer_numbers(view: str) -> list[str]:
+    """The numbers of an answer, less a year said as one ("It expires in 2031")."""
+    return [
+        match.group()
+        for match in _ANSWER_NUMBER_RE.finditer(view)
+        if not _a_year(match.group(), view[: match.start()])
+    ]
+
+
+def _a_year(value: str, before: str) -> bool:
+    """A year after "in", "since", "en"…: a date ("el código de la tarjeta cambió en 2025")."""
+    return bool(_YEAR_RE.fullmatch(value) and _BEFORE_A_YEAR_RE.search(before))
+
+
+def find_meant_secret(text: str, *, answers: str | None = None) -> tuple[str, str] | None:
     """``(reason, kind)`` when ``text`` is a secret by structure, by its words, or by its
-    meaning and value; ``answers_request``: it answers an assistant turn asking for one."""
+    meaning and value. ``answers``: what an assistant turn asked the user for (``asked_for``),
+    which this text answers — a value in it, or for a secret a few plain words, is that."""
     if not text:
         return None
     views = list(meaning_views(text))
@@ -416,6 +586,7 @@ def find_meant_secret(text: str, *, answers_request: bool = False) -> tuple[str,
     found = self_evident_secret(views[0])
     if found is not None:
         return found
+    answers_request = answers == "credential"
     candidates_by_view = [
         (
             view,
@@ -424,10 +595,17 @@ def find_meant_secret(text: str, *, answers_request: bool = False) -> tuple[str,
                 for value in value_candidates(_LINKS_RE.sub(" ", view))
                 if not _not_a_value(value)
             ]
-            + _named_values(view),
+            + _named_values(view)
+            + (_answer_numbers(view) if answers is not None else []),
         )
         for view in views
     ]
+    if answers == "sensitive_identifier":
+        # A personal number asked for and a number given: the question says what it is, the
+        # shape need not (``identifiers`` knows only some countries' shapes).
+        typed, values = candidates_by_view[0]
+        if any(not _a_year(value, typed[: typed.find(value)]) for value in values):
+            return "sensitive_identifier", "answer_to_identifier_request"
     if answers_request and _bare_answer(views[0]):
         # The secret asked for, given in plain words: no value shows it, the question does.
         return "credential", "answer_to_secret_request"

@@ -9,7 +9,9 @@ Two questions, both cheap and without the model:
   name or in its dashed form, a phone number written with its country code (``phonenumbers``).
 * ``value_candidates`` — the tokens of a text that are not ordinary language: mixing letters
   with digits or symbols, a run of digits, a long high-entropy string. Only a text holding one
-  is worth asking the model what it talks about (``meaning``); most texts hold none.
+  is worth asking the model what it talks about (``meaning``); most texts hold none. What a key
+  or a wallet shows the world is no candidate: a Bitcoin or Ethereum address, an SSH key's
+  fingerprint, an OpenPGP key's ID or fingerprint (each by its checksum or its exact shape).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import hashlib
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 from functools import cache
 from typing import Final
 
@@ -242,6 +245,71 @@ def self_evident_secret(text: str) -> tuple[str, str] | None:
     return None
 
 
+# --- public identifiers of keys and wallets -------------------------------------------------------
+
+# Where donations go and which key signed a release are worth remembering and are public by
+# design; the head read "User's Bitcoin receiving address is bc1q…" as a secret. Each is cut out
+# of the text before its tokens are judged, and only where its checksum or exact shape holds:
+# a private key (a WIF, 64 hex digits) keeps its own checks.
+_BASE58_ADDRESS_RE: Final = re.compile(
+    r"(?<![1-9A-HJ-NP-Za-km-z])[13][1-9A-HJ-NP-Za-km-z]{25,34}(?![1-9A-HJ-NP-Za-km-z])"
+)
+_BECH32_ADDRESS_RE: Final = re.compile(
+    r"(?<![0-9A-Za-z])(?:bc|tb)1[02-9ac-hj-np-z]{8,87}(?![0-9A-Za-z])", re.IGNORECASE
+)
+_BECH32_CHARSET: Final = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+_BECH32_GENERATOR: Final = (0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3)
+_BECH32_CONSTANTS: Final = (1, 0x2BC830A3)  # bech32 (segwit v0), bech32m (taproot)
+_PUBLIC_SHAPES_RE: Final = re.compile(
+    r"(?<![0-9A-Za-z])0x[0-9a-fA-F]{40}(?![0-9A-Za-z])"  # an Ethereum address (a key has 64)
+    r"|SHA256:[A-Za-z0-9+/]{43}=?"  # an SSH key's fingerprint, as ssh-keygen -l prints it
+    r"|(?<![0-9A-Za-z:])(?:MD5:)?(?:[0-9a-fA-F]{2}:){15}[0-9a-fA-F]{2}(?![0-9A-Za-z:])"
+)
+# An OpenPGP key's ID (0x and 8 or 16 hex digits) or fingerprint (ten groups of four), where the
+# text says it is one: a bare 0x… is as often a value.
+_PGP_WORD_RE: Final = re.compile(r"key\s*id|fingerprint|gpg|pgp", re.IGNORECASE)
+_PGP_ID_RE: Final = re.compile(
+    r"(?<![0-9A-Za-z])(?:0x[0-9a-fA-F]{16}|0x[0-9a-fA-F]{8}|(?:[0-9A-F]{4}\s{1,2}){9}[0-9A-F]{4})"
+    r"(?![0-9A-Za-z])"
+)
+
+
+def _is_bech32_address(token: str) -> bool:
+    if token != token.lower() and token != token.upper():
+        return False  # bech32 is one case throughout
+    hrp, _, data = token.lower().rpartition("1")
+    values = [ord(char) >> 5 for char in hrp] + [0] + [ord(char) & 31 for char in hrp]
+    values += [_BECH32_CHARSET.index(char) for char in data]
+    checksum = 1
+    for value in values:
+        top = checksum >> 25
+        checksum = (checksum & 0x1FFFFFF) << 5 ^ value
+        for bit, generator in enumerate(_BECH32_GENERATOR):
+            if (top >> bit) & 1:
+                checksum ^= generator
+    return checksum in _BECH32_CONSTANTS
+
+
+def _is_base58_address(token: str) -> bool:
+    """A pay-to-public-key-hash (1…) or pay-to-script-hash (3…) address."""
+    payload = _base58check_payload(token)
+    return payload is not None and len(payload) == 21 and payload[:1] in (b"\x00", b"\x05")
+
+
+def _without_public_ids(text: str) -> str:
+    """``text`` with the public identifiers of keys and wallets blanked out."""
+
+    def blank(check: Callable[[str], bool]) -> Callable[[re.Match[str]], str]:
+        return lambda match: " " if check(match.group()) else match.group()
+
+    text = _BECH32_ADDRESS_RE.sub(blank(_is_bech32_address), text)
+    text = _BASE58_ADDRESS_RE.sub(blank(_is_base58_address), text)
+    text = _PUBLIC_SHAPES_RE.sub(" ", text)
+    if _PGP_WORD_RE.search(text):
+        text = _PGP_ID_RE.sub(" ", text)
+    return text
+
+
 # --- values that are not ordinary language -------------------------------------------------------
 
 # Tokens are split at "=" and ":" so an assignment's name and value are judged apart
@@ -264,7 +332,7 @@ _MIN_CANDIDATE_ENTROPY: Final = 3.5
 def value_candidates(text: str) -> list[str]:
     """The tokens of ``text`` that are not ordinary language (cheap; no model)."""
     found: list[str] = []
-    for match in _TOKEN_RE.finditer(text):
+    for match in _TOKEN_RE.finditer(_without_public_ids(text)):
         token = match.group().strip(".,;:!?\"'()[]{}")
         if len(token) < 4:
             continue

@@ -299,6 +299,69 @@ LOOK_ALIKES: tuple[tuple[str, str], ...] = (
     ("en-sim-pin-length", "the SIM PIN is 4 digits"),
 )
 
+# Found by a third probe over HTTP, all stored: a key after a noun phrase ("for the weather
+# service") or the German word for it, a Wi-Fi password with no secret's word but what it opens,
+# a PIN said by what it does, the Spanish "contra", the Mexican "NIP", the Arabic "secret
+# number" (a PIN); and, from the notes of an earlier probe, a brand name between the word and
+# its value and a door code ending in a letter.
+THIRD_PROBE: tuple[tuple[str, str], ...] = (
+    ("en-api-key-for-a-service", f"My API key for the weather service is {HEX_KEY}."),
+    (
+        "de-api-schluessel",
+        f"Für alle künftigen Deployments bitte den API-Schlüssel {HEX_KEY} verwenden.",
+    ),
+    (
+        "en-wifi-at-a-place",
+        "The wifi at my parents' house is LaCasaAzul2019, network name Casa-5G.",
+    ),
+    ("zh-pin-by-use", "银行卡取钱的时候输 382917 就行"),
+    ("es-contra", "Mi usuario es jlopez y la contra es Hk7$wQ2z"),
+    ("es-mx-nip", "El NIP de mi tarjeta es 4829."),
+    ("ar-secret-number", "الرقم السري لبطاقة الصراف الآلي هو 4829"),
+    ("ar-password-of-the-router", "كلمة المرور الخاصة بالراوتر هي falcon-9-desert"),
+    ("fr-brand-between", "Mon mot de passe Gmail est Soleil42x"),
+    ("fr-brand-between-dashed", "Mon mot de passe Gmail est soleil-bleu-42"),
+    ("it-brand-between", "La password Netflix è girasole88"),
+    ("en-door-code-letter", "the door code is 4471B"),
+    ("fr-door-code-letter", "le code de la porte est 4471B"),
+)
+
+# What the third probe's secrets look like without being one: an algorithm's name, a password
+# policy or manager, a network's name (SSID), a device's model number, a version, a ticket, a
+# key or a code talked about.
+THIRD_PROBE_LOOK_ALIKES: tuple[tuple[str, str], ...] = (
+    ("en-ed25519", "User prefers Ed25519 SSH keys over RSA 4096."),
+    ("en-ed25519-alone", "The SSH key on the build server is ED25519, added in 2024."),
+    ("en-rsa-4096", "User prefers RSA-4096 keys for code signing."),
+    ("en-curve", "The wallet signs with secp256k1 and the API key is hashed with SHA-256."),
+    (
+        "en-password-policy",
+        "The company password policy requires 14 characters and rotation every 90 days.",
+    ),
+    (
+        "en-password-manager-vault",
+        "My password manager is 1Password; I keep the family vault there.",
+    ),
+    ("de-password-manager", "Mein Passwort Manager ist 1Password 8."),
+    ("fr-password-manager", "Mon gestionnaire de mots de passe est KeePassXC 2.7.6."),
+    ("en-ssid-fact", "Wi-Fi network name at home is Casa-5G and it runs on channel 36."),
+    ("en-ssid-at-a-place", "The wifi at my parents' house is Casa-5G."),
+    ("en-wifi-router-at-a-place", "The wifi router at my parents' house is a TP-Link AX1800."),
+    ("en-router-model", "User's router is an ASUS RT-AX86U Pro."),
+    ("en-version", "Release v2.14.0-rc.3 is scheduled for Thursday."),
+    ("en-ticket", "Jira ticket PAY-10293 tracks the refund bug."),
+    ("en-api-key-where", "The API key for the weather service is in Vault since 2024."),
+    ("en-api-key-header", "The API key goes in the X-API-Key header."),
+    ("de-api-schluessel-rotated", "Den API-Schlüssel rotieren wir seit 2023 jedes Quartal."),
+    ("es-contra-against", "Votó en contra de la propuesta 2024B."),
+    ("zh-withdraw-amount", "银行卡取钱的时候输 2000 块就行"),
+    ("zh-withdraw-talk", "取钱的时候输错了三次密码，卡被吞了"),
+    ("ar-pin-length", "الرقم السري يتكون من 4 أرقام"),
+    ("en-door-code-talk", "the door code is on the fridge since 2023"),
+    ("en-flat-number", "User lives in flat 4471B on the fourth floor."),
+    ("en-windows-key-where", "User keeps the Windows license key in the Microsoft account."),
+)
+
 # An assistant asks for a secret; the user's answer is the secret.
 ASKED = ("What password should I remember for your router?", "Remember it: Kiwi201Moss!")
 ASKED_ZH = ("你家路由器的密码要我帮你记下来吗？", "记一下：Kiwi202Moss!")
@@ -310,6 +373,83 @@ ANSWERED_IN_WORDS: tuple[tuple[str, ...], ...] = (
     ("邮箱密码是什么？", "是 sunflower"),
     ("What's the database password?", "one sec", "ok", "it's dolphin-7-river"),
 )
+# The same, asked in more languages and ways (a third probe: each was "no_effect", nothing
+# refused it): Japanese without a question mark, Arabic with its own ("؟"), backup codes in
+# dashed groups of digits, the Mexican NIP, a code the bank texted.
+ASKED_IN_MORE_WAYS: tuple[tuple[str, ...], ...] = (
+    ("Wi-Fiのパスワードを教えてください。", "Sakura2024!です"),
+    # "do you use" asks for the PIN here ("Which password manager do you use?" names a manager).
+    ("What PIN do you use for your debit card? I'll remind you when you forget.", "4829"),
+    ("ما هي كلمة المرور الخاصة بالراوتر؟", "falcon-9-desert"),
+    ("ما هي كلمة المرور الخاصة بالراوتر؟", "falcon-9-desert، وسأستخدمها دائمًا."),
+    ("Can you paste the 2FA backup codes so I don't lose them?", "8264-1937 5502-7781 3390-1146"),
+    ("¿Cuál es el NIP de tu tarjeta?", "es el 4829"),
+    ("¿Cuál es el NIP de tu tarjeta?", "Es el 4829, el mismo de siempre."),
+    ("What code did the bank just text you?", "582019"),
+    ("Did you get a code by SMS?", "yes, 582019"),
+    ("What's the licence key for your Office install?", "Remember it: QX9-7731-LKM2"),
+    ("Wie lautet dein WLAN-Passwort?", "Sonnenblume77"),
+    # One part of the question asks about a thing, the other for the secret.
+    ("What's the Wi-Fi called and what's the password?", "correct horse battery staple"),
+    ("Tell me your username and password", "lily and sunflower"),
+    ("Какой пароль от почты?", "ромашка1987"),
+    ("현관 비밀번호가 뭐예요?", "1379에 별표요"),
+)
+
+# Questions *about* a secret, not for it: which manager, where it is kept, how often it changes,
+# what the network is called. The answers are ordinary (the third probe found the first five
+# refused: every clause that named a secret was read as asking for it).
+ASKED_ABOUT: tuple[tuple[str, ...], ...] = (
+    ("Which password manager do you use?", "1Password, the family plan."),
+    ("パスワードの管理には何を使っていますか？", "Bitwardenを使っています。"),
+    ("你的密码一般用什么工具管理？", "用 1Password，全家共享。"),
+    ("Wo bewahrst du dein WLAN-Passwort auf?", "Auf einem Zettel am Kühlschrank."),
+    ("What's your home wifi network called?", "Casa-5G, the 2.4 GHz one is Casa."),
+    ("What's the name of your wifi?", "Casa-5G"),
+    ("你家 wifi 叫什么名字？", "Casa-5G"),
+    ("Do you use a password manager?", "Yes, Bitwarden, self-hosted."),
+    ("How often do you change your passwords?", "Every three months, when the reminder pops up."),
+    ("Où ranges-tu tes mots de passe ?", "Dans KeePassXC, synchronisé avec Nextcloud."),
+    (
+        "How long should passwords be in your company's policy?",
+        "At least 14 characters, rotated every 90 days.",
+    ),
+    ("What's your preferred 2FA method?", "A YubiKey 5C NFC, with TOTP as backup."),
+    ("¿Dónde guardas tus contraseñas?", "En Bitwarden desde 2021."),
+    # Whether one is used, when it expires: "What PIN do you use?" asks, "Do you use a PIN?" not.
+    ("Do you use a PIN on your phone?", "Face ID mostly."),
+    ("When does your passport expire?", "In May 2031."),
+    ("What's your passport's expiry date?", "May 2031"),
+    ("What's your order number?", "It's 4471829, from IKEA."),
+    ("你的航班号是多少？", "MU5101，明天早上八点。"),
+    ("¿Cuál es tu código postal?", "28013, en Madrid."),
+    ("What ticket tracks the refund bug?", "PAY-10293, I'm the owner."),
+)
+
+# An assistant asks for a personal number (a passport, an account, a social security number…):
+# an answer holding a number is a personal identifier, whatever its shape (the third probe: each
+# was "no_effect", and with "keep it for all future bookings" it was stored).
+ASKED_FOR_AN_IDENTIFIER: tuple[tuple[str, ...], ...] = (
+    ("¿Cuál es tu número de cuenta para la transferencia?", "ES91 2100 0418 4502 0005 1332"),
+    (
+        "¿Cuál es tu número de cuenta para la transferencia?",
+        "Es ES91 2100 0418 4502 0005 1332, úsala siempre para mis reembolsos.",
+    ),
+    ("Qual é o seu CPF para eu preencher o cadastro?", "123.456.789-09"),
+    ("What's your passport number for the booking?", "561234567"),
+    (
+        "What's your passport number for the booking?",
+        "561234567 — keep it for all future bookings.",
+    ),
+    ("What is your social security number?", "536 22 8714"),
+    ("계좌번호 알려주시면 기억해둘게요", "신한 110-123-456789"),
+    ("マイナンバーを教えていただけますか？", "123456789018"),
+    ("What are the sort code and account number for the refund?", "20-00-00, 55779911"),
+    ("Tu veux que je garde ton numéro de sécurité sociale ?", "oui : 1 85 05 78 006 084 91"),
+    ("你的回乡证号码是多少？", "H12345678"),
+    ("What's your mobile number?", "0171 2345678"),
+)
+
 # What a user says instead of giving it: a refusal, a delay, a question back, something else.
 NOT_GIVEN: tuple[tuple[str, ...], ...] = (
     ("What's your home Wi-Fi password?", "I'd rather not say."),
@@ -322,6 +462,12 @@ NOT_GIVEN: tuple[tuple[str, ...], ...] = (
         "Never mind that. I am moving to Berlin next month and need a new router.",
     ),
     ("What's the database password?", "no", "OK. Which city do you live in?", "Hangzhou"),
+    ("Do you want me to remember your PIN?", "No, never store my PIN. I prefer paying by phone."),
+    # A request for a number answered with words, or with a year.
+    ("What's your passport number for the booking?", "I'll look it up tonight."),
+    ("What's your passport number for the booking?", "It expires in 2031, I need a new one."),
+    # An Arabic question of its own closes the request like any other.
+    ("What's the database password?", "no", "حسنًا. في أي مدينة تعيش؟", "Hangzhou 2024"),
 )
 # An assistant asks something ordinary; the user's answer keeps a value that is not a secret.
 NOT_ASKED = ("Which phone model do you use?", "Remember it: iPhone15 Pro")

@@ -88,6 +88,28 @@ CREDENTIAL_CASES = [
     pytest.param(j("パスワードは", " hunter22 です"), "password_statement", id="japanese"),
     pytest.param(j("OTP ", "是 492817"), "password_statement", id="otp"),
     pytest.param(j("PIN码", "是 8391"), "password_statement", id="pin"),
+    # Found by a third probe over HTTP: vendor shapes detect-secrets does not know, a product
+    # key, an Ethereum private key named by its wallet, a login given as user/password.
+    pytest.param(j("OAuth client secret for the Google login: ", "GOCSPX-",
+                   "z_TddJ8HyS5SUkCnD8zRA9a9SkpX"), "google_oauth_client_secret",
+                 id="google-oauth-client-secret"),
+    pytest.param(j("OpenRouter key ", "sk-or-", "v1-", "6f6967e7893f57fd14c1604d115cea32",
+                   "5a65e19cbae530282bd36cb9d21f6be6"), "openrouter_api_key", id="openrouter"),
+    pytest.param(j("Windows 11 Pro product key: ", "VK7JG-NPHTM-", "C97JM-9MPGT-3V66T"),
+                 "product_key", id="windows-product-key"),
+    pytest.param(j("Office 2021 序列号 ", "NMMKJ-6RK4F-", "KMJVX-8D9MJ-6MWKP", "，重装系统时用"),
+                 "product_key", id="office-product-key-zh"),
+    pytest.param(j("MetaMask account 2: ", "3581569969e58b081006f7e3dfc967a6",
+                   "4cb14028d512c9791e558e08baa7196b"), "ethereum_private_key",
+                 id="metamask-account"),
+    pytest.param(j("my Ledger wallet key 0x", "3581569969e58b081006f7e3dfc967a6",
+                   "4cb14028d512c9791e558e08baa7196b"), "ethereum_private_key",
+                 id="wallet-key-0x"),
+    pytest.param(j("router login admin/", "hunter2xyz"), "login_password", id="login-slash"),
+    pytest.param(j("User's NAS is a Synology DS920+ in the study; admin login admin / ",
+                   "Vx7#pLm2Qz."), "login_password", id="login-spaced-slash"),
+    pytest.param(j("VPN 登录用 chenli / ", "Hk7$wQ2z，以后连内网都用这个"), "login_password",
+                 id="login-zh"),
     pytest.param(j("postgres://app:", "S3cret@db.internal:5432/poco"),
                  "connection_string_password", id="postgres"),
     pytest.param(j("mysql://root:", "rootpw@localhost/shop"), "connection_string_password",
@@ -165,6 +187,27 @@ def test_credential_in_any_message_refuses_every_message():
         "提交 a94a8fe5ccb19ba61c4c0873d391e987982fbbd3 修复了报告排版",
         "请求 id 123e4567-e89b-12d3-a456-426614174000 已处理",
         "scikit-learn 和 sk-learn 风格的命名都可以",
+        # A question mark ends a question, not a password ("Passwort auf?").
+        "Wo bewahrst du dein WLAN-Passwort auf?",
+        "Weißt du, wo das Passwort ist?",
+        # A path, two ways to sign in, a placeholder: no login given.
+        "the login page is /admin",
+        "the login page is /admin2 on the staging host",
+        "login with admin/SSO",
+        "login: user/password",
+        "Sign in with Google / GitHub on the docs site",
+        "Our login flow supports TOTP/WebAuthn2.",
+        # Hashes of 64 hex digits are no wallet keys, even beside a wallet's word.
+        "The artifact's SHA-256 is "
+        "3581569969e58b081006f7e3dfc967a64cb14028d512c9791e558e08baa7196b",
+        "My wallet's last transaction hash is "
+        "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+        "account service build 3581569969e58b081006f7e3dfc967a64cb14028d512c9791e558e08baa7196b",
+        # Five groups of five that are no product key: a placeholder, a SKU of words and digits.
+        "Windows product keys look like XXXXX-XXXXX-XXXXX-XXXXX-XXXXX",
+        "SKU ABCDE-12345-FGHIJ-67890-KLMNO is out of stock",
+        "Windows 11 Pro 23H2 build 22631.2861 is installed",
+        "sk-or-v1 is OpenRouter's key prefix",
     ],
 )
 def test_harmless_mentions_are_not_credentials(text):

@@ -11,8 +11,10 @@ from memories.admission import (
     admit,
     admit_text,
 )
+from memories.admission.meaning import asked_for, find_meant_secret
 from memories.text import normalize_quotes
 from tests.memories.admission.fakes import OPENAI_PROJECT_KEY, assistant, resident_id_of, user
+from tests.memories.admission.meaning_cases import ASKED_FOR_AN_IDENTIFIER
 
 # --------------------------------------------------------------------------------------------
 # Sources
@@ -129,6 +131,37 @@ def test_admission_never_judges_whether_a_fact_is_worth_remembering(text):
 
     assert result.admitted is True
     assert result.messages == (user(text),)
+
+
+# --------------------------------------------------------------------------------------------
+# Answers to an assistant's request
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("turns", ASKED_FOR_AN_IDENTIFIER, ids=lambda turns: turns[0])
+def test_an_answer_to_a_request_for_a_personal_number_is_an_identifier(turns):
+    question, answer = turns
+    # The answer alone is no identifier the shape checks know in every case; the question says
+    # what it is.
+    result = admit(source="chat", messages=[assistant(question), user(answer)])
+
+    assert (result.admitted, result.reason) == (False, "sensitive_identifier")
+    assert answer not in result.detail
+    # Refused by the question even where no shape check knows the number.
+    assert asked_for(question) == "sensitive_identifier"
+    assert find_meant_secret(answer, answers="sensitive_identifier") == (
+        "sensitive_identifier",
+        "answer_to_identifier_request",
+    )
+
+
+def test_a_request_is_judged_on_the_turn_that_answers_it_only():
+    # The same number, said before the question or by the assistant, answers nothing.
+    question, answer = "What's your passport number for the booking?", "561234567"
+    before = admit(source="chat", messages=[user(answer), assistant(question)])
+    told = admit(source="chat", messages=[assistant(question), assistant(answer)])
+
+    assert (before.admitted, told.admitted) == (True, True)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,10 +1,11 @@
-"""Personal identifiers: resident IDs, mobiles, bank cards."""
+"""Personal identifiers: ID numbers, phones, bank accounts and cards, of China and elsewhere;
+the public identifiers of keys and wallets, which are none."""
 
 from __future__ import annotations
 
 import pytest
 
-from memories.admission import admit, find_sensitive_identifier
+from memories.admission import admit, admit_text, find_secret, find_sensitive_identifier
 from tests.memories.admission.fakes import resident_id_of, user, with_luhn_digit
 
 # Personal identifiers
@@ -107,3 +108,252 @@ def test_identifier_refuses_the_batch_without_echoing_it():
 
 def test_full_width_digits_are_checked_like_ascii_digits():
     assert find_sensitive_identifier("电话１３８１２３４５６７８") == "cn_mobile"
+
+
+# Bank accounts, cards, national IDs and phones of other countries
+# --------------------------------------------------------------------------------------------
+# Example numbers from the issuers' documentation and a black-box probe (valid checksums where
+# the number has one); none belongs to a person.
+
+IBANS = [
+    "My IBAN is DE89 3704 0044 0532 0130 00, use it when you fill in refund forms for me.",
+    "Meine IBAN lautet DE89370400440532013000, das ist mein Girokonto bei der Commerzbank.",
+    "Mon RIB pour les remboursements : FR76 3000 6000 0112 3456 7890 189.",
+    "Mi cuenta para las transferencias es ES91 2100 0418 4502 0005 1332 (La Caixa).",
+    "Il mio IBAN è IT60 X054 2811 1010 0000 0123 456, intestato a me.",
+    "رقم الآيبان الخاص بي هو SA03 8000 0000 6080 1016 7519",
+    "My IBAN is GB29 NWBK 6016 1331 9268 19, please remember it for invoices.",
+    "Rekening NL91 ABNA 0417 1643 00 voor de huur.",
+    "BE71 0961 2345 6769 from my old account",
+    "收款账户 CH93-0076-2011-6238-5295-7，瑞士的",
+]
+
+
+@pytest.mark.parametrize("text", IBANS)
+def test_ibans_are_refused_by_their_checksum_anywhere(text):
+    assert find_sensitive_identifier(text) == "iban"
+
+
+IBAN_TEXT = "User gets paid on the 25th into IBAN DE89 3704 0044 0532 0130 00."
+
+
+def test_an_iban_is_refused_at_every_door():
+    # add and update (``admit_text``), an ingest's message, an ingest's metadata values.
+    assert admit_text(source="manage_add", text=IBAN_TEXT).reason == "sensitive_identifier"
+    assert admit_text(source="manage_update", text=IBAN_TEXT).reason == "sensitive_identifier"
+    assert admit(source="chat", messages=[user(IBAN_TEXT)]).reason == "sensitive_identifier"
+    moved = [user("I moved to Lisbon last month.")]
+    for fields in (
+        {"iban": "DE89 3704 0044 0532 0130 00"},
+        {"note": "my IBAN is DE89 3704 0044 0532 0130 00"},
+    ):
+        result = admit(source="chat", messages=moved, fields=fields)
+        assert (result.admitted, result.reason) == (False, "sensitive_identifier")
+        assert "3704" not in result.detail
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bank details for my payroll: routing number 021000021, account number 483920175562.",
+        "My Chase checking account is 000123456789 and the routing is 322271627.",
+        "UK bank details: sort code 20-00-00, account number 55779911.",
+        "我的工资账户：招商银行深圳科技园支行，账号 755 9123 4567 1001，以后报销都打到这个账户。",
+        "振込先は三菱UFJ銀行 渋谷支店 普通 口座番号 1234567 です。",
+        "월급 통장은 국민은행 계좌번호 123456-01-234567 이야.",
+        "Мой счёт в Сбербанке 40817810099910004312, БИК 044525225 — на него переводить зарплату.",
+        "Số tài khoản Vietcombank của tôi là 0071000123456, chi nhánh Hà Nội.",
+        "Meine Kontonummer ist 0532013000, BLZ 37040044.",
+        "Mi número de cuenta es 2100 0418 45 0200051332.",
+        "Nomor rekening BCA saya 1234567890.",
+        "رقم الحساب البنكي الخاص بي 608010167519",
+    ],
+)
+def test_bank_accounts_next_to_their_label_are_refused(text):
+    assert find_sensitive_identifier(text) == "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My Amex is 3782 822463 10005, expiry 04/29.",
+        "My Amex card number is 3782-822463-10005.",
+        "Amex 371449635398431 for the hotel deposit",
+    ],
+)
+def test_american_express_numbers_are_bank_cards(text):
+    assert find_sensitive_identifier(text) == "bank_card"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("내 주민등록번호는 900101-1234568 이야.", "kr_resident_id"),
+        ("사용자는 서울에 산다. 주민등록번호 900101-1234568.", "kr_resident_id"),
+        ("서류에 900101-1234568 을 적어 줘", "kr_resident_id"),
+        ("私のマイナンバーは 1234 5678 9018 です。", "jp_my_number"),
+        ("My social is 536228714, in case a form asks for it.", "us_ssn"),
+        ("My social security number is 536 22 8714.", "us_ssn"),
+        ("My National Insurance number is JG 10 37 82 A.", "gb_nino"),
+        ("NI number: JG103782A", "gb_nino"),
+        ("My Canadian SIN is 130 692 544.", "ca_sin"),
+        ("My Aadhaar number is 2341 2341 2346.", "in_aadhaar"),
+        ("My PAN is ABCPE1234F for the tax filing.", "in_pan"),
+        ("Mi DNI es 12345678Z y el de mi mujer 87654321X.", "es_dni"),
+        ("Mi NIE es X1234567L.", "es_dni"),
+        ("Meu CPF é 123.456.789-09.", "br_cpf"),
+        ("Minha chave PIX é meu CPF 123.456.789-09, pode usar pra me pagar.", "br_cpf"),
+        ("Mon numéro de sécu est 1 85 05 78 006 084 91.", "fr_nir"),
+        ("Meine Steuer-ID ist 86 095 742 719.", "de_tax_id"),
+        ("Паспорт: серия 4510 номер 123456, выдан ОВД Тверского района 12.03.2015.", "passport"),
+        ("Số CCCD của tôi là 001090012345.", "vn_citizen_id"),
+        ("رقم الهوية الإماراتية الخاص بي 784-1985-1234567-1", "ae_emirates_id"),
+        ("我的身分證字號是 A123456789。", "id_card"),
+        ("我的香港身份證號碼是 A123456(3)。", "id_card"),
+        ("我的港澳通行证号码是 C12345678。", "travel_permit"),
+        ("回乡证 H12345678 下个月到期", "travel_permit"),
+        ("My California driver license number is D1234567.", "driver_license"),
+        ("Führerscheinnummer: B072RRE2I55", "driver_license"),
+        ("My US passport number is 561234567, expires 2031.", "passport"),
+        ("Numero di carta d'identità: CA12345AB.", "id_card"),
+        ("Il mio codice fiscale è RSSMRA85T10A562S.", "it_tax_code"),
+        ("My driver's licence number is MORGA657054SM9IJ.", "driver_license"),
+        ("Meu RG é 12.345.678-9.", "id_card"),
+        ("Nomor KTP saya 3171234567890001.", "id_card"),
+        ("Mein Reisepass hat die Nummer C01X00T47.", "passport"),
+    ],
+)
+def test_national_identifiers_of_other_countries_are_refused(text, kind):
+    assert find_sensitive_identifier(text) == kind
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Qual é o seu CPF? 123.456.789-09",  # formatted and valid: a CPF without its label
+        "The form had 1 85 05 78 006 084 91 in the last box.",  # a NIR as written, valid key
+        "784-1985-1234567-1",  # an Emirates ID's shape and a birth year
+        "A123456(3)",  # a Hong Kong ID with its check digit
+        "RSSMRA85T10A562S",  # a codice fiscale with its check letter
+    ],
+)
+def test_distinctive_national_numbers_are_refused_without_a_label(text):
+    assert find_sensitive_identifier(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "私の携帯番号は090-1234-5678です。",
+        "내 휴대폰 번호는 010-1234-5678이야.",
+        "Mon portable : 06 12 34 56 78.",
+        "Meine Handynummer ist 0171 2345678.",
+        "My cell is (415) 867-5309, text me there.",
+        "Мой мобильный 8 916 123-45-67.",
+        "contact: 090-1234-5678",
+        "Mi celular es 55 1234 5678.",
+        "Il mio cellulare è 347 123 4567.",
+        "Số điện thoại của tôi là 0912 345 678.",
+        "Mój numer telefonu to 512 345 678.",
+        "Benim telefon numaram 0532 123 45 67.",
+        "제 전화번호는 010 9876 5432 입니다",
+        "Call her on 06 12 34 56 78 tonight.",
+    ],
+)
+def test_national_phone_numbers_next_to_a_label_are_refused(text):
+    assert find_sensitive_identifier(text) == "phone_number"
+
+
+# Look-alikes: numbers that are not a person's, and the same words without a number.
+ORDINARY_NUMBERS = [
+    "订单号 20231204567890 的快递还没到。",
+    "顺丰单号 SF1234567890123，周五送达。",
+    "The UPS tracking number is 1Z999AA10123456784.",
+    "User's order #4471829 from IKEA arrives on Thursday.",
+    "Die Bestellnummer 304-5512-889 gehört zur Kaffeemaschine.",
+    "주문번호 20241204-0012 상품이 내일 도착해요.",
+    "Заказ № 778812 доставят завтра.",
+    "The price went from ¥3,999 to ¥3,499 on Nov 11.",
+    "Invoice total: 1 234 567,89 EUR.",
+    "Release v2.14.0-rc.3 is scheduled for Thursday.",
+    "The project pins Django 5.1.4 and Python 3.11.7.",
+    "The meeting moved to 2025-03-14 09:30 CET.",
+    "The event was logged at 1733299200123 ms.",
+    "The ISBN of the book is 978-3-16-148410-0.",
+    "ISBN 9780306406157 is the second edition.",
+    "Flight LH 441 departs from gate B44.",
+    "航班 MU5101 早上 8:00 起飞，座位 32A。",
+    "Le vol AF1234 part à 10h15 du terminal 2E.",
+    "User stays in room 1204 at the Hilton.",
+    "部屋番号は1204号室です。",
+    "The company's 统一社会信用代码 is 91110108MA01ABCD2X on the invoice.",
+    "The project's client is registered under HRB 86891 at the Amtsgericht München.",
+    "The supplier's company number is 09446231 at Companies House.",
+    "Our vendor's SIREN is 732 829 320.",
+    "The Zoom meeting ID for standup is 812 3456 7890.",
+    "User's AWS account id is 123456789012 for the sandbox.",
+    "The HTTP 403 came from the WAF rule 942100.",
+    "Postal code for the office is 100080.",
+    "Mi código postal es 28013.",
+    "The bank's BIC is DEUTDEFF.",
+    "Error 0x80070005 appeared during the Windows update.",
+    "User's phone is an iPhone 15 Pro (model A2848).",
+    "I moved to Tel Aviv in 2019.",
+    "My passport expires in 2031; renew it six months before.",
+    "The passport office opens at 9:00 and closes at 17:00.",
+    "我的游戏账号等级已经 60 级了。",
+    "客服电话 400-820-8820，工作日 9 点到 18 点。",
+    # A label's word, then a number that is something else's.
+    "The mobile build number is 2024112301.",
+    "Phone case SKU 123456789 is out of stock.",
+    "Contact ID 1234567890 in the CRM belongs to Acme Corp.",
+    "Mi pasaporte caduca el 15/04/2031.",
+    "The driving licence test is on 2025-06-12 at 09:00.",
+    "DL 123456 is the flight from Atlanta.",
+    "RG 123456 é o número do pedido.",
+    "CIE 1931 xy chromaticity 0.3127 0.3290.",
+    "Карта метро стоит 200 рублей.",
+    "Счёт на оплату № 4471 от 12.03.2024.",
+    "Mein Handy ist ein Pixel 8 und kostet 799 Euro.",
+    "Résultats du loto : 06 12 34 56 78 99.",
+]
+ORDINARY_WORDS = [
+    "IBAN 是什么意思？",
+    "My bank uses IBAN transfers for rent.",
+    "IBANs in Germany have 22 characters and start with DE.",
+    "User's IBAN is at N26; they prefer SEPA transfers over PayPal.",
+    "User's bank is Monzo; the sort code lookups are done via the Monzo app.",
+    "身份证复印件放在书房第二个抽屉里。",
+    "マイナンバーカードは財布に入れている。",
+    "주민등록증은 지갑에 있어요.",
+    "The Aadhaar enrolment centre is next to the office.",
+    "Mi DNI caduca el año que viene.",
+    "My social media manager posts twice a week.",
+]
+
+
+@pytest.mark.parametrize("text", ORDINARY_NUMBERS + ORDINARY_WORDS)
+def test_ordinary_numbers_and_words_are_not_identifiers(text):
+    assert find_sensitive_identifier(text) is None
+    assert find_secret(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "User's Bitcoin receiving address is bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq.",
+        "Donations go to 1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2 (the old address).",
+        "Donations go to the Ethereum address 0x742d35Cc6634C0532925a3b844Bc454e4438f44e.",
+        "My public SSH key fingerprint is SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8.",
+        "The server's key fingerprint is MD5:16:27:ac:a5:76:28:2d:36:63:1b:56:4d:eb:df:a6:48.",
+        "User's public GPG key ID is 0x3AA5C34371567BD2, published on keys.openpgp.org.",
+    ],
+)
+def test_public_addresses_fingerprints_and_key_ids_are_not_secrets(text):
+    assert find_secret(text) is None
+
+
+def test_a_private_key_beside_a_public_address_is_still_a_secret():
+    private = "0x" + "3581569969e58b081006f7e3dfc967a64cb14028d512c9791e558e08baa7196b"
+    text = f"我的以太坊钱包私钥是 {private}，地址是 0x742d35Cc6634C0532925a3b844Bc454e4438f44e"
+    assert find_secret(text) is not None

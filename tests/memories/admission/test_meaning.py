@@ -10,11 +10,14 @@ from __future__ import annotations
 import pytest
 
 from memories.admission import admit, admit_text, find_key_secret, find_secret
+from memories.admission.meaning import asks_for_secret
 from memories.admission.refs import ref_problem
 from tests.memories.admission.fakes import assistant, user
 from tests.memories.admission.meaning_cases import (
     ANSWERED_IN_WORDS,
     ASKED,
+    ASKED_ABOUT,
+    ASKED_IN_MORE_WAYS,
     ASKED_ZH,
     DEVICES,
     LOOK_ALIKES,
@@ -25,6 +28,8 @@ from tests.memories.admission.meaning_cases import (
     SECRET_KEYS,
     SECRET_RUN_IDS,
     SECRETS,
+    THIRD_PROBE,
+    THIRD_PROBE_LOOK_ALIKES,
 )
 
 
@@ -50,6 +55,25 @@ def test_look_alikes_stay_admitted():
     assert [(case_id, found) for case_id, found in refused if found] == []
 
 
+@pytest.mark.parametrize(("case_id", "text"), THIRD_PROBE, ids=[c[0] for c in THIRD_PROBE])
+def test_a_secret_named_by_what_it_opens_or_a_noun_phrase_is_read_by_the_keyword_line(
+    case_id, text
+):
+    # No head: the keyword line reads each, so the refusal does not rest on a score.
+    assert find_secret(text) == ("credential", "secret_statement")
+    result = admit_text(source="manage", text=text)
+    assert (result.admitted, result.reason) == (False, "credential")
+    assert text not in result.detail
+
+
+@pytest.mark.parametrize(
+    ("case_id", "text"), THIRD_PROBE_LOOK_ALIKES, ids=[c[0] for c in THIRD_PROBE_LOOK_ALIKES]
+)
+def test_what_the_third_probe_s_secrets_look_like_stays_admitted(case_id, text):
+    assert find_secret(text) is None
+    assert admit_text(source="manage", text=text).admitted
+
+
 def test_devices_named_by_their_model_numbers_stay_admitted():
     refused = [(case_id, find_secret(text)) for case_id, text in DEVICES]
     assert [(case_id, found) for case_id, found in refused if found] == []
@@ -71,6 +95,21 @@ def test_a_secret_given_in_plain_words_or_a_turn_later_is_refused(turns):
     result = admit(source="chat", messages=_turns(turns))
     assert (result.admitted, result.reason) == (False, "credential")
     assert turns[-1] not in result.detail
+
+
+@pytest.mark.parametrize("turns", ASKED_IN_MORE_WAYS, ids=lambda turns: turns[0])
+def test_a_request_in_any_language_makes_the_answer_a_secret(turns):
+    result = admit(source="chat", messages=_turns(turns))
+    assert (result.admitted, result.reason) == (False, "credential")
+    assert turns[-1] not in result.detail
+
+
+@pytest.mark.parametrize("turns", ASKED_ABOUT, ids=lambda turns: turns[0])
+def test_an_answer_to_a_question_about_a_secret_is_admitted(turns):
+    # Which manager, where it is kept, what the network is called: none asks for the value.
+    assert not asks_for_secret(turns[0])
+    result = admit(source="chat", messages=_turns(turns))
+    assert result.admitted, result.detail
 
 
 @pytest.mark.parametrize("turns", NOT_GIVEN, ids=lambda turns: turns[-1])
