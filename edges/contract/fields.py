@@ -293,20 +293,29 @@ TIME_SCHEMA: dict[str, Any] = {
 }
 
 
-@extend_schema_field(TIME_SCHEMA)
-class AsOfField(serializers.Field):
-    """``parse_as_of`` as a field of a request body (optional; absent: now)."""
+class _TimeField(serializers.Field):
+    """An optional instant of a request body, read by its subclass and answered in ISO 8601;
+    ``help`` is its description in the schema."""
+
+    help = ""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("required", False)
-        kwargs.setdefault("help_text", AS_OF_HELP)
+        kwargs.setdefault("help_text", self.help)
         super().__init__(**kwargs)
-
-    def to_internal_value(self, data: Any) -> datetime:
-        return parse_as_of(data)
 
     def to_representation(self, value: datetime) -> str:
         return value.isoformat()
+
+
+@extend_schema_field(TIME_SCHEMA)
+class AsOfField(_TimeField):
+    """``parse_as_of`` as a field of a request body (optional; absent: now)."""
+
+    help = AS_OF_HELP
+
+    def to_internal_value(self, data: Any) -> datetime:
+        return parse_as_of(data)
 
 
 BOUND_HELP = (
@@ -317,21 +326,15 @@ BOUND_HELP = (
 
 
 @extend_schema_field(TIME_SCHEMA)
-class BoundField(serializers.Field):
+class BoundField(_TimeField):
     """One bound of a range of times (``created_after``, ``created_before``…), read by
     ``read_time``: a day is its first instant in the service's time zone, so ``…_after`` a day
     includes it and ``…_before`` a day stops where it starts. Answered in UTC (``in_utc``)."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("required", False)
-        kwargs.setdefault("help_text", BOUND_HELP)
-        super().__init__(**kwargs)
+    help = BOUND_HELP
 
     def to_internal_value(self, data: Any) -> datetime:
         return in_utc(read_time(data).at(day_start))
-
-    def to_representation(self, value: datetime) -> str:
-        return value.isoformat()
 
 
 VALID_UNTIL_HELP = (
@@ -342,22 +345,20 @@ VALID_UNTIL_HELP = (
 
 
 @extend_schema_field(TIME_SCHEMA)
-class ValidUntilField(serializers.Field):
+class ValidUntilField(_TimeField):
     """When a memory stops holding (``read_time``): a day is valid through its last instant in
     the service's time zone, as the console's "valid until" and /mem0's ``expiration_date``;
     null: never expires. It must be an instant the service can keep and show (``EARLIEST`` to
     ``LATEST``). One in the past is a decided ``rejected`` (``valid_until_past``) of the
     service, not a schema violation: no schema can say "future"."""
 
+    help = VALID_UNTIL_HELP
+
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("help_text", VALID_UNTIL_HELP)
-        super().__init__(required=False, allow_null=True, **kwargs)
+        super().__init__(allow_null=True, **kwargs)
 
     def to_internal_value(self, data: Any) -> datetime:
         instant = read_time(data).at(day_end)
         if not EARLIEST <= instant <= LATEST:
             raise serializers.ValidationError(OUT_OF_RANGE)
         return instant
-
-    def to_representation(self, value: datetime) -> str:
-        return value.isoformat()

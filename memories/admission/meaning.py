@@ -40,7 +40,6 @@ from memories.admission.values import self_evident_secret, value_candidates
 __all__ = [
     "HEAD_PATH",
     "asked_for",
-    "asks_for_secret",
     "find_meant_secret",
     "meaning_views",
     "talks_about_secret",
@@ -505,11 +504,6 @@ def asked_for(text: str) -> str | None:
     if any(_asks_for(clause, _IDENTIFIER_WORD_RE) for clause in clauses):
         return "sensitive_identifier"
     return None
-
-
-def asks_for_secret(text: str) -> bool:
-    """Whether an assistant turn asks for a password, a code or a key (``asked_for``)."""
-    return asked_for(text) == "credential"
 
 
 # What a user says instead of giving the secret asked for: a refusal, a delay, not knowing, a

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from memories.admission import admit, admit_text, find_key_secret, find_secret
-from memories.admission.meaning import asks_for_secret
+from memories.admission.meaning import asked_for
 from memories.admission.refs import ref_problem
 from tests.memories.admission.fakes import assistant, user
 from tests.memories.admission.meaning_cases import (
@@ -107,7 +107,7 @@ def test_a_request_in_any_language_makes_the_answer_a_secret(turns):
 @pytest.mark.parametrize("turns", ASKED_ABOUT, ids=lambda turns: turns[0])
 def test_an_answer_to_a_question_about_a_secret_is_admitted(turns):
     # Which manager, where it is kept, what the network is called: none asks for the value.
-    assert not asks_for_secret(turns[0])
+    assert asked_for(turns[0]) != "credential"
     result = admit(source="chat", messages=_turns(turns))
     assert result.admitted, result.detail
 
