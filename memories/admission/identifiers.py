@@ -6,7 +6,9 @@ A number next to its label (身份证, 手机号, 银行卡, ID card, phone…) 
 checksum; a bare 18-digit number is refused when it has the structure of a resident ID (a real
 province, a real birth date) even with a wrong check digit — a typo does not make it less
 personal. Mobile numbers need a plausible grouping (3-4-4, digit by digit…) so a price range
-such as "139.00 - 1234.56" is not read as a phone number.
+such as "139.00 - 1234.56" is not read as a phone number. A phone's label owned by a business
+("餐厅的订位电话", "Tony's Pizza phone number") names its public line, no one's number
+(``business_line``).
 
 Other countries' numbers (``_ABROAD``) are read the same two ways. After a label in the
 language of the text (IBAN aside, whose checksum is enough) a number of the identifier's shape
@@ -48,7 +50,7 @@ from memories.admission.normalize import (
     visual_order,
 )
 
-__all__ = ["find_sensitive_identifier"]
+__all__ = ["business_line", "find_sensitive_identifier"]
 
 # GB/T 2260 province-level codes: the first two digits of a resident ID.
 _PROVINCES: Final = frozenset(
@@ -159,12 +161,61 @@ def _labelled(text: str) -> str | None:
         (_CARD_LABEL_RE, "bank_card", range(12, 20)),
     ):
         for match in label.finditer(text):
+            if label is _PHONE_LABEL_RE and business_line(text, match.start()):
+                continue
             run = next(digit_runs(text[match.end() :]), None)
             if run is not None and len(run.digits) in sizes and _standalone(run):
                 return kind
     if _PASSPORT_RE.search(text):
         return "passport"
     return None
+
+
+# A business's or a place's own line, published for anyone to call: "the restaurant's phone
+# number", "Tony's Pizza phone", "the phone number of that pizza place", "那家餐厅的订位电话",
+# "酒店前台电话", "客服电话". A line's word only ("phone", "电话"), never a mobile's ("手机",
+# "mobile", "cell"): a mobile is a person's, whoever they work for.
+_LINE_WORD_RE: Final = re.compile(r"(?:tele)?phone(?![a-z])|tel\b|电话|電話", re.IGNORECASE)
+_BUSINESS: Final = (
+    r"restaurants?|pizz(?:a|eria)|diner|caf[eé]|bistro|bakery|bar|pub|shop|store|hotel|hostel"
+    r"|clinic|hospital|pharmacy|dentist|salon|gym|museum|theat(?:er|re)|cinema|airline"
+    r"|hotline|helpline|customer\s+(?:service|support)|front\s+desk|reception|box\s+office"
+)
+_BUSINESS_ZH: Final = (
+    r"餐厅|餐廳|餐馆|饭店|饭馆|酒店|宾馆|酒楼|咖啡馆|店|商家|商场|超市|医院|诊所|药房|药店|前台|客服"
+    r"|物业|营业厅|售后"
+)
+# Before the line's word, the business and at most one more word ("pizza place phone"), or in
+# Chinese the business, then "的" and at most two characters ("餐厅的订位电话") or two characters
+# of its own ("酒店前台电话") — not a clause about the user ("店里留的电话", "那家店留的电话").
+_BUSINESS_BEFORE_RE: Final = re.compile(
+    rf"(?:(?<![^\W\d_])(?:{_BUSINESS})s?(?:['’]s)?(?:\s+[A-Za-z]+)?\s*"
+    rf"|(?:{_BUSINESS_ZH})(?:的[\u3400-\u9fff]{{0,2}}|[\u3400-\u9fff]{{0,2}}(?<!的)))\Z",
+    re.IGNORECASE,
+)
+# A person's line whatever follows: "your phone number for the restaurant booking", "我的电话".
+_PERSON_BEFORE_RE: Final = re.compile(
+    r"(?:(?<![^\W\d_])(?:my|your|our|his|her|their)\s+(?:[A-Za-z]+\s+)?|[我你您他她]的?)\Z",
+    re.IGNORECASE,
+)
+# After it, "of", "for" or "at" and at most three words before the business ("phone number of
+# that pizza place") — not "your phone number so the restaurant can call you".
+_BUSINESS_AFTER_RE: Final = re.compile(
+    r"\S+(?:\s+(?:number|no\b\.?|line))?\s+(?:of|for|at)\s+(?:[A-Za-z]+(?:['’]s)?\s+){0,3}?"
+    rf"(?:{_BUSINESS})s?(?![^\W\d_])",
+    re.IGNORECASE,
+)
+
+
+def business_line(text: str, at: int) -> bool:
+    """The phone's word at ``at`` names a business's or a place's public line: no personal
+    number follows it, and an assistant asking for it asks for none (``meaning.asked_for``)."""
+    if not _LINE_WORD_RE.match(text, at):
+        return False
+    before = text[max(0, at - 40) : at]
+    if _PERSON_BEFORE_RE.search(before):
+        return False
+    return bool(_BUSINESS_BEFORE_RE.search(before) or _BUSINESS_AFTER_RE.match(text, at))
 
 
 def _standalone(run: DigitRun) -> bool:
@@ -268,16 +319,17 @@ def _has_email(text: str) -> bool:
 
 # --- Other countries -----------------------------------------------------------------------------
 
-# Between a label and its value, what says "is" in the languages of the text: punctuation, short
-# words ("is", "ist", "est", "é", "của tôi là", "мой", "number"), a particle or two in a script
-# without spaces (は, 는, 字號是, الخاص). No digit: the first number after a label is the one it
-# names. No end of a sentence ("." only inside "No." or "Nr.").
+# Between a label and its value, what says "is" (or "has") in the languages of the text:
+# punctuation, short words ("is", "ist", "est", "é", "của tôi là", "мой", "number", "Reisepass
+# hat die Nummer"), a particle or two in a script without spaces (は, 는, 字號是, الخاص). No digit:
+# the first number after a label is the one it names. No end of a sentence ("." only inside "No."
+# or "Nr.").
 _CONNECTORS: Final = (
     r"is|are|was|were|ist|lautet|war|est|es|era|é|è|e|är|er|je|jest|là|la|le|el|il|lo|de|del"
     r"|di|do|da|du|des|der|die|das|den|at|on|in|en|em|to|for|für|pour|para|per|of|my|mi|mis|mio"
     r"|mia|mon|ma|mes|mein|meine|meu|minha|mijn|mój|moja|benim|saya|của|tôi|the|a|an|our|his"
     r"|her|their|your|no|nr|num|number|nummer|numéro|número|numero|numer|nomor|số|numaram"
-    r"|numarası|numara|new|current"
+    r"|numarası|numara|new|current|has|have|hat|tiene|tem"
     r"|personal|own|and|und|et|y|here|now|мой|моя|моё|мои|это|номер|в|на|у|для"
 )
 # Han, kana and Hangul: a label is glued to what follows it ("身分證字號是", "携帯番号は"), so up to
@@ -299,8 +351,13 @@ _GAP_UNIT: Final = (
 # so "Phone case SKU 123456789" and "Contact ID 1234567890" name no phone.
 _SHORT_GAP: Final = rf"{_GAP_UNIT}{{0,12}}?"
 # After any other label, one word more: a bank's name ("счёт в Сбербанке …", "Số tài khoản
-# Vietcombank của tôi là …"), a country ("My Canadian SIN …", "My US passport number …").
-_SAID_GAP: Final = rf"{_SHORT_GAP}(?-i:(?<![^\W\d_])[^\W\d_]+(?![^\W\d_]){_SHORT_GAP})?"
+# Vietcombank của tôi là …", "Nomor rekening BCA saya …") — a name, not a word in lower case
+# (Latin, Greek or Cyrillic): that is what the label describes, and the number is its own
+# ("The identity card project 20241234", "passport renewal ticket …").
+_LOWER_CASE: Final = r"a-z\u00df-\u00f6\u00f8-\u00ff\u03ac-\u03ce\u0430-\u045f"
+_SAID_GAP: Final = (
+    rf"{_SHORT_GAP}(?-i:(?<![^\W\d_])(?![{_LOWER_CASE}])[^\W\d_]+(?![^\W\d_]){_SHORT_GAP})?"
+)
 # A value as written: pieces holding a digit, joined by one or two separators ("D1234567",
 # "3782-822463-10005", "(415) 867-5309", "1 85 05 78 006 084 91", "A123456(3)").
 _PIECE: Final = r"[A-Za-z0-9()]*\d[A-Za-z0-9()]*"
@@ -653,7 +710,7 @@ def _labelled_abroad(text: str) -> str | None:
             continue
         for start in starts:
             match = family.pattern.match(text, start)
-            if match is None:
+            if match is None or (family.kind == "phone_number" and business_line(text, start)):
                 continue
             written = match.group("value")
             if _starts_with_a_date(written):

@@ -21,7 +21,8 @@ spelled out joined, Chinese numerals made digits, a hex-encoded or rot13 keyword
 ``find_meant_secret(text, answers=asked_for(question))`` judges a user's answer to an assistant
 turn that asked for a secret ("What password should I remember?" → "Remember it: …") or a
 personal number ("What's your passport number?" → "561234567"); a question *about* one ("Which
-password manager do you use?") asks for nothing.
+password manager do you use?") or for a business's public line ("What's the restaurant's phone
+number?") asks for nothing.
 """
 
 from __future__ import annotations
@@ -29,11 +30,12 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Final
 
 from memories.admission.credentials import _is_placeholder
+from memories.admission.identifiers import business_line
 from memories.admission.normalize import despace, fold, fold_confusables, map_chinese_numerals
 from memories.admission.values import self_evident_secret, value_candidates
 
@@ -393,9 +395,11 @@ _SAID_IS_RE: Final = re.compile(
 # URLs (a password inside one is the connection-string check's) and inline data: not values.
 _LINKS_RE: Final = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.\-]*://|data:[\w/+.\-]+;base64,)\S*")
 # "0x…" is how hex is written in code and on block explorers: an address, a key id, an error
-# code (a private key in it is the keyword line's or ``credentials``' to find).
+# code (a private key in it is the keyword line's or ``credentials``' to find). A number after
+# "#" is a ticket's, an order's, an issue's ("passport renewal ticket #20241234" was refused by
+# the head; a code after its word is the keyword line's).
 _ID_SHAPE_RE: Final = re.compile(
-    r"\d+|[0-9a-f]{7,64}|[0-9A-F]{7,64}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"
+    r"#?\d+|[0-9a-f]{7,64}|[0-9A-F]{7,64}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"
     r"|0x[0-9a-fA-F]{6,64}"
     r"|(?:id|ID|Id)[:=#]\S+|\S*://\S*"
 )
@@ -478,15 +482,22 @@ _CLAUSE_RE: Final = re.compile(r"[^.。!！?？؟;；,，\n]+[.。!！?？؟;；
 _AND_RE: Final = re.compile(r"\s+(?:and|but|und|aber|et|mais|y|pero|e|ma|и|но)\s+", re.IGNORECASE)
 
 
-def _asks_for(clause: str, words: re.Pattern[str]) -> bool:
+def _asks_for(
+    clause: str, words: re.Pattern[str], *, names_other: Callable[[str, int], bool] | None = None
+) -> bool:
     """The clause asks, and one part of it names what ``words`` name — itself, not a manager, a
-    policy or a network it names ("password manager", "wifi network") — and is not a question
-    about it ("where", "how often", "called")."""
+    policy or a network it names ("password manager", "wifi network"), nor what
+    ``names_other(part, start)`` says the word at ``start`` names instead — and is not a
+    question about it ("where", "how often", "called")."""
     if not _ASKING_RE.search(clause):
         return False
     return any(
         not _ASKS_ABOUT_RE.search(part)
-        and any(not _NAMES_OTHER_THING_RE.match(part, word.end()) for word in words.finditer(part))
+        and any(
+            not _NAMES_OTHER_THING_RE.match(part, word.end())
+            and not (names_other is not None and names_other(part, word.start()))
+            for word in words.finditer(part)
+        )
         for part in _AND_RE.split(clause)
     )
 
@@ -497,11 +508,13 @@ def asked_for(text: str) -> str | None:
     None. One clause must name it and ask for it ("What password should I remember?", "你的
     wifi 密码是多少？", "What's your passport number?"): not a clause that names it and another
     that asks something else ("Your password has been reset. Anything else?"), nor a question
-    about it ("Which password manager do you use?", "Where do you keep your Wi-Fi password?")."""
+    about it ("Which password manager do you use?", "Where do you keep your Wi-Fi password?"),
+    nor one for a business's public line ("What's the restaurant's phone number?",
+    ``identifiers.business_line``)."""
     clauses = [clause.group() for clause in _CLAUSE_RE.finditer(fold(text))]
     if any(_asks_for(clause, _ASKED_SECRET_RE) for clause in clauses):
         return "credential"
-    if any(_asks_for(clause, _IDENTIFIER_WORD_RE) for clause in clauses):
+    if any(_asks_for(clause, _IDENTIFIER_WORD_RE, names_other=business_line) for clause in clauses):
         return "sensitive_identifier"
     return None
 

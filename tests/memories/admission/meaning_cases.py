@@ -448,6 +448,16 @@ ASKED_FOR_AN_IDENTIFIER: tuple[tuple[str, ...], ...] = (
     ("Tu veux que je garde ton numéro de sécurité sociale ?", "oui : 1 85 05 78 006 084 91"),
     ("你的回乡证号码是多少？", "H12345678"),
     ("What's your mobile number?", "0171 2345678"),
+    ("你的手机号是多少？", "13812345678"),
+    ("What's your phone number so the restaurant can call you?", "(415) 555-0134"),
+)
+# A business's or a place's public line asked for: no personal number (a probe over HTTP found
+# these refused).
+ASKED_FOR_A_BUSINESS_LINE: tuple[tuple[str, ...], ...] = (
+    ("那家餐厅的订位电话是多少？", "021-6288 1234"),
+    ("What's the number of that pizza place?", "It's (415) 555-0134, Tony's Pizza."),
+    ("What's the phone number of that pizza place?", "It's (415) 555-0134, Tony's Pizza."),
+    ("What's the restaurant's phone number?", "(415) 555-0134"),
 )
 
 # What a user says instead of giving it: a refusal, a delay, a question back, something else.

@@ -14,7 +14,10 @@ from memories.admission import (
 from memories.admission.meaning import asked_for, find_meant_secret
 from memories.text import normalize_quotes
 from tests.memories.admission.fakes import OPENAI_PROJECT_KEY, assistant, resident_id_of, user
-from tests.memories.admission.meaning_cases import ASKED_FOR_AN_IDENTIFIER
+from tests.memories.admission.meaning_cases import (
+    ASKED_FOR_A_BUSINESS_LINE,
+    ASKED_FOR_AN_IDENTIFIER,
+)
 
 # --------------------------------------------------------------------------------------------
 # Sources
@@ -153,6 +156,15 @@ def test_an_answer_to_a_request_for_a_personal_number_is_an_identifier(turns):
         "sensitive_identifier",
         "answer_to_identifier_request",
     )
+
+
+@pytest.mark.parametrize("turns", ASKED_FOR_A_BUSINESS_LINE, ids=lambda turns: turns[0])
+def test_a_businesss_public_line_asked_for_is_no_personal_number(turns):
+    question, answer = turns
+    result = admit(source="chat", messages=[assistant(question), user(answer)])
+
+    assert (result.admitted, result.reason) == (True, None)
+    assert asked_for(question) is None
 
 
 def test_a_request_is_judged_on_the_turn_that_answers_it_only():

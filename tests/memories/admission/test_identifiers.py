@@ -338,6 +338,42 @@ def test_ordinary_numbers_and_words_are_not_identifiers(text):
     assert find_secret(text) is None
 
 
+# A probe over HTTP found these refused: an identifier's word naming what a project, a ticket
+# or a business's public line belongs to, not the number after it.
+NAMED_BY_AN_IDENTIFIERS_WORD = [
+    "The identity card project 20241234 is due Friday.",
+    "身份证项目 20241234 周五截止",
+    "passport renewal ticket #20241234",
+    "The passport office ticket 56123456 was closed.",
+    "那家餐厅的订位电话是 021-6288 1234。",
+    "酒店前台电话 021-6288 1234",
+    "Tony's Pizza phone number is (415) 555-0134.",
+    "The phone number of that pizza place is (415) 555-0134.",
+]
+
+
+@pytest.mark.parametrize("text", NAMED_BY_AN_IDENTIFIERS_WORD)
+def test_a_project_or_a_business_line_named_by_an_identifiers_word_is_no_identifier(text):
+    assert find_sensitive_identifier(text) is None
+    assert find_secret(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # The same words about the user's own number, or a person's.
+        ("My identity card number is 20241234.", "id_card"),
+        ("我的手机号是 138 1234 5678", "cn_mobile"),
+        ("我家电话 021-6288 1234", "cn_mobile"),
+        ("餐厅经理的手机 13812345678", "cn_mobile"),
+        ("My phone number is (415) 555-0134.", "phone_number"),
+        ("Call me at the restaurant on my cell (415) 555-0134.", "phone_number"),
+    ],
+)
+def test_a_persons_number_after_the_same_words_is_still_an_identifier(text, kind):
+    assert find_sensitive_identifier(text) == kind
+
+
 @pytest.mark.parametrize(
     "text",
     [
