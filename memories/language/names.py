@@ -18,9 +18,23 @@ things; what the extractors produced besides those was noise that also weighed a
 * pieces of a Latin name jieba splits at its spaces ("VS" and "Code" of "VS Code"): in
   Chinese text a run of Latin words is one name (``latin_runs``);
 * fragments of jieba segmentation (和运维 of 部署和运维, 画图优先, 文档批量): a Chinese word
-  jieba's HMM invented is a name only when it reads as a person's name (``is_chinese_name``),
-  and a run of nouns never ends on a word that is an adverb in use (``ZH_RUN_BREAKS``);
-* a common word a user put in quotes as a heading (“风险”, “结论”, “负责人”).
+  jieba's HMM invented is a name only when it reads as a person's name (``is_chinese_name``)
+  and jieba tags it as one (边夜 of 西湖边夜跑, tagged a common noun, is not), and a run of
+  nouns never ends on a word that is an adverb in use (``ZH_RUN_BREAKS``);
+* a common word a user put in quotes as a heading (“风险”, “结论”, “负责人”);
+* words glued to a name in a noun phrase: a role or kind before a Chinese name (项目负责人赵敏,
+  客户顺丰: the run of nouns starts at the name), a unit after a number ("inch" of "14-inch
+  MacBook Pro M3"), an adjective, a role or a verb spaCy read as a noun before an English name
+  ("white Tesla Model 3", "senior engineer Luca", "contact Dana Whitfield"): the name alone;
+* names cut short or spelt twice: a model name cut before its number ("Tesla Model" of "Tesla
+  Model 3": the number is taken in), a quote closing a title ("Designing Data-Intensive
+  Applications'") and a phrase's hyphen dropped ("Designing Data Intensive Applications"): a
+  name is written as in the text (``_written``);
+* generic phrases: a generic head after only adjectives or an ordinal ("due end", "second
+  time", "Verified conclusion"), a lone lower-case noun ("rule" of "Team rule"), the memory's
+  subject and its verb spaCy read as a plural noun ("User mentors two junior engineers");
+* the area of a time zone ("Asia" of "Asia/Shanghai"): taken out with formulas and URLs, the
+  city stays.
 
 English candidates come from Mem0's own spaCy extraction (the pinned mem0ai 2.2.1's
 ``mem0.utils.entity_extraction``, passed in by the engine), filtered here before Mem0 resolves
@@ -47,13 +61,20 @@ FORMULA = re.compile(
     r"=\s*[A-Za-z_][A-Za-z0-9_.]*\s*\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)?"
 )
 URL = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)[^\s\"'“”<>，。；！？）]+", re.IGNORECASE)
+# The area of an IANA time zone ("Asia" of "Asia/Shanghai"): a setting's syntax, not a place the
+# user named (the city after it stays).
+TIME_ZONE_AREA = re.compile(
+    r"\b(?:Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)"
+    r"/(?=[A-Za-z])"
+)
 # Characters no name holds: formula and markup syntax, paths, a speaker's colon ("Jess: Biscuit").
 NOT_IN_NAMES = re.compile(r"[=()\[\]{}<>:/\\@|%]")
 
 
 def strip_non_text(text: str) -> str:
-    """``text`` without spreadsheet formulas and URLs (each replaced by a space)."""
-    return URL.sub(" ", FORMULA.sub(" ", text))
+    """``text`` without spreadsheet formulas, URLs and time-zone areas (each replaced by a
+    space)."""
+    return TIME_ZONE_AREA.sub(" ", URL.sub(" ", FORMULA.sub(" ", text)))
 
 
 # --- Latin words that are never a name on their own -----------------------------------------------
@@ -86,7 +107,8 @@ LANGUAGE_WORDS = word_set(
 GENERIC_HEADS = word_set(
     "mode theme setting settings key summary report note answer point partner model module "
     "data code file doc document documentation info information message detail option format "
-    "style version preference habit thing stuff way kind type part list agent bot"
+    "style version preference habit thing stuff way kind type part list agent bot "
+    "time end conclusion result outcome"
 )
 # English words that are no name in Chinese text however they are written ("Did", "Can").
 FUNCTION_WORDS_EN = word_set(
@@ -100,6 +122,12 @@ FUNCTION_WORDS_EN = word_set(
 NAME_CONNECTORS = word_set("of on the for and in at de")
 # spaCy NER labels that make a capitalised word a name whatever its dictionary sense.
 NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT"})
+# spaCy NER labels of counts and measures: a word of one leading a phrase is its measure ("inch"
+# of "14-inch MacBook Pro M3", "second" of "second time").  Not dates: "daily standup" stays.
+MEASURE_LABELS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"})
+# How Mem0's memories name their subject ("User prefers…"): at a sentence start before a plural
+# noun WordNet also lists as a verb, it is that verb's subject ("User mentors two engineers").
+MEMORY_SUBJECTS = word_set("user assistant")
 # Parts of speech of a word that leads a capitalised span without being part of the name
 # ("Actually Luca" → Luca).  Not VERB or NUM: the small model tags names so ("MongoDB": NUM).
 NOT_NAME_POS = frozenset({"ADV", "INTJ", "CCONJ", "SCONJ", "DET", "ADP", "PART", "PRON", "AUX"})
@@ -126,11 +154,12 @@ def camel_case(word: str) -> bool:
 
 
 # --- English: Mem0's candidates, filtered ---------------------------------------------------------
-@lru_cache(maxsize=1)
-def _adjectives(nlp: Any) -> frozenset[str]:
-    """WordNet's adjectives, as the pinned spaCy model's lemmatizer ships them (no download)."""
+@lru_cache(maxsize=2)
+def _wordnet(nlp: Any, pos: str) -> frozenset[str]:
+    """WordNet's words of a part of speech (``adj``, ``verb``), as the pinned spaCy model's
+    lemmatizer ships them (no download)."""
     table = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_index")
-    return frozenset(table["adj"])
+    return frozenset(table[pos])
 
 
 def english_entities(doc: Any, nlp: Any, mem0_entities: Any) -> list[Entity]:
@@ -144,40 +173,118 @@ def english_entities(doc: Any, nlp: Any, mem0_entities: Any) -> list[Entity]:
     mem0_entities._add_proper_name_candidates(tokens, candidates)
     mem0_entities._add_quoted_candidates(doc.text, candidates)
     mem0_entities._add_topic_phrase_candidates(doc, candidates)
-    adjectives = _adjectives(nlp)
+    adjectives, verbs = _wordnet(nlp, "adj"), _wordnet(nlp, "verb")
     kept = []
     for candidate in candidates:
-        cleaned = _english_candidate(candidate, doc, adjectives)
+        cleaned = _english_candidate(candidate, doc, adjectives, verbs)
         if cleaned is not None:
             kept.append(cleaned)
     return list(mem0_entities._resolve_candidates(kept))
 
 
-def _english_candidate(candidate: Any, doc: Any, adjectives: frozenset[str]) -> Any | None:
+def _english_candidate(
+    candidate: Any, doc: Any, adjectives: frozenset[str], verbs: frozenset[str]
+) -> Any | None:
     """The candidate as a name (its leading non-name words trimmed), or None."""
-    from dataclasses import replace
-
     if NOT_IN_NAMES.search(candidate.text):
         return None
     if candidate.start < 0:  # quoted: the user named it
         return None if generic_latin(candidate.text) else candidate
     span = list(doc[candidate.start : candidate.end])
+    while span and (span[0].is_punct or span[-1].is_punct):  # a title's quotes
+        span = span[1:] if span[0].is_punct else span[:-1]
+    if not span:
+        return None
     if len(span) == 1 and _names_an_event(span[0]):
         return candidate
     if generic_latin(candidate.text):
         return None
     if candidate.entity_type == "TOPIC":
-        return None if _generic_phrase(span, adjectives) else candidate
+        return _english_topic(candidate, span, adjectives, verbs)
     while len(span) > 1 and (span[0].pos_ in NOT_NAME_POS or not span[0].text[:1].isupper()):
         span = span[1:]
     if len(span) == 1 and _not_a_name(span[0], adjectives):
         return None
+    return _written(candidate, _with_model_number(span))
+
+
+def _english_topic(
+    candidate: Any, span: list[Any], adjectives: frozenset[str], verbs: frozenset[str]
+) -> Any | None:
+    """A noun phrase Mem0 offered as a topic: None when generic, the name it holds when its
+    other words only describe the name ("white Tesla Model 3"), else the phrase as written."""
+    if _generic_phrase(span, adjectives) or _verb_read_as_noun(span, verbs):
+        return None
+    trimmed = span
+    # "inch" of "14-inch"; a capitalised word spaCy labels so stays ("Retros" of "Retros space")
+    while trimmed and trimmed[0].ent_type_ in MEASURE_LABELS and trimmed[0].text.islower():
+        trimmed = trimmed[1:]
+    if not trimmed or (len(trimmed) == 1 and trimmed[0].text.islower()):
+        return None  # a common noun alone: "rule" of "Team rule", "time" of "second time"
+    name = _name_after_modifiers(trimmed)
+    if name is not None:
+        if len(name) == 1 and _not_a_name(name[0], adjectives):
+            return None
+        return _written(candidate, _with_model_number(name))
+    words = " ".join(t.text for t in trimmed if not t.is_punct)
+    if candidate.text == words or candidate.text.endswith(" " + words):
+        return _written(candidate, trimmed)  # its hyphens kept: "Data-Intensive"
+    return candidate if trimmed == span else None
+
+
+def _written(candidate: Any, span: list[Any]) -> Any | None:
+    """The candidate as the text of ``span`` (a name written as in the text), or None when
+    that is too short or generic."""
+    from dataclasses import replace
+
     text = "".join(t.text_with_ws for t in span).strip()
-    if text == candidate.text:
+    if text == candidate.text and span[0].i == candidate.start:
         return candidate
     if len(text) <= 2 or generic_latin(text):
         return None
     return replace(candidate, text=text, start=span[0].i, end=span[-1].i + 1)
+
+
+def _name_after_modifiers(span: list[Any]) -> list[Any] | None:
+    """The name a phrase ends on, when only lower-case words lead it: an adjective, a role or a
+    verb spaCy took for a noun ("white Tesla Model", "senior engineer Luca", "contact Dana
+    Whitfield").  A name is proper nouns (and a model's number); "billing API" (API a noun
+    here) is a phrase of its own."""
+    lead = 0
+    while lead < len(span) and not span[lead].text[:1].isupper():
+        lead += 1
+    rest = span[lead:]
+    if lead == 0 or not rest or rest[0].pos_ != "PROPN":
+        return None
+    return rest if all(t.pos_ == "PROPN" or t.like_num for t in rest) else None
+
+
+def _with_model_number(span: list[Any]) -> list[Any]:
+    """The name with the number that ends it when the parse cut it off ("Tesla Model" of
+    "Tesla Model 3"): the next token, a number counting the name's last word or inside the
+    same named entity."""
+    last = span[-1]
+    if last.i + 1 >= len(last.doc):
+        return span
+    number = last.doc[last.i + 1]
+    if not (number.like_num or number.pos_ == "NUM"):
+        return span
+    counts_it = number.dep_ == "nummod" and number.head.i == last.i
+    same_name = number.ent_iob_ == "I" and last.ent_type_ in NAME_LABELS
+    return [*span, number] if counts_it or same_name else span
+
+
+def _verb_read_as_noun(span: list[Any], verbs: frozenset[str]) -> bool:
+    """The memory's subject and its verb, which spaCy read as a compound of a plural noun
+    ("User mentors two junior engineers", "User reviews pull requests"); a plural noun an
+    auxiliary follows is a noun ("User interviews are on Friday")."""
+    if len(span) < 2 or span[0].text.lower() not in MEMORY_SUBJECTS or not span[0].is_sent_start:
+        return False
+    word = span[1]
+    if word.tag_ != "NNS" or word.lemma_.lower() not in verbs:
+        return False
+    after = word.doc[word.i + 1] if word.i + 1 < len(word.doc) else None
+    return after is None or after.pos_ != "AUX"
 
 
 def _names_an_event(token: Any) -> bool:
@@ -305,9 +412,10 @@ def is_chinese_name(word: str) -> bool:
 
 def word_is_known(word: str, flag: str) -> bool:
     """A Chinese word fit to be (part of) an entity: jieba's dictionary holds it, or its HMM
-    made up a word that reads as a name — a person's name, or a proper noun of 2–4 characters
-    that neither opens nor closes with a function character (木森, not 和运维)."""
-    if in_dictionary(word) or is_chinese_name(word):
+    made up a word that reads as a name — a person's name it tags as one (赵敏, not 边夜 of
+    西湖边夜跑), or a proper noun of 2–4 characters that neither opens nor closes with a
+    function character (木森, not 和运维)."""
+    if in_dictionary(word) or (flag.startswith("nr") and is_chinese_name(word)):
         return True
     return (
         flag.startswith(PROPER_FLAGS)
@@ -322,14 +430,38 @@ def common_word(word: str, flag: str) -> bool:
     return not flag.startswith(PROPER_FLAGS) and jieba.dt.FREQ.get(word, 0) >= COMMON_WORD_FREQ
 
 
-def noun_run_entities(run: list[str]) -> list[Entity]:
-    """A run of adjacent nouns as entities: a family name and a title or a one-character given
-    name (宋老师, 钱坤) is a person; the run's words together are a topic (代码评审意见) once
-    lone characters at its start (四栏整理) are gone."""
+def _starts_name(run: list[tuple[str, str]], at: int) -> bool:
+    """A name starts at ``at`` of a run of nouns: a person's name jieba tags as one (赵敏,
+    孙海涛), a family name and a title (张总), or a proper noun its HMM made up (顺丰).  Not a
+    dictionary word it merely tags as a proper noun: it tags 过敏, 矫正 and 满意度 so."""
+    word, flag = run[at]
+    if flag.startswith("nr") and is_chinese_name(word):
+        return True
+    if flag.startswith(PROPER_FLAGS) and len(word) >= 2 and not in_dictionary(word):
+        return True
+    return _opens_person([w for w, _ in run], at)
+
+
+def _opens_person(words: list[str], at: int) -> bool:
+    """A family name and a title or a one-character given name start at ``at`` (宋老师, 钱坤)."""
+    return (
+        at + 1 < len(words)
+        and len(words[at]) == 1
+        and words[at] in SURNAMES
+        and (words[at + 1] in TITLES or len(words[at + 1]) == 1)
+    )
+
+
+def noun_run_entities(run: list[tuple[str, str]]) -> list[Entity]:
+    """A run of adjacent nouns (jieba's ``(word, flag)``) as entities: the common nouns before
+    its first name are that name's role or kind (项目负责人赵敏, 客户顺丰: the name is the topic,
+    not the run); a family name and a title or a one-character given name (宋老师, 钱坤) is a
+    person; the run's words together are a topic (代码评审意见) once lone characters at its
+    start (四栏整理) are gone."""
     found: list[Entity] = []
-    words = list(run)
-    person = len(words) >= 2 and len(words[0]) == 1 and words[0] in SURNAMES
-    if person and (words[1] in TITLES or len(words[1]) == 1):
+    start = next((at for at in range(len(run)) if _starts_name(run, at)), 0)
+    words = [word for word, _ in run[start:]]
+    if _opens_person(words, 0):
         found.append(("PROPER", words[0] + words[1]))
         words = words[2:]
     while words and len(words[0]) == 1:

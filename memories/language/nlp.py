@@ -224,7 +224,7 @@ def _chinese_entities(text: str) -> list[Entity]:
     quoted = {e[1] for e in entities}
     unquoted = QUOTED.sub(" ", text)
     pieces: list[tuple[str, str]] = []
-    run: list[str] = []
+    run: list[tuple[str, str]] = []
 
     def flush() -> None:
         entities.extend(names.noun_run_entities(run))
@@ -255,7 +255,7 @@ def _chinese_entities(text: str) -> list[Entity]:
             and word not in names.ZH_RUN_BREAKS
             and word not in quoted
         ):
-            run.append(word)
+            run.append((word, flag))
         else:
             flush()
     flush()
