@@ -113,3 +113,28 @@ def test_leaving_an_employer_retires_it(v1_live, scope):
     [left] = second.memory_ids
     assert MemoryRow.objects.get(id=meituan).payload["superseded_by"] == left
     assert _active(scope) == [("用户已经不在美团了，现在自己创业。", "profile.employer")]
+
+
+def test_leaving_an_employer_last_month_retires_it(v1_live, scope):
+    """A past change dated relative to today is a change, not a one-off event (the probe's "I
+    left Google last month." stored nothing)."""
+    first = ingest(v1_live, scope, "run-1", "I work at Google.", "Noted.")
+    assert first.status == IngestJob.Status.SUCCEEDED, first.reason
+    second = ingest(v1_live, scope, "run-2", "I left Google last month.", "Got it.")
+    assert second.status == IngestJob.Status.SUCCEEDED, second.reason
+    assert _active(scope) == [("The user left Google.", "profile.employer")]
+
+
+def test_a_short_answer_to_the_assistants_question_is_the_users_editor(v1_live, scope):
+    """The probe's "Vim，一直都是。" to "你平时用什么编辑器？" (source "chat"): the question
+    answered, in the user's language, keyed."""
+    messages = [
+        {"role": "assistant", "content": "你平时用什么编辑器？"},
+        {"role": "user", "content": "Vim，一直都是。"},
+    ]
+    accepted = v1_live.post("ingest", body(scope, run_id="run-1", source="chat", messages=messages))
+    assert accepted.status_code == 202, accepted.content
+    run_queue()
+    job = IngestJob.objects.get(id=accepted.json()["job_id"])
+    assert job.status == IngestJob.Status.SUCCEEDED, job.reason
+    assert _active(scope) == [("用户平时用 Vim 编辑器。", "preference.editor")]

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memories.engine.extraction.rules import PAST_DATED
 from memories.text import HAN, word_set
 
 # Sentences end at Chinese/English terminal punctuation or a line break; an English full stop
@@ -87,7 +88,7 @@ FILLER = re.compile(
     # An interjection: tone, not content ("唉，我最近…", "Ugh, …").
     r"^(?:唉+|哎(?:呀|哟)?|嗯+|啊+|哈哈+|呃+|额|嘿|哇|噢|哦+|oh|ah|hmm+|ugh|haha+)(?:[，,!！~～…]+\s*|$)|"
     r"^(?:fyi|just so you know|for the record)(?:[:, ]+|$)|"
-    r"^(?:actually|also|btw|by the way|heads up|(?:small |quick )?update|correction|"
+    r"^(?:actually|also|btw|by the way|heads up|(?:small |quick )?update\b|correction|"
     r"另外|还有|对了|补充一下|更新一下)[，,:： ]*|"
     # An answer's "no" before what the user states instead ("不是，我们早就换成…").
     r"^(?:不是|不要|不用|不对|不|no|nope)(?:[，,]\s*(?=\S)|$)|"
@@ -129,13 +130,23 @@ def sentences(text: str) -> list[str]:
     """The sentences of a message. A list item is a sentence of its own, without its marker;
     the sentence that introduces the list ("我的偏好：") is carried into each item: alone it
     states nothing ("用户的偏好。"), and an item alone may not say what it is about."""
+    return [said for said, _ in listed(text)]
+
+
+def listed(text: str) -> list[tuple[str, int | None]]:
+    """The sentences of a message (``sentences``), each with the number of the list it is an
+    item of — consecutive item lines are one list — or None outside a list."""
     lines = [line.strip() for line in text.split("\n") if line.strip()]
-    found: list[str] = []
+    found: list[tuple[str, int | None]] = []
     heading = ""
+    lists = 0
     for i, line in enumerate(lines):
         marker = _LIST_MARKER.match(line)
         if marker:
-            found.extend(_split(_under(heading, line[marker.end() :].strip())))
+            if i == 0 or not _LIST_MARKER.match(lines[i - 1]):
+                lists += 1
+            item = _under(heading, line[marker.end() :].strip())
+            found.extend((said, lists) for said in _split(item))
             continue
         said, heading = _split(line), ""
         if (
@@ -145,7 +156,7 @@ def sentences(text: str) -> list[str]:
             and _LIST_MARKER.match(lines[i + 1])
         ):
             said, heading = said[:-1], said[-1]
-        found.extend(said)
+        found.extend((sentence, None) for sentence in said)
     return found
 
 
@@ -258,11 +269,25 @@ def _restore(text: str, spans: list[str]) -> str:
     return re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
 
 
+# What is left around a date taken out: a space doubled or before punctuation, a comma opening
+# the sentence.
+_AROUND_DATE = re.compile(r"(?<=\s)\s+|\s+(?=[，,。.!！?？])|^[\s，,]+")
+
+
+def undated(sentence: str) -> str:
+    """``sentence`` without a date relative to the day it was said ("上个月我从阿里离职了" → "我
+    从阿里离职了", "I left Google last month" → "I left Google"): a change kept from a past day
+    on (``rules.time_bound``) is true from then, and "last month" read next year would be wrong.
+    When it happened is the memory's own time (``created_at``, ``valid_from``)."""
+    return _AROUND_DATE.sub("", PAST_DATED.sub("", sentence)).strip()
+
+
 def write(sentence: str, role: str = "user") -> list[str]:
     """The facts a sentence states, written about the user; [] when none is left. In an
     assistant's sentence "you" is the user, and a clause in its own first person ("我会避开…",
-    "I'll …") is about the assistant, not the user: dropped."""
-    sentence = sentence.strip()
+    "I'll …") is about the assistant, not the user: dropped. A date relative to the day it was
+    said is left out (``undated``)."""
+    sentence = undated(sentence)
     if not sentence:
         return []
     terminal = sentence[-1] if sentence[-1] in _TERMINAL else ""
@@ -560,14 +585,22 @@ _EN_PARTNER = re.compile(
 
 
 def _zh_we(context: str) -> tuple[str, str, str]:
-    """What 我们 becomes in this sentence: as a subject, as an owner (我们的), and as "我们俩"."""
+    """What 我们 becomes in this sentence: as a subject, as an owner (我们的), and as "我们俩" —
+    the user and the partner named, else "用户两人" (two people, never a team, and no "他们":
+    no one else was named)."""
     partner = _ZH_PARTNER.search(context)
     if partner:
         pair = f"用户和{partner.group(1)}"
         return pair, f"{pair}的", pair
     if _ZH_WORK.search(context):
-        return "用户的团队", "用户团队的", r"用户他们\1"
-    return "用户", "用户的", r"用户他们\1"
+        return "用户的团队", "用户团队的", "用户两人"
+    return "用户", "用户的", "用户两人"
+
+
+# "我们俩" as two people ("我们两个人", "咱俩"); after the pair just named ("我和老婆我们俩") it
+# only restates them and goes.
+_ZH_TWO = r"(?:我们|咱们|咱)(?:俩|两个人?|两人|二人)"
+_ZH_PAIR_RESTATED = re.compile(rf"(我(?:和|跟)我?[^，,。；;我]{{1,6}}?){_ZH_TWO}")
 
 
 def _zh_person(text: str, context: str) -> str:
@@ -587,7 +620,8 @@ def _zh_person(text: str, context: str) -> str:
     text = re.sub(r"(?:我们|咱们)(?=小区|村|镇|城市)", "用户所在的", text)
     text = re.sub(r"(?:我们|咱们)家|咱家", "用户家", text)
     text = text.replace("我司", "用户的公司")
-    text = re.sub(r"(?:我们|咱们)(俩|两个|两人|二人)", two, text)  # two people, never a team
+    text = _ZH_PAIR_RESTATED.sub(r"\1", text)
+    text = re.sub(_ZH_TWO, two, text)  # two people, never a team
     text = re.sub(r"(?:我们|咱们)的", own, text)
     text = re.sub(r"(?:我们|咱们)", subject, text)
     text = _ZH_KIN.sub(lambda m: "用户的" + _KIN.get(m.group(1), m.group(1)), text)
@@ -625,6 +659,15 @@ _MODALS = word_set(
     "couldn't"
 )
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "are": "is", "be": "is"}
+# Irregular past forms take no -s ("I left Google" was "The user lefts Google"); "read", "put",
+# "set" are read as the present they also are.
+_PAST_FORMS = word_set(
+    "went left quit came became began got gave took made saw met found bought sold brought "
+    "thought taught caught sent spent built lent lost kept slept felt dealt meant heard held "
+    "told said paid ran won wrote rode drove flew grew knew threw drew ate drank sang swam "
+    "spoke broke chose froze stole woke wore tore swore forgot stood understood led fell shook "
+    "sat hung fought sought"
+)
 _EN_SUBJECT = re.compile(
     rf"\b(?P<subject>I|we|you)(?P<adverbs>(?:\s+(?:{_ADVERBS}))*)\s+(?P<verb>[A-Za-z'-]+)"
 )
@@ -647,7 +690,7 @@ def _third_singular(verb: str) -> str:
         return "doesn't"
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low in ("was", "had", "did") or low.endswith("ed"):
+    if low in ("was", "had", "did") or low.endswith("ed") or low in _PAST_FORMS:
         return verb
     if re.search(r"[^aeiou]y$", low):
         return verb[:-1] + "ies"

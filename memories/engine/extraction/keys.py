@@ -16,7 +16,8 @@ fact gets no key when
 A subject-led key (home city, employer, role) is looked for in every clause, a later clause
 without a subject of its own being about the user when the sentence is ("用户以前在阿里，现在
 跳槽到腾讯了" is keyed by its second clause). Leaving an employer is a value of the employer too:
-"用户已经不在美团了" retires "用户在美团工作。".
+"用户已经不在美团了" retires "用户在美团工作。", and so does a change dated before its subject
+("上个月用户从阿里离职了").
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import re
 
 import jieba.posseg
 
+from memories.engine.extraction import rules
 from memories.language.script import read_cedict
 from memories.text import HAN, word_set
 
@@ -106,7 +108,7 @@ _NOT_NOW_ZH = (
 )
 # The user, then at most eight characters of the clause before the verb, none of them one above.
 _SUBJECT_ZH = rf"^(?:用户|我)(?:(?!{_NOT_NOW_ZH})[^，,。；;的]){{0,8}}?"
-_SUBJECT_EN = r"^the user(?:'s)? (?:now |currently |usually |mainly |mostly |always |has )?"
+_SUBJECT_EN = r"^the user(?:'s)? (?:now |currently |usually |mainly |mostly |always |just |has )?"
 # An organisation's name starts with a capital ("is at Stripe", not "is at home").
 _NAME_EN = r"(?=(?-i:[A-Z]))"
 # What "在…工作" (or "不在…了") holds; ``_names_a_place`` decides whether it is an employer.
@@ -194,8 +196,9 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "preference.editor",
         re.compile(
-            rf"编辑器|(?:用|使用|偏好|喜欢)(?:的)?\s*(?:{_EDITORS})\b|"
-            rf"\beditor\b|\b(?:uses?|prefers?|codes? in|works? in)\s+(?:{_EDITORS})\b",
+            rf"编辑器|(?:用|使用|偏好|喜欢|换成|换到|改用)(?:的|了)?\s*(?:{_EDITORS})\b|"
+            rf"\beditor\b|\b(?:uses?|prefers?|codes? in|works? in|switch(?:ed|es)? to)\s+"
+            rf"(?:{_EDITORS})\b",
             re.IGNORECASE,
         ),
     ),
@@ -240,7 +243,7 @@ def propose_key(fact: str) -> str:
     text = fact.strip()
     if _about_someone_else(text):
         return ""
-    readings = [text, *_later_clauses(text)]
+    readings = [text, _from_the_subject(text), *_later_clauses(text)]
     for key, pattern in KEY_RULES:
         if any(_holds(pattern, reading) for reading in readings):
             return key
@@ -261,6 +264,16 @@ def _about_someone_else(text: str) -> bool:
     # A Chinese fact opening with a person's name (小王是素食者, 周老师不吃牛肉).
     opening = [pair for pair in jieba.posseg.cut(text[:8]) if pair.word.strip()][:2]
     return any(pair.flag in _PERSON_TAGS for pair in opening)
+
+
+def _from_the_subject(text: str) -> str:
+    """A change dated before its subject, read from the subject on ("上个月用户从阿里离职了" →
+    "用户从阿里离职了", "Last month the user joined Stripe."): the value it sets is the current
+    one. A state so dated ("上个月用户住在武汉") is read as written, and keys nothing."""
+    dated = rules.PAST_DATED.match(text)
+    if dated is None or not rules.CHANGE.search(text):
+        return text
+    return text[dated.end() :].lstrip("，, ")
 
 
 def _later_clauses(text: str) -> list[str]:

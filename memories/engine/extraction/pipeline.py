@@ -12,7 +12,7 @@ the same fact, stored once (and never embedded).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memories.engine.extraction import facts, rules
 
@@ -25,6 +25,8 @@ class Candidate:
     # The user verified it ("我同意你刚才说的，…") or set how every answer is given: kept on the
     # user's word, not the head's.
     verified: bool = False
+    # The list of its message it is an item of (``facts.listed``), None outside a list.
+    listed: int | None = None
 
 
 Decide = Callable[[Sequence[Candidate]], list[bool]]
@@ -39,7 +41,7 @@ Same = Callable[[Sequence[str], Sequence[str]], list[bool]]
 def candidates(role: str, content: str) -> list[Candidate]:
     """The facts a message's sentences would become, the guards' vetoes left out."""
     found: list[Candidate] = []
-    for said in facts.sentences(content):
+    for said, item in facts.listed(content):
         sentence = rules.without_exception(said)
         agreed = rules.agreement(sentence) if role == "user" else None
         sentence = agreed or sentence
@@ -47,10 +49,28 @@ def candidates(role: str, content: str) -> list[Candidate]:
             continue
         verified = role == "user" and (agreed is not None or rules.answer_rule(sentence))
         found.extend(
-            Candidate(role, sentence, fact, verified=verified)
+            Candidate(role, sentence, fact, verified=verified, listed=item)
             for fact in facts.write(sentence, role)
         )
     return found
+
+
+def message_candidates(messages: Sequence[tuple[str, str]], i: int) -> list[Candidate]:
+    """The candidates of message ``i``. A user's short answer to the assistant's question about
+    the user's own preference, tool or setup ("What editor do you use?" / "Vim, always.") is the
+    question answered ("I use Vim."), kept on the user's word; the guards still veto it. Only in
+    a language the user writes in: "嗯，VS Code" to "你平时用什么编辑器？" alone is English, and a
+    Chinese fact would be language drift to ingest (which fails the whole job)."""
+    role, text = messages[i]
+    if role == "user" and i > 0 and messages[i - 1][0] == "assistant":
+        asked = facts.sentences(messages[i - 1][1])
+        statement = rules.answered(asked[-1], facts.strip_filler(text)) if asked else None
+        chinese = statement is not None and facts.is_chinese(statement)
+        if statement is not None and any(
+            facts.is_chinese(said) == chinese for who, said in messages if who == "user"
+        ):
+            return [replace(c, verified=True) for c in candidates(role, statement)]
+    return candidates(role, text)
 
 
 def extract(
@@ -59,7 +79,7 @@ def extract(
     """The kept candidates with the index of the message each came from, in message order, each
     text once. ``decide`` judges candidates (None: every candidate is kept — the fact writer
     alone, for its tests)."""
-    found = [(i, c) for i, (role, text) in enumerate(messages) for c in candidates(role, text)]
+    found = [(i, c) for i in range(len(messages)) for c in message_candidates(messages, i)]
     users = [(i, c) for i, c in found if c.role == "user"]
     kept = _decided(users, decide)
     said = [c.fact for _, c in kept]
@@ -74,7 +94,11 @@ def extract(
         verdicts = same([c.fact for _, c in assistants], said)
         assistants = [pair for pair, repeat in zip(assistants, verdicts, strict=True) if not repeat]
     kept += _decided(assistants, decide)
-    kept += settled(messages, {i for i, c in kept if c.role == "user"})
+    conclusions = settled(messages, {i for i, c in kept if c.role == "user"})
+    cured = diagnosed(messages, conclusions)
+    # The symptom a verified cause explains was true until the fix: the cause is the fact.
+    kept = [(i, c) for i, c in kept if not (i in cured and rules.SYMPTOM.search(c.sentence))]
+    kept += conclusions
     out: list[tuple[int, Candidate]] = []
     seen: set[str] = set()
     for i, c in sorted(kept, key=lambda pair: pair[0]):
@@ -106,6 +130,19 @@ def settled(messages: Sequence[tuple[str, str]], stated: set[int]) -> list[tuple
     return found
 
 
+def diagnosed(
+    messages: Sequence[tuple[str, str]], conclusions: Sequence[tuple[int, Candidate]]
+) -> set[int]:
+    """The user's messages whose problem a verified conclusion names the cause of ("服务内存一直
+    涨。" / "看起来是因为缓存没有设置过期时间。" / "对，就是这个原因，加了之后就好了。"): the
+    user's message before the diagnosis the user then settled (``conclusions``: ``settled``)."""
+    return {
+        i - 2
+        for i, c in conclusions
+        if i >= 2 and messages[i - 2][0] == "user" and rules.CAUSE.search(c.fact)
+    }
+
+
 def extract_facts(
     messages: Sequence[tuple[str, str]], *, decide: Decide | None, same: Same | None = None
 ) -> list[dict[str, str]]:
@@ -122,8 +159,24 @@ def _decided(
 ) -> list[tuple[int, Candidate]]:
     if not found or decide is None:
         return found
-    verdicts = decide([c for _, c in found])
+    verdicts = shared(found, decide([c for _, c in found]))
     return [pair for pair, keep in zip(found, verdicts, strict=True) if keep or pair[1].verified]
+
+
+def shared(found: Sequence[tuple[int, Candidate]], verdicts: Sequence[bool]) -> list[bool]:
+    """The items of one list share a verdict: all are kept when at least half of them are ("-
+    前端统一用 React / - 后端统一用 Go / - 测试框架用 Vitest" is one statement of a stack in
+    three lines, and the head dropped the line without the cue word of the others). Of a list
+    mostly dropped, each item keeps its own verdict."""
+    votes: dict[tuple[int, int], list[bool]] = {}
+    for (i, c), keep in zip(found, verdicts, strict=True):
+        if c.listed is not None:
+            votes.setdefault((i, c.listed), []).append(keep)
+    out: list[bool] = []
+    for (i, c), keep in zip(found, verdicts, strict=True):
+        items = votes.get((i, c.listed), []) if c.listed is not None else []
+        out.append(keep or (bool(items) and 2 * sum(items) >= len(items)))
+    return out
 
 
 def rules_decide(found: Sequence[Candidate]) -> list[bool]:

@@ -31,7 +31,13 @@ CODE_OR_PATH = re.compile(
     r"`|https?://|www\.|(?:^|[\s(，,：:；])(?:~|\.{1,2})?/[\w.-]+/|[A-Za-z]:\\|"
     r"\b(?:def|class|import|function|return|SELECT\s.+\sFROM)\b.*[(:=]|[{};]\s*$|\w\(.*\)\s*;?$",
 )
+# Leaving or joining an employer: a change of what the user does every day ("I left Google last
+# month": the head alone scored it 0.17 against a threshold of 0.18).
+_EMPLOYER_CHANGE = (
+    r"离职|辞职|跳槽|入职|\b(?:left|quit|joined)\b(?= (?:my (?:job|company)|(?-i:[A-Z])))"
+)
 DURABLE = re.compile(
+    rf"{_EMPLOYER_CHANGE}|"
     r"以后|今后|后续|往后|将来|始终|总是|一直|默认|偏好|喜欢|习惯|统一|一律|都用|都要|记住|长期|"
     r"项目(叫|名|是|使用|采用|要求)|我(是|在|叫|负责)|我们(团队|公司|组)|团队|约定|规范|惯例|决定|"
     r"确认|优先|不要|禁止|必须|从不|住在|搬到|搬去|来自|吃素|素食|过敏|时区|主力|我(的|平时|主要)|"
@@ -76,25 +82,49 @@ TIME_BOUND = re.compile(
     r"\bin (?:a|one|two|three|four|a few|a couple of|\d+) (?:days?|weeks?)\b",
     re.IGNORECASE,
 )
+# Dated relative to today in the past ("上周", "上个月", "前几天", "last week", "two days ago"): an
+# event of a day gone by is a one-off ("I went to the dentist last week"); a change stands from
+# that day on ("上个月我从阿里离职了", "I left Google last month") and is left to the head, as
+# said. A past year dates background ("we moved the app off Java last year"): left to the head.
+_PAST_ZH = (
+    r"上上?个?(?:周|星期|礼拜)[一二三四五六日天末]?|上上?个?月(?:初|中|底)?|前几天|前两天|前阵子"
+)
+_PAST_EN = (
+    r"\blast (?:week|weekend|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|"
+    r"\b(?:a|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?|months?) ago\b"
+)
+PAST_DATED = re.compile(rf"{_PAST_ZH}|{_PAST_EN}", re.IGNORECASE)
 _HABIT = re.compile(
     r"每|一般|通常|总是|以后|今后|\bevery\b|\beach\b|\busually\b|\balways\b|\bfrom now on\b",
     re.IGNORECASE,
 )
-_FROM_THEN_ON = re.compile(
-    r"^[一二三四五六日天]?(?:起|开始)(?!.*(?:两|几|\d+|一)(?:天|周|个?星期|个?月))|"
-    r"搬|换到|调到|入职|加入|离职|跳槽|转到|改成|改为|\bmov(?:e|es|ing) to\b|\bjoin(?:s|ing)?\b|"
-    r"\brelocat|\bstart(?:s|ing)? (?:at|a new job)\b",
+# A change that stands from its day on: moving, joining or leaving a company, switching to
+# something else ("搬去重庆", "从阿里离职", "switched to Cursor", "left Google"; not "left my
+# umbrella").
+CHANGE = re.compile(
+    rf"{_EMPLOYER_CHANGE}|搬|换到|换成|改用|调到|加入|转到|改成|改为|"
+    r"\bmov(?:e|es|ed|ing) to\b|\bjoin(?:s|ed|ing)?\b|\brelocat|"
+    r"\bstart(?:s|ed|ing)? (?:at|a new job)\b|\bswitch(?:es|ed|ing)? to\b|\bquit\b|"
+    r"\bleaving\b(?= (?:my (?:job|company)|(?-i:[A-Z])))",
     re.IGNORECASE,
+)
+# "下个月起…", "下周一开始…": from that day on.
+_FROM_THEN_ON = re.compile(
+    r"^[一二三四五六日天]?(?:起|开始)(?!.*(?:两|几|\d+|一)(?:天|周|个?星期|个?月))"
 )
 
 
 def time_bound(sentence: str) -> bool:
-    """Whether a sentence is dated relative to today and true only for a while."""
-    found = TIME_BOUND.search(sentence)
-    if found is None or _HABIT.search(sentence):
+    """Whether a sentence is dated relative to today: a plan for a day to come, true only for a
+    while, or an event of a day gone by; a change from that day on is neither."""
+    if _HABIT.search(sentence):
         return False
-    after = sentence[found.end() :]
-    return not (_FROM_THEN_ON.match(after) or _FROM_THEN_ON.search(sentence[found.start() :]))
+    found = TIME_BOUND.search(sentence)
+    if found is not None:
+        after = sentence[found.end() :]
+        if not (_FROM_THEN_ON.match(after) or CHANGE.search(after)):
+            return True
+    return bool(PAST_DATED.search(sentence)) and not CHANGE.search(sentence)
 
 
 # What the user imagines: a condition ("If I ever…", "要是…的话", "假如…") with what they would
@@ -264,6 +294,95 @@ def agreement(sentence: str) -> str | None:
     return sentence[found.end() :] if found else None
 
 
+# The assistant asking the user about a preference, a tool or a setup of their own ("What editor
+# do you use?", "Which language do you mostly write?", "What's your favourite shell?", "你平时用
+# 什么编辑器？", "你们团队用什么数据库？"). Not a question about a task ("What should I name the
+# file?", "这次会议定在哪个会议室？"), about what the user wants now ("你想用什么颜色？"), or a
+# choice among the assistant's options ("Which option do you prefer?", "你喜欢哪个方案？").
+_OPTIONS = (
+    r"(?:one|option|version|draft|variant|alternative|approach|plan|of)s?\b|方案|版本|选项|稿"
+)
+_ASKS_USE_EN = re.compile(
+    rf"^(?:(?:and|so|ok(?:ay)?|thanks|got it)[,.!]?\s+)?(?:what|which)\s+(?!{_OPTIONS})"
+    r"(?:[\w+#.-]+\s+){0,3}?"
+    r"do\s+you\s+(?P<verb>(?:(?:usually|normally|mostly|mainly|generally|typically)\s+)?"
+    r"(?:use|prefer|like|code in|program in|write|work in|speak|drink|run|listen to|play))\b"
+    r"(?P<rest>[^?,;]*)\?$",
+    re.IGNORECASE,
+)
+_ASKS_FAVOURITE_EN = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|thanks|got it)[,.!]?\s+)?what(?:'s|’s| is)\s+your\s+"
+    r"(?P<what>(?:favou?rite|preferred|usual|main|primary|default|go-to)\s+[\w +#.-]{1,30}?)\s*\?$",
+    re.IGNORECASE,
+)
+_ASKS_USE_ZH = re.compile(
+    r"^(?:那|请问)?(?P<who>你们|您|你)(?P<pre>(?:(?!想|要|打算|准备|希望|需要)[^，,。？?]){0,6}?)"
+    r"(?P<verb>用|使用|喜欢用?|习惯用?|偏好|常用|写|喝|说)"
+    rf"(?:的是)?(?:什么|哪个|哪种|哪款|哪一个|哪一种|哪门|啥)(?!{_OPTIONS})"
+    r"(?P<noun>[^，,。？?]{1,8}?)(?:呢|啊)?[？?]$"
+)
+# A short answer: a name or two ("Vim", "VS Code", "阿里云"), then at most that it has always
+# been so ("always", "一直都是"). Not a yes, a no, or no answer ("都行", "Not sure").
+_ANSWER_PARTS = re.compile(r"[，,；;。！!]+|\.(?:\s+|$)")
+_ALWAYS_SO = re.compile(
+    r"^(?:always|mostly|usually|as always|all the time|every day|for years|since forever|"
+    r"一直(?:都)?(?:是|用)?(?:它|这个)?|一直如此|向来如此|从来都是|好?多年了|常年|基本上?都是|主要是)$",
+    re.IGNORECASE,
+)
+_NO_ANSWER = re.compile(
+    r"^(?:yes|yeah|yep|no|nope|ok(?:ay)?|sure|maybe|not sure|dunno|no idea|none|nothing|either|"
+    r"both|neither|whatever|(?:it )?depends|好的?|可以|行|嗯+|对|是的?|不是|没有|不用|都行|都可以|"
+    r"随便|不知道|不确定|看情况|说不好)$",
+    re.IGNORECASE,
+)
+
+
+def short_answer(message: str) -> str | None:
+    """The name a user's message answers with ("Vim, always." → "Vim"), or None when it says
+    more, or less, than a short answer."""
+    parts = [p.strip() for p in _ANSWER_PARTS.split(message.strip()) if p and p.strip()]
+    if not parts or "?" in message or "？" in message:
+        return None
+    answer, *rest = parts
+    if any(not _ALWAYS_SO.match(part) for part in rest) or _NO_ANSWER.match(answer):
+        return None
+    if FIRST_PERSON.search(answer) or re.search(r"\byou\b|你", answer, re.IGNORECASE):
+        return None
+    han = len(re.findall(r"[\u4e00-\u9fff]", answer))
+    words = len(re.findall(r"[A-Za-z0-9][\w+#.-]*", answer))
+    return answer if han <= 8 and words <= 4 and (han or words) else None
+
+
+def answered(question: str, answer: str) -> str | None:
+    """The user's short answer to the assistant's question about the user's own preference, tool
+    or setup, said as the user's statement ("What editor do you use?" / "Vim, always." → "I use
+    Vim."; "你平时用什么编辑器？" / "Vim，一直都是。" → "我平时用 Vim 编辑器。"); None for any
+    other question or answer."""
+    name = short_answer(answer)
+    if name is None:
+        return None
+    asked = _ASKS_USE_EN.match(question.strip())
+    if asked:
+        return f"I {asked.group('verb')} {name}{asked.group('rest').rstrip()}."
+    asked = _ASKS_FAVOURITE_EN.match(question.strip())
+    if asked:
+        return f"My {asked.group('what')} is {name}."
+    asked = _ASKS_USE_ZH.match(question.strip())
+    if asked:
+        who = "我们" if asked.group("who") == "你们" else "我"
+        said = _spaced(f"{who}{asked.group('pre')}{asked.group('verb')}", name)
+        return _spaced(said, asked.group("noun")) + "。"
+    return None
+
+
+def _spaced(left: str, right: str) -> str:
+    """``left`` and ``right`` joined, with a space between a Latin word and a Han character ("用
+    Vim 编辑器")."""
+    latin_han = re.search(r"[\w+#.]$", left, re.ASCII) and re.match(r"[\u4e00-\u9fff]", right)
+    han_latin = re.search(r"[\u4e00-\u9fff]$", left) and re.match(r"[\w+#.]", right, re.ASCII)
+    return f"{left} {right}" if latin_han or han_latin else left + right
+
+
 NEGATED = re.compile(r"没(?!错|问题)|不(?!错)|未|别|\bnot\b|n't\b|\bno\b|\bnever\b", re.IGNORECASE)
 
 
@@ -276,6 +395,24 @@ def settles(message: str) -> bool:
         and not ONE_OFF.search(message)
         and not any(QUESTION_END.search(s) for s in re.split(r"(?<=[。！？!?])\s*", message))
     )
+
+
+# A conclusion that names a cause ("原因是…", "根因是…", "the root cause was…", "…comes from…").
+CAUSE = re.compile(
+    r"原因|根因|因为|由于|导致|造成|引起|"
+    r"\bcause[sd]?\b|\bbecause\b|\bdue to\b|\bcomes? from\b|\bculprit\b",
+    re.IGNORECASE,
+)
+# A problem as the user saw it ("服务内存一直涨", "接口超时", "the API keeps timing out"): true
+# until its cause is fixed. Once the user verifies the assistant's diagnosis of it, the cause is
+# the fact and the symptom goes (``pipeline.extract``).
+SYMPTOM = re.compile(
+    r"涨|飙|慢|卡(?!片|号|住的?地方)|崩|挂了|宕机|报错|出错|错误|报警|告警|超时|失败|泄[漏露]|异常|"
+    r"抖动|延迟|白屏|打不开|连不上|无响应|不响应|OOM|\b[45]\d\d\b|"
+    r"\bkeeps? \w+ing\b|\bslow\b|\bcrash|\btim(?:es|ed|ing) out\b|\bleak|\bspik|"
+    r"\berrors?\b|\bfail|\bhangs?\b|\bbroken\b|\bnot working\b|\bdown\b",
+    re.IGNORECASE,
+)
 
 
 def veto(sentence: str, role: str) -> str | None:

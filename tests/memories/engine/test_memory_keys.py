@@ -26,6 +26,10 @@ from memories.engine.extraction.keys import propose_key
         ("I'm vegetarian.", "profile.diet"),
         ("我平时用 Neovim 写代码。", "preference.editor"),
         ("I use VS Code for everything.", "preference.editor"),
+        # A switch sets the editor too (had no key).
+        ("The user switched to Cursor.", "preference.editor"),
+        ("用户最近换成了 Helix。", "preference.editor"),
+        ("The user just relocated to Amsterdam.", "profile.home_city"),
         ("我的主力语言是 Go。", "profile.programming_language"),
         ("My main programming language is Rust.", "profile.programming_language"),
         ("以后温度都用摄氏度，单位用公制。", "preference.units"),
