@@ -66,6 +66,7 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
     from memories import selectors
     from memories.engine import get_engine
     from memories.recall.fusion import asks_about_now, fuse
+    from memories.recall.listing import asked_to_list, listed
     from memories.types import Channel
 
     memory = get_engine()._memory  # raw Mem0, same embedder and tables (eval only)
@@ -78,7 +79,8 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
         return cache[key]
 
     def fused(*use: Channel, product: bool = False) -> Ranker:
-        # The product ranks the newer first for a question about now, as search does.
+        # The product ranks the newer first for a question about now and puts a list asked for
+        # first (memories.recall.listing), as search does.
         return lambda scope, query: [
             h.id
             for h in fuse(
@@ -86,6 +88,10 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
                 top_k=top_k,
                 use=use,
                 newer_first=product and asks_about_now(query),
+                listed=listed(
+                    asked_to_list(query) if product else None,
+                    channels(scope, query).get(Channel.MEANING, ()),
+                ),
             )
         ]
 

@@ -23,12 +23,12 @@ from procrastinate.contrib.django import app
 from procrastinate.contrib.django.models import ProcrastinateJob
 
 from lifecycle import guards, metrics, policy
-from lifecycle.categories import categorize
 from lifecycle.ingest_queue import defer_ingest
 from lifecycle.models import IngestJob, IngestRejection, RunLedger
 from lifecycle.selectors import ingest_leftover_ids, memory_ids_present
 from memories import metrics as memory_metrics
 from memories.admission import Message, admit
+from memories.categories import categorize
 from memories.digests import log_name
 from memories.scope import scope_of
 from memories.selectors import (

@@ -10,8 +10,8 @@ import dataclasses
 from datetime import datetime
 
 from lifecycle import metrics, policy
-from lifecycle.categories import categorize
 from memories import services
+from memories.categories import categorize
 from memories.governance import UNSET, Unset
 from memories.types import (
     Actor,

@@ -27,6 +27,12 @@ the newer of the answer's first candidates first: their order is fused with thei
 places hold are about the question's subject, and when they say different things the later one
 says how it is now — the turn that says the plan moved, not the plan.  A superseded memory is
 never recalled at all (``memories.recall.live``), so a memory key's older value cannot compete.
+
+**A list asked for.**  A question that asks to enumerate a kind of the user's memories ("我手上有
+哪些项目", "What are my preferences?": ``memories.recall.listing``) has the kind's memories as
+its evidence, ``listed`` in the list's order: they are one more channel of the fusion and take
+the answer's first places in that order, whatever else has evidence after them; no score rises
+down the answer.
 """
 
 from __future__ import annotations
@@ -78,11 +84,14 @@ def fuse(
     top_k: int,
     use: Iterable[Channel] = ALL_CHANNELS,
     newer_first: bool = False,
+    listed: Sequence[str] = (),
 ) -> tuple[SearchHit, ...]:
     """The ``top_k`` memories of an answer, best first; none when no channel has evidence
     (above).  A tie goes to the memory whose best evidence clears its channel's floor by more
     (``ChannelHit.margin``: first in the keyword channel with every word asked beats first in
-    the vector channel at its floor), then to the higher cosine."""
+    the vector channel at its floor), then to the higher cosine.  ``listed``: the memories a
+    question asking for a list enumerates (``memories.recall.listing``), from the meaning
+    channel's rows, first and in that order."""
     # Only the channels that were asked count: without a second model (or with it off for
     # this search) "first everywhere" is first in the other three.
     use = tuple(c for c in use if c in channels)
@@ -101,14 +110,20 @@ def fuse(
             fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (RRF_K + rank)
             first.setdefault(hit.id, hit)
             margin[hit.id] = max(margin.get(hit.id, 0.0), hit.margin)
+    nearest = {h.id: h for h in channels.get(Channel.MEANING, ())} if Channel.MEANING in use else {}
+    listed = [i for i in dict.fromkeys(listed) if i in nearest]
+    for rank, memory_id in enumerate(listed, start=1):
+        fused[memory_id] = fused.get(memory_id, 0.0) + 1.0 / (RRF_K + rank)
+        first.setdefault(memory_id, nearest[memory_id])
+        margin.setdefault(memory_id, 0.0)
     if not fused:
         return ()
     evidence = set(fused)
-    weight = 0.0
+    weight = float(bool(listed))
     if Channel.MEANING in use:
         # The second model's ranking, over and under its floor alike: its floor says whether
         # a question is about this memory, not which of the memories near it comes first.
-        weight = ORDER_WEIGHT
+        weight += ORDER_WEIGHT
         for rank, hit in _ranked(channels[Channel.MEANING][:ORDER_DEPTH]):
             fused[hit.id] = fused.get(hit.id, 0.0) + ORDER_WEIGHT / (RRF_K + rank)
             first.setdefault(hit.id, hit)
@@ -117,16 +132,22 @@ def fuse(
     order = sorted(fused, key=lambda i: (-fused[i], -margin[i], -first[i].similarity, i))
     if newer_first:
         order = _newer_first(order, channels, use)
-    return tuple(
-        SearchHit(
-            id=memory_id,
-            content=first[memory_id].content,
-            score=round(min(1.0, fused[memory_id] / best), 4),
-            category=first[memory_id].category,
-            related=memory_id not in evidence,
+    if listed:
+        enumerated = set(listed)
+        order = listed + [i for i in order if i not in enumerated]
+    hits: list[SearchHit] = []
+    for memory_id in order[:top_k]:
+        score = round(min(1.0, fused[memory_id] / best), 4)
+        hits.append(
+            SearchHit(
+                id=memory_id,
+                content=first[memory_id].content,
+                score=min(score, hits[-1].score) if listed and hits else score,
+                category=first[memory_id].category,
+                related=memory_id not in evidence,
+            )
         )
-        for memory_id in order[:top_k]
-    )
+    return tuple(hits)
 
 
 def _newer_first(

@@ -5,14 +5,17 @@ from __future__ import annotations
 import time
 
 from django.conf import settings
+from django.db import DatabaseError
 
 from memories import metrics
 from memories.engine import get_engine
 from memories.recall.fusion import asks_about_now, fuse
 from memories.recall.languages import Written, written_in
+from memories.recall.listing import Listing, asked_to_list, listed
 from memories.recall.query import analyse
 from memories.recall.tuning import MIN_CHANNEL_POOL
 from memories.selectors.as_of import with_validity
+from memories.selectors.overview import memories_pinned
 from memories.types import (
     BackendError,
     Channel,
@@ -84,6 +87,7 @@ def memory_search(
     """
     started = time.perf_counter()
     limit = top_k or settings.SEARCH_TOP_K
+    listing = asked_to_list(query)
     try:
         channels = recall_channels(
             scope=scope,
@@ -92,10 +96,16 @@ def memory_search(
             min_score=min_score,
             filters=filters,
         )
+        pinned = _pinned(scope, listing, filters)
     except BackendError as exc:
         metrics.search_failed.inc()
         return SearchResult(items=(), available=False, error_reason=str(exc))
-    hits = fuse(channels, top_k=limit, newer_first=asks_about_now(query))
+    hits = fuse(
+        channels,
+        top_k=limit,
+        newer_first=asks_about_now(query),
+        listed=listed(listing, channels.get(Channel.MEANING, ()), pinned=pinned),
+    )
     if filters is not None and filters.as_of is not None:
         hits = with_validity(hits)  # what was true then says when each fact held
     metrics.search_latency.observe(time.perf_counter() - started)
@@ -103,6 +113,20 @@ def memory_search(
     if counted:
         count_use(scope=scope, memory_ids=[hit.id for hit in hits], use=Use.RECALLED)
     return SearchResult(items=hits, available=True)
+
+
+def _pinned(
+    scope: MemoryScope, listing: Listing | None, filters: SearchFilters | None
+) -> tuple[str, ...]:
+    """The user's pinned memories, for a question about everything remembered of them (they
+    come first); none for an answer ``as_of`` an instant, where pins, which say what to use
+    now, take no places (as in ``memories.context``)."""
+    if listing is None or not listing.everything or (filters and filters.as_of):
+        return ()
+    try:
+        return tuple(record.id for record in memories_pinned(scope=scope))
+    except DatabaseError as exc:  # an outage like any other channel's, never a quiet answer
+        raise BackendError(f"pinned memories: {type(exc).__name__}") from exc
 
 
 def memory_attribution(*, memory_id: str) -> str | None:

@@ -142,7 +142,7 @@ def test_each_search_result_says_whether_it_is_evidence_or_related(client):
 
 
 def test_an_explicit_add_without_a_category_is_categorised_by_its_wording(client):
-    # As an ingest's facts are (lifecycle.categories); a caller's category still wins on /v1.
+    # As an ingest's facts are (memories.categories); a caller's category still wins on /v1.
     added = client.add("I prefer answers in English.", user_id="alice", infer=False)
     memory = client.get(added["results"][0]["id"])
     assert memory["categories"] == ["preference"]

@@ -14,8 +14,14 @@ written to them):
 * ``project`` — a project's or team's setup and conventions;
 * ``fact`` — anything else about the user.
 
-The first rule that matches wins, in that order. A ``memory_key`` says what the memory is the
-value of: one of ``preference.*`` makes it a preference whatever the wording."""
+The rules read the wording outside a work's title: "用户在读《凤凰项目》" is about a book, not a
+project. The first rule that matches wins, in that order. A ``memory_key`` says what the memory
+is the value of: one of ``preference.*`` makes it a preference whatever the wording.
+
+A fact can read as more than its category: "项目“天枢”计划四月上线" is a goal (the first rule
+that matches) and about a project too. ``reads_as`` says whether a text reads as one kind,
+whatever comes first; recall lists a kind's memories with it (``memories.recall.listing``).
+The rules live here, beside the types, because recall reads them as the writes do."""
 
 from __future__ import annotations
 
@@ -66,12 +72,24 @@ RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
 )
 
 
+# A work's title (《凤凰项目》): its words name the work, not what the fact is about.
+_TITLE = re.compile(r"《[^》]*》")
+
+
 def categorize(text: str, *, memory_key: str = "") -> Category:
     """The category of a fact whose writer named none: a ``preference.*`` key's, else the first
     rule its wording matches, else ``fact``."""
     if memory_key.startswith(PREFERENCE_KEY_PREFIX):
         return Category.PREFERENCE
+    wording = _TITLE.sub(" ", text)
     for category, pattern in RULES:
-        if pattern.search(text):
+        if pattern.search(wording):
             return category
     return Category.FACT
+
+
+def reads_as(kind: Category, text: str) -> bool:
+    """Whether ``text`` reads as ``kind`` by its own rule, whatever rule comes first; ``fact``,
+    the category of what no rule matches, has no rule and reads as nothing."""
+    wording = _TITLE.sub(" ", text)
+    return any(category == kind and pattern.search(wording) for category, pattern in RULES)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lifecycle.categories import categorize
+from memories.categories import categorize
 from memories.models import MemoryRow
 from memories.types import Category
 from tests.memories.conftest import body
@@ -61,6 +61,8 @@ def test_each_category_in_both_languages(text, category):
         ("User studies projection mapping", Category.FACT),  # not "project"
         ("The user answers support tickets in English.", Category.FACT),  # the user's answers
         ("用户负责回答客户的问题。", Category.FACT),
+        ("用户最近在读《凤凰项目》这本书。", Category.FACT),  # a title names a book, no project
+        ("用户在读《必须知道的 100 个规范》。", Category.FACT),
     ],
 )
 def test_first_rule_wins_and_words_are_whole(text, category):
