@@ -126,16 +126,19 @@ _COMMAND_RE: Final = re.compile(
 )
 
 # Benchmark / load-test echo (wrk, ab, locust, hey, redis-benchmark…), only on Han-free lines.
+# A tool's label opens its line, as the tool prints it ("Requests per second:    950.12",
+# "  250000 requests in 30.00s", "  Thread Stats   Avg…"): the same words inside a sentence ("the
+# API holds 500 requests per second", "Summary: the user wants…") are prose.
 _BENCHMARK_RES: Final = (
     re.compile(
-        r"(?:Requests/sec|Transfer/sec|Requests per second|Time per request|Transfer rate"
+        r"^\s*(?:Requests/sec|Transfer/sec|Requests per second|Time per request|Transfer rate"
         r"|Concurrency Level|Complete requests|Failed requests|Time taken for tests"
         r"|Total transferred|HTML transferred|Document (?:Path|Length)|Server (?:Software"
-        r"|Hostname|Port)|Connection Times|Percentage of the requests served|This is ApacheBench"
-        r"|Thread Stats|Latency Distribution|Req/Sec|Socket errors|Non-2xx or 3xx responses"
-        r"|Response time percentiles|requests in \d|threads and \d+ connections"
-        r"|Summary:|Status code distribution|Response time histogram)",
-        re.IGNORECASE,
+        r"|Hostname|Port)|Socket errors|Non-2xx or 3xx responses):"
+        r"|^\s*(?:Connection Times|Percentage of the requests served|This is ApacheBench"
+        r"|Thread Stats|Latency Distribution|Req/Sec|Response time percentiles)\b"
+        r"|^\s*\d+ requests in \d[\d.]*\w*,|^\s*\d+ threads and \d+ connections\s*$"
+        r"|^\s*(?:Summary|Status code distribution|Response time histogram):\s*$"
     ),
     re.compile(r"^\s*Running \d+\w* test @"),
     re.compile(r"^\s*Benchmarking \S+"),
