@@ -21,6 +21,8 @@ is the value of: one of ``preference.*`` makes it a preference whatever the word
 A fact can read as more than its category: "项目“天枢”计划四月上线" is a goal (the first rule
 that matches) and about a project too. ``reads_as`` says whether a text reads as one kind,
 whatever comes first; recall lists a kind's memories with it (``memories.recall.listing``).
+A verified conclusion is no category: recall reads its wording there, where a list of them is
+asked for (``listing.reads_verified``).
 The rules live here, beside the types, because recall reads them as the writes do."""
 
 from __future__ import annotations

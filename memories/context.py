@@ -10,6 +10,12 @@ Memories the user pinned ("始终使用") come first, within the same budget: th
 search recalled in rank order, then the other pinned ones, the most recently pinned first; the
 recalled facts fill whatever places and characters are left.
 
+A constraint comes before the other recalled facts: a rule the assistant must keep ("用户对花生过
+敏，订餐时要避开含花生的菜") that is evidence for the input is not left out for tastes the search
+ranked above it. The search is asked for ``CANDIDATES`` memories; the constraints among their
+evidence come first, in rank order, then the other evidence of the first ``MAX_FACTS``, as
+before. A related memory is never injected, a constraint no more than any other.
+
 Both the search and the pinned list hold only the scope's live memories
 (``memories.recall.live``): a superseded or expired memory is never injected — unless the
 context is asked ``as_of`` an instant: then the facts valid at that instant, and no pins.
@@ -26,11 +32,13 @@ from django.db import DatabaseError
 
 from memories.selectors import memories_pinned, memory_search, memory_switches
 from memories.text import HAN
-from memories.types import MemoryScope, SearchFilters
+from memories.types import Category, MemoryScope, SearchFilters
 from memories.usage import Use, count_use
 
 MIN_INPUT_CHARS = 10
 MAX_FACTS = 3
+# How deep in the search's answer a constraint that is evidence is still taken (above).
+CANDIDATES = 2 * MAX_FACTS
 # The whole injected text, frame included: what the executor adds to a prompt stays within it.
 BUDGET_CHARS = 800
 # The embedder sees the start of a long input; the rest adds cost, not recall.
@@ -116,7 +124,7 @@ def memory_context(
     result = memory_search(
         scope=scope,
         query=user_input[:MAX_QUERY_CHARS],
-        top_k=MAX_FACTS,
+        top_k=CANDIDATES,
         filters=SearchFilters(as_of=as_of) if as_of is not None else None,
     )
     if not result.available:
@@ -124,8 +132,13 @@ def memory_context(
             text="", injected_count=0, available=False, error_reason=result.error_reason
         )
     # Evidence only: a related memory (near in meaning, after the evidence) is for an agent
-    # that searched and reads its mark, not for a prompt nobody chose what went into.
-    found = [hit for hit in result.items if not hit.related]
+    # that searched and reads its mark, not for a prompt nobody chose what went into. The
+    # constraints of all the candidates first, then the other evidence of the first places.
+    evidence = [hit for hit in result.items if not hit.related]
+    rules = [hit for hit in evidence if hit.category == Category.CONSTRAINT]
+    found = rules + [
+        hit for hit in evidence if hit not in rules and hit in result.items[:MAX_FACTS]
+    ]
     pinned_ids = {record.id for record in pinned}
     candidates = [
         *((hit.id, hit.content) for hit in found if hit.id in pinned_ids),

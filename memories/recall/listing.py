@@ -23,9 +23,20 @@ kind's memories come in that order, the nearest first (the pinned ones first whe
 asks about the user at all: ``listed(pinned=…)``); fusion puts them first in the answer
 (``memories.recall.fusion``), within ``top_k``. Without a second model nothing is listed.
 
+**Verified conclusions**, a kind that is no category: "有哪些已验证的结论", "我们确认过哪些结论",
+"What have we verified so far?". A diagnosis the user confirmed, a load test's finding, an
+agent's "已验证：…" is stored as whatever its wording makes it (mostly a fact), so the kind is
+known by its wording alone (``reads_verified``): verified, confirmed, proven, a conclusion or a
+cause stated ("已验证", "经压测确认", "结论：", "原因是…" as the rules extractor writes a confirmed
+diagnosis, "Verified conclusion:", "confirmed that", "root cause"). Its wording lives here, not
+beside the category rules: no write reads it, and a verified fact keeps its category.
+
 **Tight on purpose.** The question must be about the user (我 / my / I / me, or what the memory
 holds about them) and end with the kind it asks for: "我的项目什么时候上线" asks for a date, "What
-projects are popular on GitHub" for no memory, and neither is read as a list.
+projects are popular on GitHub" for no memory, and neither is read as a list. A question for
+the verified conclusions needs no 我 (我们, we, or no one: the words 已验证的结论 say whose) but
+must name them and end there: "青鸟压测的结论是什么" asks for one, "有哪些已验证的减肥方法" for
+none of the user's.
 """
 
 from __future__ import annotations
@@ -33,9 +44,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final, Literal
 
 from memories.categories import reads_as
 from memories.types import Category, ChannelHit
+
+# The kind that is no category: what was verified (above).
+CONCLUSION: Final = "conclusion"
+Kind = Category | Literal["conclusion"]
 
 # The words that name a kind, each with its category.
 _KINDS_ZH: tuple[tuple[Category, str], ...] = (
@@ -82,6 +98,63 @@ _EN_ASKED = "|".join(
         # List my goals / show me my projects
         r"^(?:please\s+)?(?:list|show\s+me|tell\s+me)\s+(?:all\s+)?my\s+{kind}",
     )
+)
+# A question for the verified conclusions (above): who verified them (我们, we), the words that
+# say verified and name what was (结论 / conclusions, findings), closing the question.
+_CONCLUSION_PARTS = {
+    "{who}": r"^(?:(?:到目前为止|到现在为止?|迄今为止?)[，,]?)?(?:我们|咱们|我)?"
+    r"(?:之前|目前|现在|到现在|到目前为止|迄今为止?|都|一共|已经)*",
+    "{verify}": r"(?:已经?|被)?(?:验证|确认|证实|核实|得出)",
+    "{found}": r"(?:结论|发现)",
+    "{end}": _ZH_END,
+    "{verified}": r"(?:verified|confirmed|validated|established|proven)",
+    "{verify_en}": r"(?:verif(?:y|ied)|confirm(?:ed)?|validat(?:e|ed)|establish(?:ed)?|prove[dn]?)",
+    "{so_far}": r"(?:\s+(?:so\s+far|to\s+date|yet|until\s+now|by\s+now|already))?" + _EN_END,
+}
+_CONCLUSIONS_ASKED_TEMPLATES = (
+    # 有哪些已验证的结论 / 我们目前有哪些确认过的结论
+    r"{who}有(?:哪些|什么|几个|多少个?|啥){verify}(?:过|了)?的{found}{end}",
+    # 我们确认过哪些结论 / 我们得出了哪些结论 / 到目前为止验证了什么
+    r"{who}{verify}(?:过|了)+(?:哪些|什么|几个|多少个?|啥){found}?{end}",
+    # 已验证的结论有哪些 / 我们确认过的结论都有什么
+    r"{who}{verify}(?:过|了)?的{found}(?:都|分别)?(?:有|是)(?:哪些|什么|啥){end}",
+    # 列出已验证的结论
+    r"^(?:请)?(?:列出|列一下|列举|说说|说一下|讲讲|汇总|总结)(?:一下)?(?:我们)?的?"
+    r"(?:所有|全部)?(?:之前)?{verify}(?:过|了)?的{found}{end}",
+    # What have we verified so far? / What did we confirm?
+    r"^what\s+(?:have|did|had)\s+(?:we|i)\s+(?:already\s+)?{verify_en}{so_far}",
+    # What conclusions have we reached? / Which findings did we verify?
+    r"^(?:what|which)\s+(?:{verified}\s+)?(?:conclusions|findings)\s+(?:have|did|had)\s+"
+    r"(?:we|i)\s+(?:{verify_en}|reach(?:ed)?|draw|drawn){so_far}",
+    # What are our verified findings? / List the verified conclusions
+    r"^what\s+(?:are|were)\s+(?:all\s+)?(?:the|our|my)\s+{verified}\s+(?:conclusions|findings)"
+    r"{so_far}",
+    r"^(?:please\s+)?(?:list|show\s+me|tell\s+me|summari[sz]e)\s+(?:all\s+)?(?:the|our|my)\s+"
+    r"{verified}\s+(?:conclusions|findings){so_far}",
+)
+
+
+def _filled(template: str, parts: dict[str, str]) -> str:
+    """``template`` with each ``{part}`` replaced by its pattern."""
+    for name, pattern in parts.items():
+        template = template.replace(name, pattern)
+    return template
+
+
+_CONCLUSIONS_ASKED = re.compile(
+    "|".join(_filled(t, _CONCLUSION_PARTS) for t in _CONCLUSIONS_ASKED_TEMPLATES), re.IGNORECASE
+)
+# A memory worded as verified (``reads_verified``). "经…确认" is read after a test or a review
+# ("经压测确认"), never 经理 / 经常; "结论" only when one is stated ("结论：", "结论是"), never
+# "结论先行".
+_VERIFIED = re.compile(
+    r"已经?(?:验证|确认|证实|核实)|(?:验证|证实)(?:有效|可行|通过|过)"
+    r"|经(?![理常济营典])过?[^，,。；;：:]{0,8}?(?:验证|确认|证实)"
+    r"|结论[:：是为]|(?:根本)?原因(?:是|在于)|根因(?:是|在于)"
+    r"|\b(?:verified|validated|proven)\b|\bconfirmed\s+(?:that|by|in|under)\b"
+    r"|\b(?:is|was|were|are|been)\s+confirmed\b|\broot[- ]cause\b"
+    r"|\bconclusions?\s*(?::|was\b|is\b)",
+    re.IGNORECASE,
 )
 # What the memory holds about the user, whatever the kind.
 _ABOUT_ME = re.compile(
@@ -130,10 +203,11 @@ _ASKED = _asking(_KINDS_ZH, _ZH_ASKED, qualifier=_ZH_QUALIFIER, end=_ZH_END) + _
 
 @dataclass(frozen=True)
 class Listing:
-    """What a question asks to enumerate: the user's memories of ``kind``, or every memory
-    (``kind`` None: what is remembered about the user at all)."""
+    """What a question asks to enumerate: the user's memories of ``kind`` (a category, or
+    ``CONCLUSION``: what was verified), or every memory (``kind`` None: what is remembered about
+    the user at all)."""
 
-    kind: Category | None
+    kind: Kind | None
 
     @property
     def everything(self) -> bool:
@@ -141,10 +215,17 @@ class Listing:
 
     def holds(self, hit: ChannelHit) -> bool:
         """Whether the memory of ``hit`` is of the kind asked: stored in its category, or
-        worded as it."""
+        worded as it; a verified conclusion by its wording alone."""
         if self.kind is None:
             return True
-        return hit.category == self.kind or reads_as(self.kind, hit.content)
+        if isinstance(self.kind, Category):
+            return hit.category == self.kind or reads_as(self.kind, hit.content)
+        return reads_verified(hit.content)
+
+
+def reads_verified(text: str) -> bool:
+    """Whether ``text`` is worded as a verified conclusion (above)."""
+    return bool(_VERIFIED.search(text))
 
 
 def asked_to_list(query: str) -> Listing | None:
@@ -152,6 +233,8 @@ def asked_to_list(query: str) -> Listing | None:
     question = " ".join(query.split())
     if _ABOUT_ME.search(question):
         return Listing(kind=None)
+    if _CONCLUSIONS_ASKED.search(question):
+        return Listing(kind=CONCLUSION)
     for category, pattern in _ASKED:
         if pattern.search(question):
             return Listing(kind=category)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from memories import services
+from memories.categories import categorize
 from memories.context import BUDGET_CHARS, FRAMES, MAX_FACTS, MIN_INPUT_CHARS, memory_context
 from memories.models import MemorySettings
 from tests.lifecycle.test_policy import SCHEDULED_SPELLINGS
@@ -176,3 +177,65 @@ def test_selector_and_endpoint_agree(v1, scope, remember):
         "available": direct.available,
         "error_reason": direct.error_reason,
     }
+
+
+# A user's tastes and habits beside the rule their allergy imposes, categorised by their wording
+# as the doors (manage, ingest) categorise them: the allergy is a constraint.
+TASTES = (
+    "用户每周二、四晚上去健身房。",
+    "用户早上习惯喝一杯燕麦拿铁。",
+    "用户下午喜欢喝龙井茶。",
+    "用户喜欢吃辣。",
+    "用户周末喜欢爬山。",
+    "用户养了一只叫豆豆的猫。",
+)
+ALLERGY = "用户对花生过敏，订餐时要避开含花生的菜。"
+LUNCH = "帮我点个外卖午饭，要健康一点"
+
+
+@pytest.fixture
+def lunch_scope(scope, agent) -> dict[str, str]:
+    ids = {}
+    for text in (*TASTES, ALLERGY):
+        outcome = services.memory_add(
+            scope=scope, text=text, actor=agent, category=categorize(text)
+        )
+        assert outcome.memory_id is not None, outcome
+        ids[text] = outcome.memory_id
+    return ids
+
+
+def test_a_constraint_that_is_evidence_comes_before_tastes(v1, scope, lunch_scope):
+    """The probe's lunch order injected the gym, the oat latte and the Longjing tea, and left
+    out the allergy the search ranked after them: a rule the assistant must keep lost its place
+    to tastes. Evidence that is a constraint now comes first; the other facts keep rank order."""
+    search = v1.post("search", body(scope, query=LUNCH, top_k=6)).json()["items"]
+    allergy = next(item for item in search if item["content"] == ALLERGY)
+    assert allergy["metadata"] == {"category": "constraint", "match": "evidence"}
+    assert search.index(allergy) >= MAX_FACTS, search  # the case at stake: ranked after three
+    data = context(v1, scope, LUNCH)
+    facts = facts_of(data["text"], FRAMES["zh"])
+    assert data["injected_count"] == len(facts) == MAX_FACTS
+    assert facts[0] == ALLERGY
+    assert facts[1:] == [item["content"] for item in search[: MAX_FACTS - 1]]
+    assert len(data["text"]) <= BUDGET_CHARS
+
+
+def test_pins_still_come_before_a_constraint(v1, scope, agent, lunch_scope):
+    pin = lunch_scope["用户周末喜欢爬山。"]
+    assert services.memory_pin(scope=scope, memory_id=pin, pinned=True, actor=agent).success
+    facts = facts_of(context(v1, scope, LUNCH)["text"], FRAMES["zh"])
+    assert facts[:2] == ["用户周末喜欢爬山。", ALLERGY]
+    assert len(facts) == MAX_FACTS
+
+
+def test_a_constraint_that_is_only_related_is_not_injected(v1, scope, lunch_scope):
+    """Near the input in meaning but no evidence for it: a constraint takes no place either."""
+    question = "下午有点困，帮我弄杯喝的提提神"
+    search = v1.post("search", body(scope, query=question, top_k=6)).json()["items"]
+    allergy = next(item for item in search if item["content"] == ALLERGY)
+    assert allergy["metadata"]["match"] == "related"
+    data = context(v1, scope, question)
+    facts = facts_of(data["text"], FRAMES["zh"])
+    assert ALLERGY not in facts
+    assert facts == [item["content"] for item in search if item["metadata"]["match"] == "evidence"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memories.recall.listing import Listing, asked_to_list, listed
+from memories.recall.listing import CONCLUSION, Listing, asked_to_list, listed, reads_verified
 from memories.types import Category, Channel, ChannelHit
 
 EVERYTHING = Listing(kind=None)
@@ -29,6 +29,19 @@ EVERYTHING = Listing(kind=None)
         ("我有什么饮食禁忌", Category.CONSTRAINT),
         ("What are my dietary restrictions?", Category.CONSTRAINT),
         ("Which dietary restrictions do I have?", Category.CONSTRAINT),
+        # Verified conclusions: a kind known by its wording, not a category.
+        ("有哪些已验证的结论", CONCLUSION),
+        ("目前有哪些验证过的结论？", CONCLUSION),
+        ("我们确认过哪些结论", CONCLUSION),
+        ("我们得出了哪些结论", CONCLUSION),
+        ("到目前为止，我们验证了哪些结论", CONCLUSION),
+        ("已经确认的结论有哪些", CONCLUSION),
+        ("列出已验证的结论", CONCLUSION),
+        ("What have we verified so far?", CONCLUSION),
+        ("what did we confirm", CONCLUSION),
+        ("What conclusions have we reached so far?", CONCLUSION),
+        ("What are our verified findings?", CONCLUSION),
+        ("List the verified conclusions", CONCLUSION),
     ],
 )
 def test_a_question_asking_for_a_kind(question, kind):
@@ -60,7 +73,13 @@ def test_a_question_asking_for_everything_remembered(question):
         "我的项目什么时候上线",  # a date, not a list
         "我手上有哪些项目的截止日期快到了",
         "青鸟项目的目标是什么",
-        "有哪些已验证的结论",  # no kind of memory: the channels answer it
+        "青鸟压测的结论是什么",  # one conclusion, about a subject: the channels answer it
+        "这个结论验证过了吗",
+        "有哪些已验证的减肥方法",
+        "科学界有哪些已验证的结论",
+        "What have scientists verified about dark matter?",
+        "What did we confirm with the vendor?",
+        "What did you confirm?",
         "我在哪家公司上班",
         "What's my plan for the weekend?",
         "What do you know about Kubernetes?",
@@ -102,3 +121,38 @@ def test_a_kind_is_its_category_or_its_wording_never_a_title():
 
 def test_everything_in_the_nearest_order_pinned_first():
     assert listed(EVERYTHING, NEAREST, pinned=["cat", "gone"]) == ["cat", "book", "goal", "named"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "已验证：加入节假日特征后，MAPE 从 18% 降到 11%。",
+        "原因是 Redis 的 maxmemory 设得太小。",  # the rules extractor's confirmed diagnosis
+        "结论：日志采样率降到 10% 不影响告警。",
+        "经压测确认，网关单实例上限是每秒 3000 个请求。",
+        "热点 key 用互斥锁重建，已在大促期间验证有效。",
+        "Verified conclusion: resizing images in a worker cut checkout latency by 40%.",
+        "Load testing confirmed that the API holds 500 requests per second.",
+        "The root cause of the sync failures was an expired token.",
+    ],
+)
+def test_a_verified_conclusion_is_known_by_its_wording(text):
+    assert reads_verified(text)
+    assert Listing(kind=CONCLUSION).holds(hit("c", text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "用户偏好简洁的回答，结论先行。",
+        "用户最近在读《凤凰项目》这本书。",
+        "经理确认了下周的预算。",
+        "用户对花生过敏。",
+        "Emma prefers concise answers with bullet points.",
+        "Emma's cat is called Miso.",
+    ],
+)
+def test_other_memories_are_no_conclusion(text):
+    assert not reads_verified(text)
+    # whatever category it was stored in: a conclusion is no category
+    assert not Listing(kind=CONCLUSION).holds(hit("c", text, "constraint"))

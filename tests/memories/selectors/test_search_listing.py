@@ -196,3 +196,47 @@ def test_the_v1_door_marks_the_list_as_evidence(v1, scope, zhangwei):
     items = search(v1, scope, "我有什么饮食禁忌", top_k=5)["items"]
     assert items[0]["id"] == zhangwei["peanut"]
     assert items[0]["metadata"]["match"] == "evidence"
+
+
+# Verified conclusions as the writers word them: an agent's "已验证：" / "结论：" / "Verified
+# conclusion:", the rules extractor's confirmed diagnosis ("原因是 …。"), a load test's finding.
+ZH_CONCLUSIONS = {
+    "cause": "原因是 Redis 的 maxmemory 设得太小，缓存被频繁淘汰。",
+    "gateway": "经压测确认，网关单实例的上限是每秒 3000 个请求。",
+    "sampling": "结论：日志采样率降到 10% 不影响告警的召回。",
+}
+EN_CONCLUSIONS = {
+    "resize": "Verified conclusion: resizing images in a worker cut checkout latency by 40%.",
+    "load": "Load tests confirmed that checkout handles 500 orders a second.",
+    "token": "The root cause of the nightly sync failures was an expired service token.",
+}
+ZH_VERIFIED = ("verified_forecast", "verified_pool", *ZH_CONCLUSIONS)
+
+
+@pytest.mark.parametrize("question", ["有哪些已验证的结论", "我们确认过哪些结论"])
+def test_a_list_of_verified_conclusions_is_answered_with_them(v1, scope, agent, zhangwei, question):
+    """The probe's question answered 《凤凰项目》 first and one of the verified memories in the
+    first four: a verified conclusion is no category, and the question shares no word with
+    most of them. Now every memory worded as verified is its evidence, first; the preference
+    for 结论先行 and the book are none."""
+    ids = {**zhangwei, **store(scope, agent, ZH_CONCLUSIONS)}
+    items = search(v1, scope, question, top_k=8)["items"]
+    first = [item["id"] for item in items[: len(ZH_VERIFIED)]]
+    assert set(first) == {ids[name] for name in ZH_VERIFIED}, items
+    assert all(item["metadata"]["match"] == "evidence" for item in items[: len(ZH_VERIFIED)])
+    assert ids["book"] not in first and ids["concise"] not in first
+
+
+def test_an_english_list_of_verified_conclusions_is_answered_with_them(agent, emma):
+    scope, ids = emma
+    ids = {**ids, **store(scope, agent, EN_CONCLUSIONS)}
+    result = selectors.memory_search(scope=scope, query="What have we verified so far?", top_k=5)
+    answer = found(result)
+    assert set(answer[:3]) == {ids[name] for name in EN_CONCLUSIONS}, answer
+    assert not any(hit.related for hit in result.items[:3])
+
+
+def test_a_question_about_one_conclusion_keeps_its_answer(scope, agent, zhangwei):
+    store(scope, agent, ZH_CONCLUSIONS)
+    answer = found(selectors.memory_search(scope=scope, query="周销量预测加了什么特征", top_k=5))
+    assert answer[0] == zhangwei["verified_forecast"]
