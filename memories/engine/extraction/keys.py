@@ -241,7 +241,7 @@ _NO_SUBJECT_EN = re.compile(
 def propose_key(fact: str) -> str:
     """The ``memory_key`` a stored fact is the value of, or "" when none is recognised."""
     text = fact.strip()
-    if _about_someone_else(text):
+    if _about_someone_else(text) or _history(text):
         return ""
     readings = [text, _from_the_subject(text), *_later_clauses(text)]
     for key, pattern in KEY_RULES:
@@ -264,6 +264,21 @@ def _about_someone_else(text: str) -> bool:
     # A Chinese fact opening with a person's name (小王是素食者, 周老师不吃牛肉).
     opening = [pair for pair in jieba.posseg.cut(text[:8]) if pair.word.strip()][:2]
     return any(pair.flag in _PERSON_TAGS for pair in opening)
+
+
+# A past year ("去年", "2023年", "last year", "in 2020"): what held then, unless it changed then.
+_PAST_YEAR = re.compile(
+    r"去年|前年|那年|当年|早年|(?:19|20)\d\d\s*年(?![起初]|开始|以来)"
+    r"|\blast year\b|\b(?:in|during|back in) (?:19|20)\d\d\b|\byears ago\b",
+    re.IGNORECASE,
+)
+
+
+def _history(text: str) -> bool:
+    """A state dated in a past year ("用户去年在阿里工作", "The user lived in Tokyo in 2020") is
+    history, not the current value: a key on it would retire what holds now. A change then
+    ("用户去年搬到了杭州", "joined Stripe in 2023") sets the value that holds since."""
+    return bool(_PAST_YEAR.search(text)) and not rules.CHANGE.search(text)
 
 
 def _from_the_subject(text: str) -> str:

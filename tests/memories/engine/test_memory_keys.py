@@ -143,6 +143,15 @@ def test_a_change_of_employer_carries_the_employer_key(fact, key):
         ("The user lived in Tokyo for two years.", ""),
         ("The user moved to a new team.", ""),
         ("The user has lived in Berlin since 2019.", "profile.home_city"),
+        # A state in a past year is history (had the employer key, and retired the current one).
+        ("用户去年在阿里工作。", ""),
+        ("用户2023年在阿里工作。", ""),
+        ("用户去年住在武汉。", ""),
+        ("The user lived in Tokyo in 2020.", ""),
+        # A change then sets the value that holds since.
+        ("用户去年搬到了杭州。", "profile.home_city"),
+        ("用户2024年起在阿里工作。", "profile.employer"),
+        ("The user joined Stripe in 2023.", "profile.employer"),
     ],
 )
 def test_the_key_is_read_from_the_clause_that_states_the_users_current_value(fact, key):
