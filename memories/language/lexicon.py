@@ -49,7 +49,7 @@ from pathlib import Path
 import jieba
 import jieba.posseg
 
-from memories.language import nlp
+from memories.language import nlp, script
 from memories.language.script import CEDICT_PACKAGE, read_cedict
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,6 @@ PRIMARY_SENSES = 3
 MAX_TRANSLATIONS = 3
 MIN_ENGLISH_LENGTH = 3
 
-_ENTRY = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 _HEADWORD = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff]{2,8}$")
 # Senses that point at another entry, or describe the word, instead of translating it.
 _REFERENCE = re.compile(
@@ -155,13 +154,9 @@ def _load_or_build(cache_dir: Path) -> Lexicon:
 
 def _common_entries(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
     """``(simplified, glosses)`` of each entry that is not a proper name (capitalised pinyin)."""
-    for line in lines:
-        entry = _ENTRY.match(line)
-        if entry is None or line.startswith("#"):
-            continue
-        simplified, pinyin, glosses = entry.group(2, 3, 4)
-        if not pinyin[:1].isupper():
-            yield simplified, glosses
+    for entry in script.entries(lines):
+        if not entry.proper:
+            yield entry.simplified, "/".join(entry.senses)
 
 
 def _senses(glosses: str) -> list[tuple[str, ...]]:

@@ -49,7 +49,8 @@ CEDICT_FILE = "cedict_1_0_ts_utf-8_mdbg.txt.gz"
 # characters the shorter words and the character map already give.
 MAX_WORD = 8
 
-_ENTRY = re.compile(r"^(\S+) (\S+) \[")
+# A CC-CEDICT line: traditional, simplified, [pinyin], /sense/sense/…/.
+_LINE = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")
 
 
 @dataclass(frozen=True)
@@ -87,14 +88,38 @@ class Script:
         return "".join(out)
 
 
-def read_pairs(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
-    """``(traditional, simplified)`` of every CC-CEDICT entry (they have the same length)."""
-    for line in lines:
+@dataclass(frozen=True)
+class Entry:
+    """One CC-CEDICT entry: both forms of the word, its pinyin and its senses in order."""
+
+    traditional: str
+    simplified: str
+    pinyin: str
+    senses: tuple[str, ...]
+
+    @property
+    def proper(self) -> bool:
+        """A proper name: CC-CEDICT capitalises its pinyin ("Li3 Na4"), not a word's ("guo4
+        min3")."""
+        return self.pinyin[:1].isupper()
+
+
+def entries(lines: Iterable[str] | None = None) -> Iterator[Entry]:
+    """CC-CEDICT's entries, from ``lines`` or the wheel's copy (``read_cedict``): the one
+    parser of the dictionary's lines."""
+    for line in read_cedict() if lines is None else lines:
         if line.startswith("#"):
             continue
-        entry = _ENTRY.match(line)
-        if entry is not None and len(entry.group(1)) == len(entry.group(2)):
-            yield entry.group(1), entry.group(2)
+        found = _LINE.match(line)
+        if found is not None:
+            yield Entry(found[1], found[2], found[3], tuple(found[4].split("/")))
+
+
+def read_pairs(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """``(traditional, simplified)`` of every CC-CEDICT entry (they have the same length)."""
+    for entry in entries(lines):
+        if len(entry.traditional) == len(entry.simplified):
+            yield entry.traditional, entry.simplified
 
 
 def build(pairs: Iterable[tuple[str, str]]) -> Script:
@@ -152,8 +177,9 @@ def simplified(text: str) -> str:
 
 
 def read_cedict() -> Iterator[str]:
-    """CC-CEDICT's lines, read from the wheel: the one reader of the dictionary (the lexicon,
-    the script maps, the memory keys' places)."""
+    """CC-CEDICT's lines, read from the wheel: the one reader of the dictionary's file, and
+    ``entries`` the one parser of its lines (the lexicon, the script maps, the memory keys'
+    places, the words jieba misreads as names)."""
     source = files(CEDICT_PACKAGE).joinpath("data").joinpath(CEDICT_FILE)
     with source.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
         yield from lines

