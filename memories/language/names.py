@@ -21,18 +21,25 @@ things; what the extractors produced besides those was noise that also weighed a
   jieba's HMM invented is a name only when it reads as a person's name (``is_chinese_name``)
   and jieba tags it as one (边夜 of 西湖边夜跑, tagged a common noun, is not), and a run of
   nouns never ends on a word that is an adverb in use (``ZH_RUN_BREAKS``);
+* ordinary words jieba's dictionary tags as a person's name (过敏, 脱敏, 矫正, 幼儿园; 连接池,
+  whose 连 is a family name): read as common nouns when CC-CEDICT lists them only as ordinary
+  words, or a three-character one opens with one of its verbs (``misread_persons``);
 * a common word a user put in quotes as a heading (“风险”, “结论”, “负责人”);
 * words glued to a name in a noun phrase: a role or kind before a Chinese name (项目负责人赵敏,
   客户顺丰: the run of nouns starts at the name), a unit after a number ("inch" of "14-inch
   MacBook Pro M3"), an adjective, a role or a verb spaCy read as a noun before an English name
-  ("white Tesla Model 3", "senior engineer Luca", "contact Dana Whitfield"): the name alone;
+  ("white Tesla Model 3", "senior engineer Luca", "contact Dana Whitfield"), and a kind after
+  it ("mechanical Keychron K2 keyboard"): the name alone;
 * names cut short or spelt twice: a model name cut before its number ("Tesla Model" of "Tesla
-  Model 3": the number is taken in), a quote closing a title ("Designing Data-Intensive
-  Applications'") and a phrase's hyphen dropped ("Designing Data Intensive Applications"): a
-  name is written as in the text (``_written``);
+  Model 3": the number is taken in, not one that counts what follows: "Elden Ring 3 hours"), a
+  product's suffix alone ("Pro" of "iPhone 15 Pro", "Pixel" of "Pixel 8" where spaCy reads the 8
+  as a date: its proper nouns, number and suffix are one name, ``model_names``), a quote
+  closing a title ("Designing Data-Intensive Applications'") and a phrase's hyphen dropped
+  ("Designing Data Intensive Applications"): a name is written as in the text (``_written``);
 * generic phrases: a generic head after only adjectives or an ordinal ("due end", "second
   time", "Verified conclusion"), a lone lower-case noun ("rule" of "Team rule"), the memory's
-  subject and its verb spaCy read as a plural noun ("User mentors two junior engineers");
+  subject and its verb spaCy read as a plural noun ("User mentors"), adjectives before a plural
+  common noun ("junior engineers" of "User mentors two junior engineers");
 * the area of a time zone ("Asia" of "Asia/Shanghai"): taken out with formulas and URLs, the
   city stays.
 
@@ -49,7 +56,9 @@ from functools import lru_cache
 from typing import Any
 
 import jieba
+import jieba.posseg
 
+from memories.language.script import entries
 from memories.text import word_set
 
 Entity = tuple[str, str]
@@ -173,6 +182,9 @@ def english_entities(doc: Any, nlp: Any, mem0_entities: Any) -> list[Entity]:
     mem0_entities._add_proper_name_candidates(tokens, candidates)
     mem0_entities._add_quoted_candidates(doc.text, candidates)
     mem0_entities._add_topic_phrase_candidates(doc, candidates)
+    for start, end in model_names(tokens):
+        text = "".join(t.text_with_ws for t in tokens[start:end]).strip()
+        mem0_entities._add_candidate(candidates, "PROPER", text, "model_name", start, end, 0.95, 0)
     adjectives, verbs = _wordnet(nlp, "adj"), _wordnet(nlp, "verb")
     kept = []
     for candidate in candidates:
@@ -201,8 +213,9 @@ def _english_candidate(
         return None
     if candidate.entity_type == "TOPIC":
         return _english_topic(candidate, span, adjectives, verbs)
-    while len(span) > 1 and (span[0].pos_ in NOT_NAME_POS or not span[0].text[:1].isupper()):
+    while len(span) > 1 and (span[0].pos_ in NOT_NAME_POS or not _capitalised(span[0].text)):
         span = span[1:]
+    span = _before_count(span)
     if len(span) == 1 and _not_a_name(span[0], adjectives):
         return None
     return _written(candidate, _with_model_number(span))
@@ -228,8 +241,76 @@ def _english_topic(
         return _written(candidate, _with_model_number(name))
     words = " ".join(t.text for t in trimmed if not t.is_punct)
     if candidate.text == words or candidate.text.endswith(" " + words):
-        return _written(candidate, trimmed)  # its hyphens kept: "Data-Intensive"
+        return _written(candidate, _with_model_number(trimmed))  # hyphens kept: "Data-Intensive"
     return candidate if trimmed == span else None
+
+
+def _capitalised(word: str) -> bool:
+    """Written as a name: a capital first, or a brand's capital inside (iPhone, macOS)."""
+    return word[:1].isupper() or camel_case(word)
+
+
+# A model number: digits, with a version's dots ("15", "8", "3.12").
+MODEL_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+
+
+def _counts_what_follows(number: Any) -> bool:
+    """A number that counts the lower-case noun after it ("3 hours", "2 cats"), not a name."""
+    head = number.head
+    return head.i > number.i and head.pos_ == "NOUN" and head.text.islower()
+
+
+def model_names(tokens: list[Any]) -> list[tuple[int, int]]:
+    """Spans of product names with their model number ("iPhone 15 Pro", "Pixel 8", "Apple
+    Watch Series 9"): proper nouns written as names, a number right after them, and the
+    capitalised words that follow it (a model's suffix: Pro, Max, Ultra).  spaCy cuts them
+    (it reads "Pro" as a noun, the 8 of "Pixel 8" as a date); a month's day ("March 3") and a
+    count of what follows ("Elden Ring 3 hours") are no model."""
+    spans: list[tuple[int, int]] = []
+    for number in tokens:
+        at = number.i
+        if at == 0 or not MODEL_NUMBER.fullmatch(number.text) or _counts_what_follows(number):
+            continue
+        start = at
+        while start > 0 and _brand_word(tokens[start - 1]):
+            start -= 1
+        if start == at:
+            continue
+        end = at + 1
+        while end < len(tokens) and _model_suffix(tokens[end]):
+            end += 1
+        spans.append((start, end))
+    return spans
+
+
+def _brand_word(token: Any) -> bool:
+    """A word of a product's name before its number: a proper noun written as a name, not a
+    month, a weekday or a generic word."""
+    return (
+        token.pos_ == "PROPN"
+        and _capitalised(token.text)
+        and token.text.isalpha()
+        and not generic_latin(token.text)
+    )
+
+
+def _model_suffix(token: Any) -> bool:
+    """A capitalised word after a model number that is part of the model (Pro, Max, Ultra)."""
+    return (
+        token.text.isalpha()
+        and token.text[:1].isupper()
+        and not token.is_sent_start
+        and token.pos_ in {"PROPN", "NOUN", "ADJ"}
+        and token.text.lower() not in FUNCTION_WORDS_EN
+    )
+
+
+def _before_count(span: list[Any]) -> list[Any]:
+    """A name without the count NER ran into after it ("Elden Ring" of "Elden Ring 3 hours")."""
+    for at, token in enumerate(span[1:], start=1):
+        if token.like_num and _counts_what_follows(token):
+            return span[:at]
+    return span
 
 
 def _written(candidate: Any, span: list[Any]) -> Any | None:
@@ -246,17 +327,26 @@ def _written(candidate: Any, span: list[Any]) -> Any | None:
 
 
 def _name_after_modifiers(span: list[Any]) -> list[Any] | None:
-    """The name a phrase ends on, when only lower-case words lead it: an adjective, a role or a
+    """The name a phrase holds, when only lower-case words lead it: an adjective, a role or a
     verb spaCy took for a noun ("white Tesla Model", "senior engineer Luca", "contact Dana
-    Whitfield").  A name is proper nouns (and a model's number); "billing API" (API a noun
-    here) is a phrase of its own."""
+    Whitfield"), and maybe a lower-case noun of its kind ends it ("mechanical Keychron K2
+    keyboard").  A name is proper nouns (a model's number and code: "3", "K2"); "billing API"
+    (API a noun here) is a phrase of its own."""
     lead = 0
     while lead < len(span) and not span[lead].text[:1].isupper():
         lead += 1
     rest = span[lead:]
+    while len(rest) > 1 and rest[-1].pos_ == "NOUN" and rest[-1].text.islower():
+        rest = rest[:-1]
     if lead == 0 or not rest or rest[0].pos_ != "PROPN":
         return None
-    return rest if all(t.pos_ == "PROPN" or t.like_num for t in rest) else None
+    return rest if all(t.pos_ == "PROPN" or t.like_num or _model_code(t) for t in rest) else None
+
+
+def _model_code(token: Any) -> bool:
+    """A model's code: capitals and digits in one word (K2, X1, M3)."""
+    text = token.text
+    return text.isalnum() and text[:1].isupper() and any(c.isdigit() for c in text)
 
 
 def _with_model_number(span: list[Any]) -> list[Any]:
@@ -267,7 +357,7 @@ def _with_model_number(span: list[Any]) -> list[Any]:
     if last.i + 1 >= len(last.doc):
         return span
     number = last.doc[last.i + 1]
-    if not (number.like_num or number.pos_ == "NUM"):
+    if not (number.like_num or number.pos_ == "NUM") or _counts_what_follows(number):
         return span
     counts_it = number.dep_ == "nummod" and number.head.i == last.i
     same_name = number.ent_iob_ == "I" and last.ent_type_ in NAME_LABELS
@@ -325,10 +415,22 @@ def _not_a_name(token: Any, adjectives: frozenset[str]) -> bool:
     return token.pos_ == "ADJ" or modifier or token.is_sent_start
 
 
+def _kind_of_things(head: Any, modifiers: list[Any], adjectives: frozenset[str]) -> bool:
+    """Adjectives (WordNet's, in use) before a plural common noun, all lower case ("junior
+    engineers", "spicy foods"): people or things of a kind, not one a person clicks.  Not a
+    noun spaCy tagged an adjective ("webhook handlers")."""
+    return (
+        bool(modifiers)
+        and head.tag_ == "NNS"
+        and all(t.pos_ == "ADJ" and t.text in adjectives for t in modifiers)
+        and all(t.text.islower() for t in [*modifiers, head])
+    )
+
+
 def _generic_phrase(span: list[Any], adjectives: frozenset[str]) -> bool:
     """A noun phrase naming a kind of thing, not a thing: one holding a language ("English
-    summaries"), or a generic head with only adjectives or generic words before it ("Dark mode",
-    "API keys", "weekly reports")."""
+    summaries"), adjectives before a plural noun ("junior engineers"), or a generic head with
+    only adjectives or generic words before it ("Dark mode", "API keys", "weekly reports")."""
     words = [t for t in span if t.pos_ not in {"DET", "PUNCT", "PART"}]
     if not words:
         return True
@@ -340,6 +442,8 @@ def _generic_phrase(span: list[Any], adjectives: frozenset[str]) -> bool:
     ):
         return True
     head, modifiers = words[-1], words[:-1]
+    if _kind_of_things(head, modifiers, adjectives):
+        return True
     if head.lemma_.lower() not in GENERIC_HEADS and not _generic_word(head.text.lower()):
         return False
     return all(
@@ -408,6 +512,47 @@ def is_chinese_name(word: str) -> bool:
     if word[0] == "阿":
         return len(word) == 2
     return word[0] in SURNAMES and len(word) <= 3
+
+
+@lru_cache(maxsize=1)
+def misread_persons() -> frozenset[str]:
+    """The words jieba's dictionary tags as a person's name (``nr``) that are none: those
+    CC-CEDICT lists only as ordinary words (过敏, 矫正, 幼儿园, 乌龙茶), and those of three
+    characters it does not list whose first two are a verb of its own ("to link": 连接 of 连接池,
+    陈列 of 陈列馆).  A name CC-CEDICT knows (李娜, 周杰伦) or does not know (孙海涛) keeps its
+    tag, and so does an ordinary word of two characters that reads as a person's name (汪洋,
+    萧然, 丁宁: people are named with words); a dictionary's frequency tells nothing (韦小宝 is as
+    common as 过敏).  Read once per process
+    (``nlp.configure`` warms it)."""
+    tagged = {w for w, t in jieba.posseg.dt.word_tag_tab.items() if t.startswith("nr")}
+    wanted = tagged | {w[:2] for w in tagged if len(w) == 3}
+    proper: set[str] = set()
+    verbs: dict[str, bool] = {}  # an ordinary entry's word -> every such entry is a verb
+    for entry in entries():
+        word = entry.simplified
+        if word not in wanted:
+            continue
+        if entry.proper:
+            proper.add(word)
+        else:
+            verbs[word] = verbs.get(word, True) and entry.senses[0].startswith("to ")
+    ordinary = {
+        w
+        for w in verbs
+        if w in tagged and w not in proper and not (len(w) == 2 and is_chinese_name(w))
+    }
+    verb_led = {
+        w
+        for w in tagged
+        if len(w) == 3 and w not in proper and w[:2] not in proper and verbs.get(w[:2], False)
+    }
+    return frozenset(ordinary | verb_led)
+
+
+def jieba_tag(word: str, flag: str) -> str:
+    """jieba's part-of-speech tag of ``word``, a person's-name tag on a word that is none
+    (``misread_persons``) read as a common noun's: 过敏 is no name, 花生过敏 stays a topic."""
+    return "n" if flag.startswith("nr") and word in misread_persons() else flag
 
 
 def word_is_known(word: str, flag: str) -> bool:

@@ -106,6 +106,7 @@ def configure(
         for word in USER_WORDS:
             jieba.add_word(word, freq=20000, tag="nz" if word in USER_NAMES else "n")
         jieba.initialize()
+        names.misread_persons()  # read CC-CEDICT now, not in the first write
         _initialised = True
 
 
@@ -196,7 +197,7 @@ def _quoted_entities(text: str) -> list[Entity]:
             han_count = len(HAN.findall(inner))
             if han_count < 2 or len(inner) > 10:
                 continue
-            pairs = [(pair.word, pair.flag) for pair in jieba.posseg.cut(inner)]
+            pairs = _tagged(inner)
             tags = [flag for _, flag in pairs]
             # "用户长期偏好通过" is a phrase, not a name; nor is a heading (“下周计划”, “风险”).
             if len(tags) > 1 and any(t.startswith(SENTENCE_TAGS) for t in tags):
@@ -209,6 +210,12 @@ def _quoted_entities(text: str) -> list[Entity]:
             continue
         found.append(("QUOTED", inner))
     return found
+
+
+def _tagged(text: str) -> list[tuple[str, str]]:
+    """jieba's ``(word, flag)`` pairs of ``text``, a person's-name tag on an ordinary word
+    read as a common noun's (``names.jieba_tag``)."""
+    return [(pair.word, names.jieba_tag(pair.word, pair.flag)) for pair in jieba.posseg.cut(text)]
 
 
 def _piece_kind(word: str) -> str:
@@ -230,10 +237,10 @@ def _chinese_entities(text: str) -> list[Entity]:
         entities.extend(names.noun_run_entities(run))
         run.clear()
 
-    for pair in jieba.posseg.cut(unquoted):
-        word, flag = pair.word.strip(), pair.flag
+    for raw, flag in _tagged(unquoted):
+        word = raw.strip()
         kind = _piece_kind(word) if word else "other"
-        pieces.append((pair.word if kind == "other" else word, kind))
+        pieces.append((raw if kind == "other" else word, kind))
         if kind != "other" or not word:
             flush()  # Latin names are taken from their runs below
             continue

@@ -54,7 +54,7 @@ JUNK = [
     ("The analytics API promises 99.9% availability.", {"% availability"}),
     ("部门经理张总喜欢先听风险。", {"部门经理张总"}),
     # A verb spaCy read as a plural noun after the memory's subject.
-    ("User mentors two junior engineers.", {"User mentors"}),
+    ("User mentors two junior engineers.", {"User mentors", "junior engineers"}),
     ("User reviews pull requests daily.", {"User reviews"}),
     # A generic head with only an adjective, an ordinal or a circumstance before it.
     ("The report is due end of March.", {"due end"}),
@@ -82,6 +82,22 @@ JUNK = [
     ("客户顺丰要求每周出一份报表。", {"客户顺丰"}),
     # A fragment jieba's HMM made that opens with a family name but is tagged no name.
     ("周末去西湖边夜跑。", {"西湖边夜", "边夜"}),
+    # Ordinary words jieba's dictionary tags as a person's name (连 is a family name).
+    ("用户对花生过敏。", {"过敏"}),
+    ("数据要先脱敏再导出。", {"脱敏"}),
+    ("孩子在做牙齿矫正。", {"矫正"}),
+    ("数据库连接池满了。", {"连接池"}),
+    ("孩子下午去幼儿园。", {"幼儿园"}),
+    # A product's model suffix alone, or a name cut before its model number and suffix.
+    ("User's phone is an iPhone 15 Pro.", {"Pro", "iPhone"}),
+    ("User bought an iPhone 15 Pro Max last week.", {"Pro Max", "Pro"}),
+    ("User uses a Pixel 8 Pro.", {"Pixel 8", "Pro"}),
+    ("User uses a Pixel 8 as a work phone.", {"Pixel"}),
+    # An adjective and a kind after a name: the name is the topic.
+    ("User types on a mechanical Keychron K2 keyboard.", {"mechanical Keychron K2 keyboard"}),
+    # A number that counts what follows, or a date, is no model number.
+    ("User plays Elden Ring 3 hours a day.", {"Elden Ring 3 hours", "Elden Ring 3"}),
+    ("The launch moved to March 3.", {"March 3"}),
 ]
 
 # Names a person clicks, each with a memory that mentions it.
@@ -133,6 +149,21 @@ NAMES = [
     # Only a name jieba reads as one ends a role: it tags 过敏 a person's name too.
     ("部门经理张总喜欢先听风险。", {"张总"}),
     ("用户对花生过敏。", {"花生过敏"}),
+    # A product name with its model number and suffix.
+    ("User's phone is an iPhone 15 Pro.", {"iPhone 15 Pro"}),
+    ("User's phone is an iPhone 15.", {"iPhone 15"}),
+    ("User bought an iPhone 15 Pro Max last week.", {"iPhone 15 Pro Max"}),
+    ("User uses a Pixel 8.", {"Pixel 8"}),
+    ("User uses a Pixel 8 as a work phone.", {"Pixel 8"}),
+    ("User uses a Pixel 8 Pro.", {"Pixel 8 Pro"}),
+    ("User wears an Apple Watch Series 9.", {"Apple Watch Series 9"}),
+    ("User types on a mechanical Keychron K2 keyboard.", {"Keychron K2"}),
+    ("The team moved to Python 3.12 in May.", {"Python 3.12"}),
+    # People's names jieba tags as names stay, a dictionary's ordinary word before them goes.
+    ("张伟和王磊负责部署。", {"张伟", "王磊"}),
+    ("林悦是用户的同事。", {"林悦"}),
+    ("用户对青霉素过敏，连接池由孙海涛维护。", {"孙海涛"}),
+    ("“洞庭”的负责人是萧然，测试找汪洋。", {"萧然", "汪洋"}),
     # A date or a capitalised word spaCy labels a number is no measure.
     ("The daily standup is at 9:30.", {"daily standup"}),
     ("Retro notes live in the Retros space.", {"Retros space"}),
@@ -158,6 +189,27 @@ def test_junk_is_no_entity(text, junk):
 def test_names_stay_entities(text, wanted):
     found = names_of(text)
     assert wanted <= found, found
+
+
+def test_a_person_name_tag_is_trusted_unless_the_word_is_an_ordinary_one():
+    from memories.language import names
+
+    for word in ("过敏", "脱敏", "矫正", "连接池", "幼儿园"):
+        assert names.jieba_tag(word, "nr") == "n", word
+    for word in (
+        "张伟",
+        "王磊",
+        "赵敏",
+        "孙海涛",
+        "林悦",
+        "朵朵",
+        "周杰伦",
+        "李娜",
+        "汪洋",
+        "丁宁",
+    ):
+        assert names.jieba_tag(word, "nr") == "nr", word
+    assert names.jieba_tag("过敏", "v") == "v"
 
 
 def test_a_name_is_one_entity_spelt_as_written():
