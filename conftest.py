@@ -118,8 +118,12 @@ def agent():
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
-    """Close Mem0's connection pools before pytest-django drops the test database."""
-    yield
+    """Mem0's engine on the test database: one built before it existed (a test without the
+    database that searched or wrote, run first on its worker) is connected to the server's
+    default database, where no table is; and its pools closed before pytest-django drops the
+    test database."""
     from memories.engine import reset_engine
 
+    reset_engine()
+    yield
     reset_engine()
