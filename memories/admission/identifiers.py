@@ -1,14 +1,17 @@
 """Personal identifiers: ID numbers, phone numbers, bank accounts and cards, passports, e-mail.
 
 Numbers are read the way ``normalize`` writes them back together: full-width digits folded,
-zero-width characters dropped, Chinese numerals as digits, separators between digits collapsed.
+zero-width characters dropped, Chinese numerals as digits, separators between digits collapsed;
+traditional characters are read as simplified, so the labels are written in simplified script
+and "身份證項目" is judged as "身份证项目".
 A number next to its label (身份证, 手机号, 银行卡, ID card, phone…) is refused whatever its
 checksum; a bare 18-digit number is refused when it has the structure of a resident ID (a real
 province, a real birth date) even with a wrong check digit — a typo does not make it less
 personal. Mobile numbers need a plausible grouping (3-4-4, digit by digit…) so a price range
-such as "139.00 - 1234.56" is not read as a phone number. A phone's label owned by a business
-("餐厅的订位电话", "Tony's Pizza phone number") names its public line, no one's number
-(``business_line``).
+such as "139.00 - 1234.56" is not read as a phone number. After a phone's label a landline
+counts like a mobile, whatever its area code's length (``_is_personal_line``). A phone's label
+owned by a business ("餐厅的订位电话", "Tony's Pizza phone number") names its public line, no
+one's number (``business_line``).
 
 Other countries' numbers (``_ABROAD``) are read the same two ways. After a label in the
 language of the text (IBAN aside, whose checksum is enough) a number of the identifier's shape
@@ -47,6 +50,7 @@ from memories.admission.normalize import (
     digit_runs,
     fold,
     map_chinese_numerals,
+    simplified,
     visual_order,
 )
 
@@ -66,6 +70,7 @@ _OLDEST_BIRTH_YEAR: Final = 1900
 # 138-12345678, 1381234 5678. Digit by digit is accepted separately.
 _MOBILE_GROUPS: Final = frozenset({(11,), (3, 4, 4), (3, 8), (7, 4)})
 _MOBILE_RE: Final = re.compile(r"1[3-9]\d{9}")
+_MOBILE_LENGTH: Final = 11
 _COUNTRY_CODES: Final = ("0086", "86")
 # Characters that join the parts of a product code or file name: "SKU 138-1234-5678-A".
 _CODE_JOINTS: Final = frozenset("-_./")
@@ -80,7 +85,7 @@ _ID_LABEL_RE: Final = re.compile(
     re.IGNORECASE,
 )
 _PHONE_LABEL_RE: Final = re.compile(
-    r"(?:手机|电话|联系方式|微信号|mobile|cell\s*phone|cellphone|phone|tel)"
+    r"(?:手机|电话|联系方式|联络方式|微信号|mobile|cell\s*phone|cellphone|phone|tel)"
     rf"{_LABEL_GAP}(?:\+?86|0086)?{_LABEL_GAP}(?=\d)",
     re.IGNORECASE,
 )
@@ -130,7 +135,8 @@ def find_sensitive_identifier(text: str) -> str | None:
 
 def _find_in_view(text: str) -> str | None:
     folded = fold(text)
-    numbers = map_chinese_numerals(folded)
+    # Numerals first: 參 (3) is read before it becomes 参, which is no numeral.
+    numbers = simplified(map_chinese_numerals(folded))
     kind = _labelled(numbers)
     if kind is not None:
         return kind
@@ -157,17 +163,35 @@ def _find_in_view(text: str) -> str | None:
 def _labelled(text: str) -> str | None:
     for label, kind, sizes in (
         (_ID_LABEL_RE, "cn_resident_id", range(15, 19)),
-        (_PHONE_LABEL_RE, "cn_mobile", range(11, 12)),
         (_CARD_LABEL_RE, "bank_card", range(12, 20)),
     ):
         for match in label.finditer(text):
-            if label is _PHONE_LABEL_RE and business_line(text, match.start()):
-                continue
             run = next(digit_runs(text[match.end() :]), None)
             if run is not None and len(run.digits) in sizes and _standalone(run):
                 return kind
+    phone = _labelled_phone(text)
+    if phone is not None:
+        return phone
     if _PASSPORT_RE.search(text):
         return "passport"
+    return None
+
+
+def _labelled_phone(text: str) -> str | None:
+    """A person's mainland number after a phone's label: a mobile's eleven digits whatever
+    their prefix (the label says what they are, as a wrong check digit leaves an ID an ID), or
+    a landline, whose length depends on its area code (010-6552 8890, 0755-2345 6789): the
+    plan knows which are dialled. Not a business's line (``business_line``)."""
+    for match in _PHONE_LABEL_RE.finditer(text):
+        if business_line(text, match.start()):
+            continue
+        run = next(digit_runs(text[match.end() :]), None)
+        if run is None or not _standalone(run):
+            continue
+        if len(run.digits) == _MOBILE_LENGTH and run.digits.startswith("1"):
+            return "cn_mobile"
+        if _is_personal_line(run.digits, "CN"):
+            return "phone_number"
     return None
 
 
@@ -175,14 +199,14 @@ def _labelled(text: str) -> str | None:
 # number", "Tony's Pizza phone", "the phone number of that pizza place", "那家餐厅的订位电话",
 # "酒店前台电话", "客服电话". A line's word only ("phone", "电话"), never a mobile's ("手机",
 # "mobile", "cell"): a mobile is a person's, whoever they work for.
-_LINE_WORD_RE: Final = re.compile(r"(?:tele)?phone(?![a-z])|tel\b|电话|電話", re.IGNORECASE)
+_LINE_WORD_RE: Final = re.compile(r"(?:tele)?phone(?![a-z])|tel\b|电话", re.IGNORECASE)
 _BUSINESS: Final = (
     r"restaurants?|pizz(?:a|eria)|diner|caf[eé]|bistro|bakery|bar|pub|shop|store|hotel|hostel"
     r"|clinic|hospital|pharmacy|dentist|salon|gym|museum|theat(?:er|re)|cinema|airline"
     r"|hotline|helpline|customer\s+(?:service|support)|front\s+desk|reception|box\s+office"
 )
 _BUSINESS_ZH: Final = (
-    r"餐厅|餐廳|餐馆|饭店|饭馆|酒店|宾馆|酒楼|咖啡馆|店|商家|商场|超市|医院|诊所|药房|药店|前台|客服"
+    r"餐厅|餐馆|饭店|饭馆|酒店|宾馆|酒楼|咖啡馆|店|商家|商场|超市|医院|诊所|药房|药店|前台|客服"
     r"|物业|营业厅|售后"
 )
 # Before the line's word, the business and at most one more word ("pizza place phone"), or in
@@ -209,7 +233,9 @@ _BUSINESS_AFTER_RE: Final = re.compile(
 
 def business_line(text: str, at: int) -> bool:
     """The phone's word at ``at`` names a business's or a place's public line: no personal
-    number follows it, and an assistant asking for it asks for none (``meaning.asked_for``)."""
+    number follows it, and an assistant asking for it asks for none (``meaning.asked_for``).
+    Read in simplified characters, like every label here ("餐廳的訂位電話")."""
+    text = simplified(text)
     if not _LINE_WORD_RE.match(text, at):
         return False
     before = text[max(0, at - 40) : at]
@@ -484,9 +510,8 @@ def _is_es_document(value: str) -> bool:
     return bool(dni.is_valid(value) or nie.is_valid(value)) or _digits(7, 8)(value)
 
 
-# Phone numbers after a phone's label: a mobile number valid where it would be dialled. Fixed
-# lines are left out: some countries' plans (Germany's, Austria's) take almost any run of digits
-# for one ("客服电话 400-820-8820" is a German landline to them); mainland numbers are read above.
+# Phone numbers after a phone's label: a person's line valid where it would be dialled
+# (``_is_personal_line``); mainland numbers are read above.
 _PHONE_REGIONS: Final = (
     "US", "GB", "JP", "KR", "FR", "DE", "RU", "ES", "IT", "BR", "IN", "VN", "MX", "CA", "AU",
     "NL", "PL", "TR", "SA", "AE", "ID", "TH", "TW", "HK", "SG", "PT", "AR", "UA", "CH", "AT",
@@ -502,22 +527,35 @@ _MOBILE_TYPES: Final = frozenset(
 
 
 def _is_phone(value: str, regions: tuple[str, ...] = _PHONE_REGIONS) -> bool:
+    return any(_is_personal_line(value, region) for region in regions)
+
+
+def _is_personal_line(value: str, region: str) -> bool:
+    """``value`` is a person's line in ``region``: a valid mobile, or a valid landline dialled
+    with the region's trunk prefix (0…, Russia's 8…). A business's numbers (freephone, 400 and
+    shared-cost lines, premium rates) are none. Without its trunk prefix a landline is not read:
+    some plans (Germany's, Austria's) take almost any digits for one, and "400-820-8820" is a
+    German landline to them."""
     if not value.isdigit() or not 7 <= len(value) <= 15:
         return False
-    for region in regions:
-        try:
-            number = phonenumbers.parse(value, region)
-        except phonenumbers.NumberParseException:
-            continue
-        if phonenumbers.number_type(number) in _MOBILE_TYPES and phonenumbers.is_valid_number(
-            number
-        ):
-            return True
-    return False
+    try:
+        number = phonenumbers.parse(value, region)
+    except phonenumbers.NumberParseException:
+        return False
+    if not phonenumbers.is_valid_number(number):
+        return False
+    line = phonenumbers.number_type(number)
+    if line in _MOBILE_TYPES:
+        return True
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    trunk = (metadata.national_prefix if metadata is not None else None) or ""
+    return (
+        line == phonenumbers.PhoneNumberType.FIXED_LINE and bool(trunk) and value.startswith(trunk)
+    )
 
 
 _BANK_CONTEXT_RE: Final = re.compile(
-    r"银行|銀行|支行|分行|开户|開戶|工资|薪资|薪水|转账|轉帳|转帐|汇款|匯款|收款|打款|报销|bank",
+    r"银行|支行|分行|开户|工资|薪资|薪水|转账|转帐|汇款|收款|打款|报销|bank",
     re.IGNORECASE,
 )
 
@@ -537,15 +575,15 @@ _ABROAD: Final = (
         r"|numero\s+di\s+conto|conto\s+corrente|rekeningnummer|numer\s+(?:konta|rachunku)"
         r"|hesap\s+(?:numaras[ıi]|no)|nomor\s+rekening|no\.?\s*rek(?:ening)?\b"
         r"|s[ốo]\s+t[àa]i\s+kho[ảa]n|t[àa]i\s+kho[ảa]n\s+ng[âa]n\s+h[àa]ng"
-        r"|银行账号|银行帐号|银行账户|银行帐户|收款账号|收款帐号|对公账号|开户账号|账户号码"
-        r"|銀行帳號|銀行帳戶|帳戶號碼|口座番号|계좌\s*번호"
+        r"|银行账号|银行帐号|银行账户|银行帐户|收款账号|收款帐号|对公账号|开户账号|账户号码|帐户号码"
+        r"|口座番号|계좌\s*번호"
         r"|رقم\s+(?:ال)?حساب|الحساب\s+البنكي",
         _digits_between(6, 23),
     ),
     # A Russian account has 20 digits; "счёт" alone is also a bill or a score.
     _Family("bank_account", r"сч[её]т\w*", _digits(20)),
     _Family(
-        "bank_account", r"账号|帳號|账户|帳戶", _digits_between(8, 23), context=_BANK_CONTEXT_RE
+        "bank_account", r"账号|帐号|账户|帐户", _digits_between(8, 23), context=_BANK_CONTEXT_RE
     ),
     _Family(
         "bank_card",
@@ -563,7 +601,7 @@ _ABROAD: Final = (
         r"social\s+security(?:\s+(?:number|no\b\.?|\#))?|"
         + _acronym("SSN")
         + r"|(?:my|his|her|their|your)\s+social(?!\s+(?:media|network|life|worker|club|skills?))"
-        r"|n[úu]mero\s+de\s+seguro\s+social|社会安全号码?|社會安全號碼?|社保号",
+        r"|n[úu]mero\s+de\s+seguro\s+social|社会安全号码?|社保号",
         lambda value: bool(ssn.is_valid(value)),
     ),
     _Family(
@@ -572,7 +610,8 @@ _ABROAD: Final = (
         + _acronym("RRN"),
         _digits(13),
     ),
-    _Family("jp_my_number", r"マイナンバー|個人番号|individual\s+number", _digits(12)),
+    # 個人番号 as the simplified view reads it.
+    _Family("jp_my_number", r"マイナンバー|个人番号|individual\s+number", _digits(12)),
     _Family(
         "gb_nino",
         r"national\s+insurance(?:\s+(?:number|no\b\.?))?|"
@@ -624,7 +663,7 @@ _ABROAD: Final = (
     ),
     _Family(
         "id_card",
-        r"身分證|身份證|身分证|统一证号|統一證號|居留證|居留证|신분증"
+        r"身分证|统一证号|居留证|신분증"
         r"|hong\s+kong\s+id(?:entity)?(?:\s+card)?|id\s*card|identity\s+card"
         r"|national\s+id(?:entity)?(?:\s+(?:card|number|no\b))?"
         r"|carta\s+d['’]\s*identit[àa]|documento\s+d['’]\s*identit[àa]"
@@ -636,6 +675,10 @@ _ABROAD: Final = (
         r"|удостоверени\w+\s+личности|id-?карт\w*|رقم\s+الهوية|بطاقة\s+الهوية|الهوية\s+الوطنية",
         _is_id_card,
     ),
+    # 身份证 is mainland China's word for its 18-digit resident ID (``_ID_LABEL_RE``): a number
+    # of digits only after it is a project's or a ticket's ("身份证项目 20241234"). Hong Kong and
+    # Taiwan write it (身份證) for an ID with letters: A123456789, A123456(3).
+    _Family("id_card", r"身份证", lambda value: not value.isdigit() and _is_id_card(value)),
     # Capitals that are also other things' names (RG, NIK, DL, CIE 1931): a number of their own
     # document's shape only.
     _Family("id_card", _acronym("HKID"), _is_hkid),
@@ -648,12 +691,12 @@ _ABROAD: Final = (
     _Family("id_card", _acronym("KTP|NIK"), _digits(16)),
     _Family(
         "travel_permit",
-        r"港澳通行证|港澳通行證|通行证|通行證|回乡证|回鄉證|台胞证|台胞證|入台证|入台證",
+        r"港澳通行证|通行证|回乡证|台胞证|入台证",
         lambda value: bool(re.fullmatch(r"[A-Z]{0,2}\d{7,10}", value)),
     ),
     _Family(
         "passport",
-        r"护照|護照|passport|パスポート|旅券|여권|reisepass(?:nummer)?|passnummer|pasaporte"
+        r"护照|passport|パスポート|旅券|여권|reisepass(?:nummer)?|passnummer|pasaporte"
         r"|passeport|passaporto|passaporte|h[ộo]\s+chi[ếe]u|جواز\s+(?:ال)?سفر|paspor|pasaport"
         r"|paszport|paspoort",
         _PASSPORT,
@@ -665,7 +708,8 @@ _ABROAD: Final = (
         + r"|f[üu]hrerschein(?:nummer)?|permis\s+de\s+conduire"
         r"|licencia\s+de\s+conduc(?:ir|ci[óo]n)|carn[eé]\s+de\s+conducir"
         r"|carteira\s+de\s+motorista|" + _acronym("CNH") + r"|patente\s+di\s+guida"
-        r"|驾驶证|驾照|駕照|駕駛執照|運転免許(?:証)?(?:番号)?|운전\s*면허(?:증)?(?:\s*번호)?"
+        # 運転免許証 as the simplified view reads it.
+        r"|驾驶证|驾照|驾驶执照|运転免许(?:证)?(?:番号)?|운전\s*면허(?:증)?(?:\s*번호)?"
         r"|водительск\w+\s+(?:удостоверени\w+|прав\w*)|b[ằa]ng\s+l[áa]i(?:\s+xe)?",
         # Up to ten letters: a British licence starts with five of the surname ("MORGA657054SM9IJ").
         _document_number(5, 18, 10),
@@ -681,11 +725,12 @@ _ABROAD: Final = (
             r"|[đd]i[ệe]n\s+tho[ạa]i|sđt|telefoon(?:nummer)?|mobiel|kom[óo]rk\w*|ponsel|telepon"
             r"|nomor\s+hp"
         )
-        + r"|携帯(?:電話)?|電話|ケータイ|휴대\s*폰|핸드폰|휴대\s*전화|전화|연락처"
+        # 携帯電話 and 電話 as the simplified view reads them.
+        + r"|携帯(?:电话)?|ケータイ|휴대\s*폰|핸드폰|휴대\s*전화|전화|연락처"
         r"|телефон\w*|мобильн\w*|сотов\w*|тел\.|هاتف\w*|جوال\w*|موبايل"
-        r"|เบอร์(?:โทร)?|โทรศัพท์|फ़ोन|फोन|मोबाइल|手机|手機|电话|联系方式|聯絡方式)"
+        r"|เบอร์(?:โทร)?|โทรศัพท์|फ़ोन|फोन|मोबाइल|手机|电话|联系方式|联络方式)"
         # "phone number", "携帯番号", "전화 번호", "номер телефона" is read from its last word.
-        r"(?:\s*(?:number|no\b\.?|nummer|num[ée]ro|n[úu]mero|numero|番号|번호|号码?|號碼?))?",
+        r"(?:\s*(?:number|no\b\.?|nummer|num[ée]ro|n[úu]mero|numero|番号|번호|号码?))?",
         _is_phone,
         gap=_SHORT_GAP,
     ),

@@ -3,9 +3,18 @@ the public identifiers of keys and wallets, which are none."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from memories.admission import admit, admit_text, find_secret, find_sensitive_identifier
+from memories.admission import (
+    admit,
+    admit_text,
+    find_secret,
+    find_sensitive_identifier,
+    identifiers,
+)
+from memories.admission.normalize import simplified
 from tests.memories.admission.fakes import resident_id_of, user, with_luhn_digit
 
 # Personal identifiers
@@ -364,7 +373,8 @@ def test_a_project_or_a_business_line_named_by_an_identifiers_word_is_no_identif
         # The same words about the user's own number, or a person's.
         ("My identity card number is 20241234.", "id_card"),
         ("我的手机号是 138 1234 5678", "cn_mobile"),
-        ("我家电话 021-6288 1234", "cn_mobile"),
+        ("我家电话 021-6288 1234", "phone_number"),
+        ("手机号 10012345678", "cn_mobile"),  # a mobile's length, whatever its prefix
         ("餐厅经理的手机 13812345678", "cn_mobile"),
         ("My phone number is (415) 555-0134.", "phone_number"),
         ("Call me at the restaurant on my cell (415) 555-0134.", "phone_number"),
@@ -372,6 +382,78 @@ def test_a_project_or_a_business_line_named_by_an_identifiers_word_is_no_identif
 )
 def test_a_persons_number_after_the_same_words_is_still_an_identifier(text, kind):
     assert find_sensitive_identifier(text) == kind
+
+
+# Traditional characters are read as simplified: the same words, the same judgement (a probe
+# found "身份證項目 20241234" refused as an ID card and "我家電話 021-6288 1234" kept).
+@pytest.mark.parametrize(
+    ("traditional", "simplified", "kind"),
+    [
+        ("身份證項目 20241234 週五截止", "身份证项目 20241234 周五截止", None),
+        ("那家餐廳的訂位電話是 021-6288 1234。", "那家餐厅的订位电话是 021-6288 1234。", None),
+        ("我家電話 021-6288 1234", "我家电话 021-6288 1234", "phone_number"),
+        ("我的手機號碼是 138 1234 5678", "我的手机号码是 138 1234 5678", "cn_mobile"),
+        ("身份證字號 A123456789", "身份证字号 A123456789", "id_card"),
+        ("我的聯絡方式：0755-2345 6789", "我的联络方式：0755-2345 6789", "phone_number"),
+        ("銀行帳號 6222 0212 3456 7890", "银行帐号 6222 0212 3456 7890", "bank_account"),
+    ],
+)
+def test_traditional_script_is_judged_as_simplified(traditional, simplified, kind):
+    assert find_sensitive_identifier(traditional) == kind
+    assert find_sensitive_identifier(simplified) == kind
+
+
+# A personal line after a phone's word, mobile or landline, whatever its area code's length:
+# "我家电话 0755-2345 6789" (12 digits) was kept while an 11-digit landline was refused.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我家电话是 010-6552 8890",
+        "我家电话 0755-2345 6789",
+        "我的电话：0571 8502 2088",
+        "办公室电话 0755-23456789，分机 123",
+        "My phone is 010-6552 8890.",
+        "My home phone is 020 7946 0958.",
+        "Meine Telefonnummer ist 030 12345678.",
+        "Мой домашний телефон 8 495 123-45-67.",
+    ],
+)
+def test_a_personal_landline_after_a_phones_word_is_an_identifier(text):
+    assert find_sensitive_identifier(text) == "phone_number"
+
+
+def test_labels_are_written_as_the_simplified_view_reads_them():
+    # The rules read traditional characters as simplified: a label written in traditional
+    # characters (or a Japanese kanji the view changes, 電話) would never match.
+    sources = [family.labels for family in identifiers._ABROAD] + [
+        pattern.pattern
+        for pattern in (
+            identifiers._ID_LABEL_RE,
+            identifiers._PHONE_LABEL_RE,
+            identifiers._CARD_LABEL_RE,
+            identifiers._PASSPORT_RE,
+            identifiers._LINE_WORD_RE,
+            identifiers._BUSINESS_BEFORE_RE,
+            identifiers._BANK_CONTEXT_RE,
+        )
+    ]
+    han = re.findall(r"[\u3400-\u9fff\uf900-\ufaff]+", "|".join(sources))
+    assert [word for word in han if simplified(word) != word] == []
+
+
+# Not a person's line: a business's, by its owner or by its kind (a 400 number).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "那家餐厅的订位电话是 0755-2345 6789。",
+        "酒店前台电话 0755-2345 6789",
+        "服务电话 400 820 8820",
+        "The restaurant's phone number is 020 7946 0958.",
+    ],
+)
+def test_a_business_or_no_line_after_a_phones_word_is_no_identifier(text):
+    assert find_sensitive_identifier(text) is None
+    assert find_secret(text) is None
 
 
 @pytest.mark.parametrize(
