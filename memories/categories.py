@@ -15,8 +15,10 @@ written to them):
 * ``fact`` — anything else about the user.
 
 The rules read the wording outside a work's title: "用户在读《凤凰项目》" is about a book, not a
-project. The first rule that matches wins, in that order. A ``memory_key`` says what the memory
-is the value of: one of ``preference.*`` makes it a preference whatever the wording.
+project; nor is 项目 the modifier of a person or a thing when no project is named before it
+("项目负责人赵敏下周休假" is about 赵敏, "北斗项目负责人是陈静" about 北斗). The first rule
+that matches wins, in that order. A ``memory_key`` says what the memory is the value of: one of
+``preference.*`` makes it a preference whatever the wording.
 
 A fact can read as more than its category: "项目“天枢”计划四月上线" is a goal (the first rule
 that matches) and about a project too. ``reads_as`` says whether a text reads as one kind,
@@ -36,6 +38,29 @@ PREFERENCE_KEY_PREFIX = "preference."
 # An instruction addressed to the assistant opens the sentence: "Answer in English…",
 # "Always reply…", "Please respond…" ("From now on, answer…" too).
 _EN_OPENING = r"^\s*(?:from now on,?\s+)?(?:please\s+)?(?:always\s+)?"
+
+# 项目 / "project" as the modifier of a person or a thing (项目负责人赵敏, 项目经理, 项目群, "the
+# project manager Dana") says who or what the fact is about, not which project: the word makes
+# no project then, unless a project is named before it (北斗项目负责人是陈静, "the Atlas project
+# manager"). Named: after a name's last character, a closing quote or a Latin word (a space
+# between); not at the start of a clause or after one of the words below, which name none.
+_PROJECT_PERSON_OR_THING_ZH = (
+    r"(?:负责人|经理|主管|总监|助理|秘书|组长|组员|组成员|成员|同事|群(?!体))"
+)
+_NAMES_NO_PROJECT_ZH = "的是和与跟及找问由给让请向把被对在到进个位名当任做新前原"
+_PROJECT_PERSON_OR_THING_EN = (
+    r"(?:manager|lead|leader|owner|coordinator|sponsor|member|channel|chat|group)s?\b"
+)
+_NAMES_NO_PROJECT_EN = (
+    r"the|a|an|my|our|your|his|her|their|its|this|that|is|are|was|were|be|as|to|with|and|or"
+    r"|of|for|new|former"
+)
+_PROJECT_WORD = (
+    rf"项目(?!{_PROJECT_PERSON_OR_THING_ZH})"
+    rf"|(?:(?<=[^\W{_NAMES_NO_PROJECT_ZH}]|[”\"'」』）)])|(?<=[a-z0-9] ))项目"
+    rf"|\bproject\b(?!\s+{_PROJECT_PERSON_OR_THING_EN})"
+    rf"|(?:^|(?<=\s))(?!(?:{_NAMES_NO_PROJECT_EN})\b)[\w-]+\s+project\b"
+)
 
 RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     (
@@ -69,7 +94,7 @@ RULES: tuple[tuple[Category, re.Pattern[str]], ...] = (
     ),
     (
         Category.PROJECT,
-        re.compile(r"项目|仓库|架构|技术栈|约定|规范|\bproject\b|\brepo\b|\bconvention", re.I),
+        re.compile(rf"{_PROJECT_WORD}|仓库|架构|技术栈|约定|规范|\brepo\b|\bconvention", re.I),
     ),
 )
 

@@ -26,10 +26,11 @@ things; what the extractors produced besides those was noise that also weighed a
   words, or a three-character one opens with one of its verbs (``misread_persons``);
 * a common word a user put in quotes as a heading (“风险”, “结论”, “负责人”);
 * words glued to a name in a noun phrase: a role or kind before a Chinese name (项目负责人赵敏,
-  客户顺丰: the run of nouns starts at the name), a unit after a number ("inch" of "14-inch
-  MacBook Pro M3"), an adjective, a role or a verb spaCy read as a noun before an English name
-  ("white Tesla Model 3", "senior engineer Luca", "contact Dana Whitfield"), and a kind after
-  it ("mechanical Keychron K2 keyboard"): the name alone;
+  客户顺丰: the run of nouns starts at the name), a verb jieba tags as a noun after a place
+  (蓝鲸科技工作, 阿里工作, 北京大学读书: ``ZH_PLACE_VERBS``), a unit after a number ("inch"
+  of "14-inch MacBook Pro M3"), an adjective, a role or a verb spaCy read as a noun before an
+  English name ("white Tesla Model 3", "senior engineer Luca", "contact Dana Whitfield"), and a
+  kind after it ("mechanical Keychron K2 keyboard"): the name alone;
 * names cut short or spelt twice: a model name cut before its number ("Tesla Model" of "Tesla
   Model 3": the number is taken in, not one that counts what follows: "Elden Ring 3 hours"), a
   product's suffix alone ("Pro" of "iPhone 15 Pro", "Pixel" of "Pixel 8" where spaCy reads the 8
@@ -483,6 +484,14 @@ FUNCTION_CHARS = frozenset(
 ZH_RUN_BREAKS = word_set(
     "优先 批量 整理 统一 为主 一律 全部 全都 有点 免费 时 时候 里 中 上 下 前 后 内 外 间"
 )
+# What one does at a place, said after it: 在蓝鲸科技工作, 在北京大学读书, 在杭州生活.  jieba tags
+# some as nouns or verbal nouns (工作, 供职, 读书, 上学, 生活, 效力), which glued them to the place
+# (蓝鲸科技工作), the others as verbs, which end a run already.  At a run's end such a word is the
+# verb, not part of the name; before a noun it stays (工作电脑).  Not 办公, 创业, 服务 or 培训:
+# 远程办公, 互联网创业, 支付服务 and 新人培训 are things people name.
+ZH_PLACE_VERBS = word_set(
+    "工作 供职 任职 就职 上班 实习 兼职 打工 读书 上学 就读 求学 生活 居住 定居 效力"
+)
 # A quoted span ending on one of these is a heading the user quoted (“操作步骤”“常见问题”“待办”),
 # not a name.
 ZH_HEADING_WORDS = word_set(
@@ -600,12 +609,15 @@ def _opens_person(words: list[str], at: int) -> bool:
 def noun_run_entities(run: list[tuple[str, str]]) -> list[Entity]:
     """A run of adjacent nouns (jieba's ``(word, flag)``) as entities: the common nouns before
     its first name are that name's role or kind (项目负责人赵敏, 客户顺丰: the name is the topic,
-    not the run); a family name and a title or a one-character given name (宋老师, 钱坤) is a
-    person; the run's words together are a topic (代码评审意见) once lone characters at its
-    start (四栏整理) are gone."""
+    not the run), and a verb of what one does at a place that ends the run is no part of the
+    place (蓝鲸科技工作: ``ZH_PLACE_VERBS``); a family name and a title or a one-character given
+    name (宋老师, 钱坤) is a person; the run's words together are a topic (代码评审意见) once lone
+    characters at its start (四栏整理) are gone."""
     found: list[Entity] = []
     start = next((at for at in range(len(run)) if _starts_name(run, at)), 0)
     words = [word for word, _ in run[start:]]
+    while words and words[-1] in ZH_PLACE_VERBS:
+        words.pop()
     if _opens_person(words, 0):
         found.append(("PROPER", words[0] + words[1]))
         words = words[2:]

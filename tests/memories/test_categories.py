@@ -62,6 +62,12 @@ def test_each_category_in_both_languages(text, category):
         ("The user answers support tickets in English.", Category.FACT),  # the user's answers
         ("用户负责回答客户的问题。", Category.FACT),
         ("用户最近在读《凤凰项目》这本书。", Category.FACT),  # a title names a book, no project
+        # 项目 as the modifier of a person or a thing, with no project named: about the person
+        ("项目负责人赵敏下周休假。", Category.FACT),
+        ("用户是项目经理。", Category.FACT),
+        ("The project manager Dana is on leave next week.", Category.FACT),
+        ("北斗项目负责人是陈静。", Category.PROJECT),  # a named project's owner
+        ("Dana is the Atlas project manager.", Category.PROJECT),
         ("用户在读《必须知道的 100 个规范》。", Category.FACT),
     ],
 )

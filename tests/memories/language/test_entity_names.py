@@ -98,6 +98,15 @@ JUNK = [
     # A number that counts what follows, or a date, is no model number.
     ("User plays Elden Ring 3 hours a day.", {"Elden Ring 3 hours", "Elden Ring 3"}),
     ("The launch moved to March 3.", {"March 3"}),
+    # The verb of where one works, studies or lives, which jieba tags a noun, after the place.
+    ("用户在蓝鲸科技工作。", {"蓝鲸科技工作"}),
+    ("用户去年在阿里工作。", {"阿里工作"}),
+    ("用户在阿里工作过两年。", {"阿里工作"}),
+    ("王磊在顺丰工作。", {"顺丰工作"}),
+    ("用户在蓝鲸科技供职。", {"蓝鲸科技供职"}),
+    ("用户在北京大学读书。", {"北京大学读书"}),
+    ("孩子在杭州上学。", {"杭州上学"}),
+    ("用户在杭州生活了十年。", {"杭州生活"}),
 ]
 
 # Names a person clicks, each with a memory that mentions it.
@@ -167,6 +176,21 @@ NAMES = [
     # A date or a capitalised word spaCy labels a number is no measure.
     ("The daily standup is at 9:30.", {"daily standup"}),
     ("Retro notes live in the Retros space.", {"Retros space"}),
+    # The organisation alone, whatever verb says the user works there.
+    ("用户在蓝鲸科技工作。", {"蓝鲸科技"}),
+    ("用户在蓝鲸科技工作，是后端开发工程师。", {"蓝鲸科技"}),
+    ("用户去年在阿里工作。", {"阿里"}),
+    ("用户在阿里工作过两年。", {"阿里"}),
+    ("王磊在顺丰工作。", {"王磊", "顺丰"}),
+    ("用户在蓝鲸科技上班。", {"蓝鲸科技"}),
+    ("用户在蓝鲸科技任职。", {"蓝鲸科技"}),
+    ("用户在蓝鲸科技供职。", {"蓝鲸科技"}),
+    ("用户在腾讯实习。", {"腾讯"}),
+    ("用户在北京大学读书。", {"北京大学"}),
+    ("The user works at Blue Whale Tech.", {"Blue Whale Tech"}),
+    ("User worked at Alibaba last year.", {"Alibaba"}),
+    # Such a verb before a noun is part of the topic (架构评审 above ends on another verb).
+    ("用户的工作电脑是 MacBook Pro。", {"工作电脑", "MacBook Pro"}),
 ]
 
 
@@ -349,6 +373,25 @@ def test_the_migration_takes_roles_and_modifiers_out_of_stored_names(scope, agen
     assert after["赵敏"][1] == {ids[0]}
     assert after["tesla model 3"][1] == {ids[1]}
     assert not {"项目负责人赵敏", "white tesla model"} & set(after)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_takes_the_verb_of_a_workplace_out_of_stored_names(scope, agent):
+    texts = ["用户在蓝鲸科技工作。", "用户去年在阿里工作。"]
+    ids = [services.memory_add(scope=scope, text=t, actor=agent).memory_id for t in texts]
+    assert all(ids), ids
+    # The index as the previous rules left it.
+    _plant(scope.key, "蓝鲸科技工作", [ids[0]])
+    _plant(scope.key, "阿里工作", [ids[1]])
+
+    import_module("memories.migrations.0023_entity_names_without_verbs").relink_entities(
+        None, connection.schema_editor()
+    )
+
+    after = _entity_rows(scope.key)
+    assert after["蓝鲸科技"][1] == {ids[0]}
+    assert after["阿里"][1] == {ids[1]}
+    assert not {"蓝鲸科技工作", "阿里工作"} & set(after)
 
 
 @pytest.mark.django_db

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from memories.categories import categorize
 from memories.recall.listing import CONCLUSION, Listing, asked_to_list, listed, reads_verified
 from memories.types import Category, Channel, ChannelHit
 
@@ -117,6 +118,36 @@ def test_a_kind_is_its_category_or_its_wording_never_a_title():
     words are not what a memory is about."""
     assert listed(Listing(kind=Category.PROJECT), NEAREST) == ["goal", "named"]
     assert listed(None, NEAREST) == []
+
+
+# 项目 as the modifier of a person or a thing the memory is about, with no project named.
+MENTIONS_ONLY = [
+    "项目负责人赵敏下周休假。",
+    "项目经理王磊是用户的大学同学。",
+    "用户是项目经理。",
+    "用户每天早上在项目群里发日报。",
+    "The project manager Dana is on leave next week.",
+]
+PROJECTS = [
+    "项目“天枢”计划四月上线。",
+    "用户负责北斗项目。",
+    "北斗项目负责人是陈静。",
+    "用户是北斗项目的项目经理。",
+    "The user leads the Atlas project.",
+    "Dana is the Atlas project manager.",
+]
+
+
+@pytest.mark.parametrize("text", MENTIONS_ONLY)
+def test_a_memory_that_only_names_a_projects_person_or_thing_is_no_project(text):
+    """Stored as the doors store it (its category from its wording): 项目负责人赵敏 is a person,
+    项目群 a chat, and neither is one of the user's projects."""
+    assert not Listing(kind=Category.PROJECT).holds(hit("m", text, categorize(text)))
+
+
+@pytest.mark.parametrize("text", PROJECTS)
+def test_a_memory_that_names_a_project_is_one(text):
+    assert Listing(kind=Category.PROJECT).holds(hit("p", text, categorize(text)))
 
 
 def test_everything_in_the_nearest_order_pinned_first():

@@ -116,6 +116,39 @@ def test_what_is_remembered_about_the_user_is_answered_pinned_first(scope, agent
         assert set(answer) <= set(zhangwei.values())
 
 
+# Memories that name a project's person or thing, not a project (项目 its modifier).
+ZH_MENTIONS = {
+    "zhaomin": "项目负责人赵敏下周休假。",
+    "wanglei": "项目经理王磊是用户的大学同学。",
+}
+
+
+def test_a_person_of_a_project_is_not_listed_as_a_project(scope, agent, zhangwei):
+    """A probe's list of projects held "项目负责人赵敏下周休假": its 项目 made it a project by its
+    wording. It is about 赵敏; the projects, a named one's owner among them, are listed."""
+    ids = {
+        **zhangwei,
+        **store(scope, agent, ZH_MENTIONS),
+        **store(scope, agent, {"owns_beidou": "用户负责北斗项目。"}),
+    }
+    projects = {ids[name] for name in (*ZH_PROJECTS, "owns_beidou")}
+    answer = found(selectors.memory_search(scope=scope, query="我手上有哪些项目", top_k=10))
+    assert set(answer[: len(projects)]) == projects, answer
+    assert not {ids[name] for name in ZH_MENTIONS} & set(answer[: len(projects)])
+
+
+def test_an_english_project_manager_is_not_listed_as_a_project(agent, emma):
+    scope, ids = emma
+    ids = {
+        **ids,
+        **store(scope, agent, {"dana": "The project manager Dana is on leave next week."}),
+    }
+    result = selectors.memory_search(scope=scope, query="What projects am I working on?", top_k=5)
+    answer = found(result)
+    assert set(answer[:2]) == {ids[name] for name in EN_PROJECTS}, answer
+    assert ids["dana"] not in [hit.id for hit in result.items if not hit.related], answer
+
+
 def test_the_list_stays_within_top_k(scope, zhangwei):
     answer = found(selectors.memory_search(scope=scope, query="我手上有哪些项目", top_k=2))
     assert len(answer) == 2
