@@ -11,7 +11,9 @@ personal. Mobile numbers need a plausible grouping (3-4-4, digit by digit…) so
 such as "139.00 - 1234.56" is not read as a phone number. After a phone's label a landline
 counts like a mobile, whatever its area code's length (``_is_personal_line``). A phone's label
 owned by a business ("餐厅的订位电话", "Tony's Pizza phone number") names its public line, no
-one's number (``business_line``).
+one's number (``business_line``), and one followed by a meeting's ("电话会议号") names the
+meeting's. Labels are matched as written before their numerals become digits: 统一证号 is no
+统1证号.
 
 Other countries' numbers (``_ABROAD``) are read the same two ways. After a label in the
 language of the text (IBAN aside, whose checksum is enough) a number of the identifier's shape
@@ -135,8 +137,9 @@ def find_sensitive_identifier(text: str) -> str | None:
 
 def _find_in_view(text: str) -> str | None:
     folded = fold(text)
-    # Numerals first: 參 (3) is read before it becomes 参, which is no numeral.
-    numbers = simplified(map_chinese_numerals(folded))
+    # Numerals first: 參 (3) is read before it becomes 参, which is no numeral. Labels keep
+    # their characters (统一证号).
+    numbers = _labels_as_written(simplified(map_chinese_numerals(folded)), simplified(folded))
     kind = _labelled(numbers)
     if kind is not None:
         return kind
@@ -181,9 +184,10 @@ def _labelled_phone(text: str) -> str | None:
     """A person's mainland number after a phone's label: a mobile's eleven digits whatever
     their prefix (the label says what they are, as a wrong check digit leaves an ID an ID), or
     a landline, whose length depends on its area code (010-6552 8890, 0755-2345 6789): the
-    plan knows which are dialled. Not a business's line (``business_line``)."""
+    plan knows which are dialled. Not a business's line nor a meeting's number
+    (``_names_no_persons_line``)."""
     for match in _PHONE_LABEL_RE.finditer(text):
-        if business_line(text, match.start()):
+        if _names_no_persons_line(text, match.start(), match.end()):
             continue
         run = next(digit_runs(text[match.end() :]), None)
         if run is None or not _standalone(run):
@@ -242,6 +246,18 @@ def business_line(text: str, at: int) -> bool:
     if _PERSON_BEFORE_RE.search(before):
         return False
     return bool(_BUSINESS_BEFORE_RE.search(before) or _BUSINESS_AFTER_RE.match(text, at))
+
+
+# A meeting's number named between a phone's word and the number: "电话会议号 …" (a conference
+# call's), "电话入会：会议号 …" (joining by phone). Only Chinese: nothing but punctuation and
+# short words ("is", "my") stands between an English phone's word and its number.
+_MEETING: Final = "会议"
+
+
+def _names_no_persons_line(text: str, label: int, number: int) -> bool:
+    """The phone's word at ``label`` names no one's line in the number at ``number``: a
+    business's (``business_line``) or a meeting's."""
+    return business_line(text, label) or _MEETING in text[label:number]
 
 
 def _standalone(run: DigitRun) -> bool:
@@ -526,8 +542,36 @@ _MOBILE_TYPES: Final = frozenset(
 )
 
 
+# A business's numbers: freephone (800), shared-cost (400), premium rates, one number for all
+# of a company's offices.
+_BUSINESS_TYPES: Final = frozenset(
+    {
+        phonenumbers.PhoneNumberType.TOLL_FREE,
+        phonenumbers.PhoneNumberType.SHARED_COST,
+        phonenumbers.PhoneNumberType.PREMIUM_RATE,
+        phonenumbers.PhoneNumberType.UAN,
+    }
+)
+# "phone number", "携帯番号", "전화 번호", "номер телефона" is read from its last word.
+_PHONE_NUMBER_WORD: Final = (
+    r"(?:\s*(?:number|no\b\.?|nummer|num[ée]ro|n[úu]mero|numero|番号|번호|号码?))?"
+)
+
+
 def _is_phone(value: str, regions: tuple[str, ...] = _PHONE_REGIONS) -> bool:
     return any(_is_personal_line(value, region) for region in regions)
+
+
+def _line_type(value: str, region: str) -> int | None:
+    """What ``value`` is in ``region``'s plan (a ``PhoneNumberType``), None when no valid number
+    there."""
+    if not value.isdigit() or not 7 <= len(value) <= 15:
+        return None
+    try:
+        number = phonenumbers.parse(value, region)
+    except phonenumbers.NumberParseException:
+        return None
+    return phonenumbers.number_type(number) if phonenumbers.is_valid_number(number) else None
 
 
 def _is_personal_line(value: str, region: str) -> bool:
@@ -536,22 +580,14 @@ def _is_personal_line(value: str, region: str) -> bool:
     shared-cost lines, premium rates) are none. Without its trunk prefix a landline is not read:
     some plans (Germany's, Austria's) take almost any digits for one, and "400-820-8820" is a
     German landline to them."""
-    if not value.isdigit() or not 7 <= len(value) <= 15:
-        return False
-    try:
-        number = phonenumbers.parse(value, region)
-    except phonenumbers.NumberParseException:
-        return False
-    if not phonenumbers.is_valid_number(number):
-        return False
-    line = phonenumbers.number_type(number)
+    line = _line_type(value, region)
     if line in _MOBILE_TYPES:
         return True
+    if line != phonenumbers.PhoneNumberType.FIXED_LINE:
+        return False
     metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
     trunk = (metadata.national_prefix if metadata is not None else None) or ""
-    return (
-        line == phonenumbers.PhoneNumberType.FIXED_LINE and bool(trunk) and value.startswith(trunk)
-    )
+    return bool(trunk) and value.startswith(trunk)
 
 
 _BANK_CONTEXT_RE: Final = re.compile(
@@ -725,13 +761,20 @@ _ABROAD: Final = (
             r"|[đd]i[ệe]n\s+tho[ạa]i|sđt|telefoon(?:nummer)?|mobiel|kom[óo]rk\w*|ponsel|telepon"
             r"|nomor\s+hp"
         )
-        # 携帯電話 and 電話 as the simplified view reads them.
+        # 携帯電話 as the simplified view reads it.
         + r"|携帯(?:电话)?|ケータイ|휴대\s*폰|핸드폰|휴대\s*전화|전화|연락처"
         r"|телефон\w*|мобильн\w*|сотов\w*|тел\.|هاتف\w*|جوال\w*|موبايل"
-        r"|เบอร์(?:โทร)?|โทรศัพท์|फ़ोन|फोन|मोबाइल|手机|电话|联系方式|联络方式)"
-        # "phone number", "携帯番号", "전화 번호", "номер телефона" is read from its last word.
-        r"(?:\s*(?:number|no\b\.?|nummer|num[ée]ro|n[úu]mero|numero|番号|번호|号码?))?",
+        r"|เบอร์(?:โทร)?|โทรศัพท์|फ़ोन|फोन|मोबाइल|手机)" + _PHONE_NUMBER_WORD,
         _is_phone,
+        gap=_SHORT_GAP,
+    ),
+    # A line's word in Chinese (電話 in Japanese as the simplified view reads it): a mainland
+    # 400 or 800 number after it is a business's, though India dials 800-820-8820 as a mobile
+    # ("免费咨询电话 800-820-8820"). After a mobile's word (手机) it is still India's mobile.
+    _Family(
+        "phone_number",
+        r"(?:电话|联系方式|联络方式)" + _PHONE_NUMBER_WORD,
+        lambda value: _line_type(value, "CN") not in _BUSINESS_TYPES and _is_phone(value),
         gap=_SHORT_GAP,
     ),
 )
@@ -743,7 +786,20 @@ def _any_label() -> re.Pattern[str]:
     # A lookahead finds labels that overlap ("رقم الهوية الإماراتية": an ID card's label and,
     # one word on, the Emirates ID's).
     labels = "|".join(f"(?:{family.labels})" for family in _ABROAD)
-    return re.compile(f"(?=(?:{labels}))", re.IGNORECASE)
+    return re.compile(f"(?=({labels}))", re.IGNORECASE)
+
+
+def _labels_as_written(numbers: str, words: str) -> str:
+    """``numbers`` with each label of ``_ABROAD`` as ``words`` (the same text before its
+    Chinese numerals became digits, of the same length) writes it: 统一证号, Taiwan's resident
+    certificate, is no 统1证号. The number after a label is still read in digits."""
+    if numbers == words:
+        return numbers
+    chars = list(numbers)
+    for label in _any_label().finditer(words):
+        start, end = label.span(1)
+        chars[start:end] = words[start:end]
+    return "".join(chars)
 
 
 def _labelled_abroad(text: str) -> str | None:
@@ -755,7 +811,10 @@ def _labelled_abroad(text: str) -> str | None:
             continue
         for start in starts:
             match = family.pattern.match(text, start)
-            if match is None or (family.kind == "phone_number" and business_line(text, start)):
+            if match is None or (
+                family.kind == "phone_number"
+                and _names_no_persons_line(text, start, match.start("value"))
+            ):
                 continue
             written = match.group("value")
             if _starts_with_a_date(written):

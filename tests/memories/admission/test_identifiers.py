@@ -456,6 +456,39 @@ def test_a_business_or_no_line_after_a_phones_word_is_no_identifier(text):
     assert find_secret(text) is None
 
 
+# After a Chinese line's word a mainland 800 number is a business's, though India dials
+# 800-820-8820 as a mobile; a conference call's meeting number is no one's line. Both were
+# refused (as an Indian mobile, as a mainland mobile's eleven digits after 电话).
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("免费咨询电话 800-820-8820", None),
+        ("全国免费電話 8008208820", None),
+        ("电话会议号 12345678901", None),
+        ("电话会议号：415 867 5309", None),
+        ("电话入会：会议号 123 456 789", None),
+        # A person's foreign number after the same words is still theirs, and after a mobile's
+        # word 800… is India's mobile.
+        ("我朋友的电话 98765 43210", "phone_number"),
+        ("我的电话是 415 867 5309", "phone_number"),
+        ("他的手机 80082 08820", "phone_number"),
+        ("My phone is 98765 43210.", "phone_number"),
+    ],
+)
+def test_a_mainland_business_line_or_a_meeting_number_after_a_phones_word(text, kind):
+    assert find_sensitive_identifier(text) == kind
+
+
+# A label holding a numeral's character is matched as written, and the number after it read
+# with its numerals as digits: 统一证号 (Taiwan's resident certificate) was read as 统1证号.
+@pytest.mark.parametrize(
+    "text",
+    ["统一证号 A12345678", "我的統一證號是 A123456789", "统一证号：A一二三四五六七八"],
+)
+def test_a_label_holding_a_numeral_is_matched_as_written(text):
+    assert find_sensitive_identifier(text) == "id_card"
+
+
 @pytest.mark.parametrize(
     "text",
     [
