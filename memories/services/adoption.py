@@ -14,6 +14,7 @@ from django.conf import settings
 from memories import governance, metrics
 from memories.admission import admit_extracted
 from memories.engine import ExtractedFact, get_engine
+from memories.engine.extraction.keys import retires
 from memories.instants import read_instant
 from memories.locks import scope_write_lock
 from memories.models import AuditEvent, MemoryRow
@@ -107,8 +108,10 @@ def memory_record_extracted(
     harmless one by one); a refused fact is physically removed and never audited. The same
     governance as ``memory_add`` holds: a fact repeating an active memory is removed and
     answers ``no_effect`` (``duplicate``), one whose key holds an explicit statement is removed
-    (``explicit_statement_kept``), otherwise it supersedes the key's current memory. The caller
-    holds the scope's write lock (the ingest worker, from extraction to adoption)."""
+    (``explicit_statement_kept``), otherwise it supersedes the key's current memory — unless
+    the fact does not replace it (``keys.retires``: leaving another employer than the one held),
+    when it is stored beside it without the key. The caller holds the scope's write lock (the
+    ingest worker, from extraction to adoption)."""
     ctx = WriteContext(scope=scope, actor=actor, source=Source.INGEST, run_id=run_id)
     admission = admit_extracted(text=text)
     if admission_refused(admission):
@@ -125,6 +128,12 @@ def memory_record_extracted(
         current, may_replace = key_conflict(
             scope=scope, memory_key=memory_key, confidence=confidence, exclude_id=memory_id
         )
+        if current is not None and not retires(
+            memory_key=memory_key, fact=text, held=current.content
+        ):
+            # The key was only proposed, and the fact does not replace its holder ("The user
+            # left Google." beside "用户在字节跳动工作。"): stored beside it, without the key.
+            memory_key, current, may_replace = "", None, True
         if repeated is not None:
             return _discard_as_noop(ctx, memory_id=memory_id, kept=repeated.id, reason="duplicate")
         if current is not None and not may_replace:

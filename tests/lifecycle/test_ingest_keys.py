@@ -3,6 +3,8 @@ worker, the offline extractor): the key is proposed on the written fact, in eith
 
 from __future__ import annotations
 
+import pytest
+
 from lifecycle.models import IngestJob
 from memories.models import MemoryRow
 from tests.lifecycle.conftest import run_queue
@@ -138,3 +140,66 @@ def test_a_short_answer_to_the_assistants_question_is_the_users_editor(v1_live, 
     job = IngestJob.objects.get(id=accepted.json()["job_id"])
     assert job.status == IngestJob.Status.SUCCEEDED, job.reason
     assert _active(scope) == [("用户平时用 Vim 编辑器。", "preference.editor")]
+
+
+@pytest.mark.parametrize(
+    ("works", "left", "fact"),
+    [
+        # Stored nothing: 昨天/yesterday vetoed the sentence as a one-off.
+        ("I work at Google.", "I left Google yesterday.", "The user left Google."),
+        ("我在阿里工作。", "我昨天从阿里离职了", "用户从阿里离职了。"),
+    ],
+)
+def test_leaving_an_employer_yesterday_retires_it(v1_live, scope, works, left, fact):
+    first = ingest(v1_live, scope, "run-1", works, "Noted.")
+    assert first.status == IngestJob.Status.SUCCEEDED, first.reason
+    second = ingest(v1_live, scope, "run-2", left, "Got it.")
+    assert second.status == IngestJob.Status.SUCCEEDED, second.reason
+    assert _active(scope) == [(fact, "profile.employer")]
+
+
+@pytest.mark.parametrize(
+    ("works", "left", "fact"),
+    [
+        # The probe: "I left Google" retired the ByteDance memory.
+        ("我在字节跳动工作。", "I left Google.", "The user left Google."),
+        ("我在字节跳动工作。", "我从阿里离职了。", "用户从阿里离职了。"),
+        ("I work at Shopify.", "I left Google.", "The user left Google."),
+        ("I work at Shopify.", "I'm no longer at Stripe.", "The user is no longer at Stripe."),
+    ],
+)
+def test_leaving_another_employer_leaves_the_current_one_in_place(
+    v1_live, scope, works, left, fact
+):
+    """Leaving a company the current employer memory does not name says nothing of that
+    employer: it stays the key's holder, and the leaving is stored beside it, without the key."""
+    first = ingest(v1_live, scope, "run-1", works, "好的。")
+    assert first.status == IngestJob.Status.SUCCEEDED, first.reason
+    [current] = first.memory_ids
+    held = MemoryRow.objects.get(id=current).content
+    second = ingest(v1_live, scope, "run-2", left, "Got it.")
+    assert second.status == IngestJob.Status.SUCCEEDED, second.reason
+    assert MemoryRow.objects.get(id=current).payload["status"] == "active"
+    assert _active(scope) == sorted([(held, "profile.employer"), (fact, "")])
+
+
+@pytest.mark.parametrize(
+    ("works", "left", "fact"),
+    [
+        # The same company in the other language (CC-CEDICT: "Google, Internet company…").
+        ("我在谷歌工作。", "I left Google.", "The user left Google."),
+        ("I work at ByteDance.", "我从字节跳动离职了。", "用户从字节跳动离职了。"),
+        # Its short name.
+        ("我在字节工作。", "我从字节跳动离职了。", "用户从字节跳动离职了。"),
+        ("I work at Google Cloud.", "I quit Google.", "The user quit Google."),
+    ],
+)
+def test_leaving_the_employer_by_another_of_its_names_retires_it(v1_live, scope, works, left, fact):
+    first = ingest(v1_live, scope, "run-1", works, "好的。")
+    assert first.status == IngestJob.Status.SUCCEEDED, first.reason
+    [current] = first.memory_ids
+    second = ingest(v1_live, scope, "run-2", left, "Got it.")
+    assert second.status == IngestJob.Status.SUCCEEDED, second.reason
+    [leaving] = second.memory_ids
+    assert MemoryRow.objects.get(id=current).payload["superseded_by"] == leaving
+    assert _active(scope) == [(fact, "profile.employer")]

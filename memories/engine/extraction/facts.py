@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memories.engine.extraction.rules import PAST_DATED
+from memories.engine.extraction.rules import DATED_PAST
 from memories.text import HAN, word_set
 
 # Sentences end at Chinese/English terminal punctuation or a line break; an English full stop
@@ -57,6 +57,8 @@ WRAPPER = re.compile(
     r"(?:please\s+)?(?:remember|note)\s+the\s+following|"
     # Where a conclusion comes from is no part of it ("根据压测结果", "based on the logs").
     r"(?:根据|基于|从)[^，,。]{0,20}(?:结果|数据|日志|监控|来看|看来)|"
+    r"经过[^，,。]{0,8}(?:排查|调查|分析|定位|测试|验证|压测|检查|debug)|"
+    r"after\s+(?:some\s+)?(?:digging|debugging|investigating|investigation|profiling)\b.*|"
     r"(?:based\s+on|according\s+to|judging\s+(?:by|from))\b.*|"
     r"(?:(?:so|ok(?:ay)?)[, ]+)?(?:(?:we'?re|it'?s|that'?s)\s+)?(?:settled|decided|agreed|deal)"
     r"(?:\s+then)?|(?:in\s+)?summary|to\s+sum\s+up|"
@@ -89,7 +91,7 @@ FILLER = re.compile(
     r"^(?:唉+|哎(?:呀|哟)?|嗯+|啊+|哈哈+|呃+|额|嘿|哇|噢|哦+|oh|ah|hmm+|ugh|haha+)(?:[，,!！~～…]+\s*|$)|"
     r"^(?:fyi|just so you know|for the record)(?:[:, ]+|$)|"
     r"^(?:actually|also|btw|by the way|heads up|(?:small |quick )?update\b|correction|"
-    r"另外|还有|对了|补充一下|更新一下)[，,:： ]*|"
+    r"另外|还有|对了|补充一下|更新一下|其实|实际上)[，,:： ]*|"
     # An answer's "no" before what the user states instead ("不是，我们早就换成…").
     r"^(?:不是|不要|不用|不对|不|no|nope)(?:[，,]\s*(?=\S)|$)|"
     r"^(?:已确认|确认|已记录|已记下|记下了|记住了|收到|明白|了解|已更新|没问题|更正一下|更正|"
@@ -276,10 +278,11 @@ _AROUND_DATE = re.compile(r"(?<=\s)\s+|\s+(?=[，,。.!！?？])|^[\s，,]+")
 
 def undated(sentence: str) -> str:
     """``sentence`` without a date relative to the day it was said ("上个月我从阿里离职了" → "我
-    从阿里离职了", "I left Google last month" → "I left Google"): a change kept from a past day
-    on (``rules.time_bound``) is true from then, and "last month" read next year would be wrong.
+    从阿里离职了", "I left Google yesterday" → "I left Google", "I just left Google"): a change
+    kept from a past day on (``rules.time_bound``, ``rules.recent_change``) is true from then,
+    and "last month" read next year would be wrong.
     When it happened is the memory's own time (``created_at``, ``valid_from``)."""
-    return _AROUND_DATE.sub("", PAST_DATED.sub("", sentence)).strip()
+    return _AROUND_DATE.sub("", DATED_PAST.sub("", sentence)).strip()
 
 
 def write(sentence: str, role: str = "user") -> list[str]:
@@ -296,7 +299,7 @@ def write(sentence: str, role: str = "user") -> list[str]:
     end = terminal if terminal and terminal in "。." else ("。" if chinese else ".")
     groups: list[list[str]] = [[]]
     separators: list[list[str]] = [[]]
-    clauses = _clauses(body)
+    clauses = _corrected(_clauses(body))
     stub = False  # the clause before lost its object
     for n, (clause, separator) in enumerate(clauses):
         raw = clause.strip()
@@ -318,6 +321,8 @@ def write(sentence: str, role: str = "user") -> list[str]:
         if role == "assistant" and _ASSISTANT_SELF.search(_protect_quotes(text)[0]):
             continue
         instruction = role == "user" and _instruction_after_so(raw, text)
+        if instruction:
+            text = _SO.sub("", text, count=1)  # "所以别…": the instruction, not its reason
         if role == "user" and _about_user(groups[-1]) and _addressed(text) and not instruction:
             continue  # how the assistant should apply the fact: not part of it
         # A short clause ("我很反感") stays with what it is about.
@@ -362,6 +367,29 @@ def _object_follows(clause: str, separator: str, following: str) -> bool:
     )
 
 
+# A correction that opens with what is not so ("其实我不是在杭州，我上个月搬到苏州了", "Actually
+# I'm not in Berlin, I moved to Munich"): the value that follows says it.
+_NOT_SO = re.compile(
+    r"^(?:其实|实际上|不对|更正一下|更正)[，,]?\s*我们?(?:并|其实)?(?:不是|不在|没在|没有在)|"
+    r"^(?:actually|correction)[,:]?\s*(?:I'm|I’m|I am|we're|we’re|we are)\s+not\b",
+    re.IGNORECASE,
+)
+
+
+def _corrected(clauses: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The clauses without a corrected "not so" that a clause of its own subject follows (the
+    marker may be a clause of its own: "Actually, I'm not…")."""
+    opening = ""
+    for n, (clause, separator) in enumerate(clauses[:-1]):
+        opening += clause + separator
+        if strip_filler(clause.strip()):
+            following = strip_filler(clauses[n + 1][0].strip())
+            if _NOT_SO.match(opening.strip()) and _OWN_SUBJECT.match(following):
+                return clauses[n + 1 :]
+            break
+    return clauses
+
+
 # A leading "and"/"but" of a clause that starts a fact of its own.
 _LEADING_CONJUNCTION = re.compile(
     r"^(?:and|but|also|plus)\s+(?=\S)|^(?:而且|并且|另外)[，,]?", re.I
@@ -384,23 +412,30 @@ def _answer(clause: str) -> bool:
     return content_size(choice) <= 4 and not _ADVERBIAL.match(choice) and "我" not in choice
 
 
-# "…, so always use imperial units": an instruction of its own after "so", when it speaks to no
-# one and points back at nothing ("so leave out meat when you plan meals", "so factor that in"
-# only say how to apply what came before).
+# "…, so always use imperial units", "…, so don't schedule anything before 10am", "…，所以别在
+# 早上十点前给我安排会议": an instruction of its own after "so"/所以/因此, when it speaks to no one
+# and points back at nothing ("so leave out meat when you plan meals", "so factor that in" only
+# say how to apply what came before).
 _INSTRUCTION = re.compile(
-    r"^(?:(?:always|just|only)\s+)*(?:use|answer|reply|respond|write|give|show|format|convert|"
-    r"quote|price|measure|express|round|spell|default|stick|put|include|list|talk|speak|"
-    r"explain|assume)\b",
+    r"^(?:(?:always|just|only|never|don'?t|do\s+not)\s+)*(?:use|answer|reply|respond|write|give|"
+    r"show|format|convert|quote|price|measure|express|round|spell|default|stick|put|include|"
+    r"list|talk|speak|explain|assume|schedule|book|plan|send|call|suggest|recommend)\b|"
+    r"^(?:请|以后|今后)?(?:都|也|就)?(?:别|不要|不用|勿|尽量|一律|统一|总是)",
     re.IGNORECASE,
 )
-_POINTS_AWAY = re.compile(r"\b(?:you|your|it|its|this|that|them|accordingly)\b", re.IGNORECASE)
+_SO = re.compile(r"^(?:so\b|(?:所以|因此|因而)[，,]?)\s*", re.IGNORECASE)
+_POINTS_AWAY = re.compile(
+    r"\b(?:you|your|it|its|this|that|them|accordingly)\b|你|您|这个|那个|它|据此|相应",
+    re.IGNORECASE,
+)
 
 
 def _instruction_after_so(raw: str, text: str) -> bool:
+    told = _SO.sub("", text, count=1)
     return (
-        bool(re.match(r"so\b", raw, re.IGNORECASE))
-        and bool(_INSTRUCTION.match(text))
-        and not _POINTS_AWAY.search(_protect_quotes(text)[0])
+        bool(_SO.match(raw))
+        and bool(_INSTRUCTION.match(told))
+        and not _POINTS_AWAY.search(_protect_quotes(told)[0])
     )
 
 
@@ -688,6 +723,10 @@ def _third_singular(verb: str) -> str:
         return verb
     if low in ("don't", "dont"):
         return "doesn't"
+    if low in ("haven't", "havent"):  # "I haven't decided" was "The user haven'ts decided"
+        return "hasn't"
+    if low.endswith(("n't", "n’t")):  # "didn't", "wasn't": already the third person's
+        return verb
     if low in _IRREGULAR:
         return _IRREGULAR[low]
     if low in ("was", "had", "did") or low.endswith("ed") or low in _PAST_FORMS:

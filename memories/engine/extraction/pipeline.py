@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from memories.engine.extraction import facts, rules
+from memories.engine.extraction.keys import propose_key
 
 
 @dataclass(frozen=True)
@@ -44,32 +45,42 @@ def candidates(role: str, content: str) -> list[Candidate]:
     for said, item in facts.listed(content):
         sentence = rules.without_exception(said)
         agreed = rules.agreement(sentence) if role == "user" else None
-        sentence = agreed or sentence
+        sentence = rules.without_deadline(agreed or sentence)
         if rules.veto(sentence, role):
             continue
-        verified = role == "user" and (agreed is not None or rules.answer_rule(sentence))
+        verified = role == "user" and (agreed is not None or rules.on_the_users_word(sentence))
+        written = facts.write(sentence, role)
+        if rules.recent_change(sentence):
+            # Dated today or yesterday, a change passes the one-off guard as the new value of
+            # one of the user's one-value attributes ("我昨天从阿里离职了"), and only so: "I joined
+            # a call yesterday" keys nothing and stays a one-off.
+            written = [fact for fact in written if propose_key(fact)]
         found.extend(
-            Candidate(role, sentence, fact, verified=verified, listed=item)
-            for fact in facts.write(sentence, role)
+            Candidate(role, sentence, fact, verified=verified, listed=item) for fact in written
         )
     return found
 
 
 def message_candidates(messages: Sequence[tuple[str, str]], i: int) -> list[Candidate]:
-    """The candidates of message ``i``. A user's short answer to the assistant's question about
-    the user's own preference, tool or setup ("What editor do you use?" / "Vim, always.") is the
-    question answered ("I use Vim."), kept on the user's word; the guards still veto it. Only in
-    a language the user writes in: "嗯，VS Code" to "你平时用什么编辑器？" alone is English, and a
-    Chinese fact would be language drift to ingest (which fails the whole job)."""
+    """The candidates of message ``i``. A user's answer to the assistant's question about the
+    user's own preference, tool, setting or setup ("What editor do you use?" / "Vim, always.",
+    "周报要用什么格式？" / "按…三段写") is the question answered ("I use Vim.", "周报按…三段写。"),
+    kept on the user's word; the guards still veto it, and what else the message states ("…, I'm
+    in Shanghai.") is judged as said. Only in a language the user writes in: "嗯，VS Code" to "你
+    平时用什么编辑器？" alone is English, and a Chinese fact would be language drift to ingest
+    (which fails the whole job)."""
     role, text = messages[i]
     if role == "user" and i > 0 and messages[i - 1][0] == "assistant":
         asked = facts.sentences(messages[i - 1][1])
-        statement = rules.answered(asked[-1], facts.strip_filler(text)) if asked else None
-        chinese = statement is not None and facts.is_chinese(statement)
-        if statement is not None and any(
-            facts.is_chinese(said) == chinese for who, said in messages if who == "user"
+        answer = rules.answered(asked[-1], facts.strip_filler(text)) if asked else None
+        if answer is not None and any(
+            facts.is_chinese(said) == facts.is_chinese(answer[0])
+            for who, said in messages
+            if who == "user"
         ):
-            return [replace(c, verified=True) for c in candidates(role, statement)]
+            statement, rest = answer
+            said = [replace(c, verified=True) for c in candidates(role, statement)]
+            return said + (candidates(role, rest) if rest else [])
     return candidates(role, text)
 
 

@@ -10,12 +10,25 @@ is queued and every fact again before it is adopted.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 
+import jieba
+
+from memories.language.past import PAST_DATED
+
+# Today and the day before, said relative to today ("昨天", "今天", "刚刚", "yesterday"): the day
+# of a one-off ("昨天吃了火锅", "I went to the dentist yesterday"), but a change the user made
+# that day stands from then on (``recent_change``).
+_RECENT_DAY = (
+    r"(?:昨天|今天)(?:早上|上午|中午|下午|晚上)?|昨晚|今早|刚才(?!说|提|讲)|刚刚|"
+    r"\b(?:yesterday|today)(?: (?:morning|afternoon|evening))?\b|\blast night\b|"
+    r"\bthis (?:morning|afternoon)\b|\bearlier today\b|\bjust now\b"
+)
 ONE_OFF = re.compile(
-    r"这次|本次|这一次|今天|明天|昨天|今晚|今早|下午|上午|刚才(?!说|提|讲)|刚刚|马上|临时|暂时|待会|一会儿|"
+    rf"{_RECENT_DAY}|"
+    r"这次|本次|这一次|明天|今晚|下午|上午|马上|临时|暂时|待会|一会儿|"
     r"这封|这份|这篇|这张|这条消息|"
-    r"\bthis time\b|\btoday\b|\btomorrow\b|\btonight\b|\bright now\b|\bfor now\b|\bjust once\b|"
-    r"\byesterday\b|\blast night\b|"
+    r"\bthis time\b|\btomorrow\b|\btonight\b|\bright now\b|\bfor now\b|\bjust once\b|"
     r"\bthis (?:flyer|email|document|doc|file|report|draft|message|slide|deck|pr|ticket|one)\b",
     re.IGNORECASE,
 )
@@ -82,18 +95,6 @@ TIME_BOUND = re.compile(
     r"\bin (?:a|one|two|three|four|a few|a couple of|\d+) (?:days?|weeks?)\b",
     re.IGNORECASE,
 )
-# Dated relative to today in the past ("上周", "上个月", "前几天", "last week", "two days ago"): an
-# event of a day gone by is a one-off ("I went to the dentist last week"); a change stands from
-# that day on ("上个月我从阿里离职了", "I left Google last month") and is left to the head, as
-# said. A past year dates background ("we moved the app off Java last year"): left to the head.
-_PAST_ZH = (
-    r"上上?个?(?:周|星期|礼拜)[一二三四五六日天末]?|上上?个?月(?:初|中|底)?|前几天|前两天|前阵子"
-)
-_PAST_EN = (
-    r"\blast (?:week|weekend|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|"
-    r"\b(?:a|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?|months?) ago\b"
-)
-PAST_DATED = re.compile(rf"{_PAST_ZH}|{_PAST_EN}", re.IGNORECASE)
 _HABIT = re.compile(
     r"每|一般|通常|总是|以后|今后|\bevery\b|\beach\b|\busually\b|\balways\b|\bfrom now on\b",
     re.IGNORECASE,
@@ -104,10 +105,40 @@ _HABIT = re.compile(
 CHANGE = re.compile(
     rf"{_EMPLOYER_CHANGE}|搬|换到|换成|改用|调到|加入|转到|改成|改为|"
     r"\bmov(?:e|es|ed|ing) to\b|\bjoin(?:s|ed|ing)?\b|\brelocat|"
-    r"\bstart(?:s|ed|ing)? (?:at|a new job)\b|\bswitch(?:es|ed|ing)? to\b|\bquit\b|"
+    r"\bstart(?:s|ed|ing)? (?:at|a new job)\b|\bswitch(?:es|ed|ing)? (?:from [^,;.]{1,30}? )?to\b|"
+    r"\bquit\b|"
     r"\bleaving\b(?= (?:my (?:job|company)|(?-i:[A-Z])))",
     re.IGNORECASE,
 )
+# "I just left Google", "我刚从阿里离职": "just" dates a change as "yesterday" does.
+_JUST = (
+    r"\bjust (?=(?:left|quit|joined|moved|relocated|started|switched)\b)|"
+    r"(?<!刚)刚(?!刚|才)(?=从[^，,。]{1,12}?(?:离职|辞职|跳槽)|搬|离职|辞职|入职|跳槽|换到|换成|改用|加入|"
+    r"调到|转到)"
+)
+# Every date of a day gone by relative to the day it was said: a change kept is written without
+# it (``facts.undated``).
+DATED_PAST = re.compile(rf"{PAST_DATED.pattern}|{_RECENT_DAY}|{_JUST}", re.IGNORECASE)
+# A change said as done: 了, 已(经), an English verb of change in the past.
+_DONE = re.compile(
+    r"了|已|\b(?:left|quit|joined|moved|relocated|started|switched)\b", re.IGNORECASE
+)
+
+
+def recent_change(sentence: str) -> bool:
+    """Whether a sentence dated today or yesterday tells a change the user made ("我昨天从阿里离职
+    了", "I left Google yesterday"): it stands from that day on, as one of last month does, when
+    it sets one of the user's one-value attributes (``pipeline.candidates``), and is left to the
+    head. An event of that day ("昨天吃了火锅") or a change asked for now ("今天先改用英文回答我")
+    is a one-off, and so is anything else one-off words date ("这次", "for now")."""
+    rest = re.sub(_RECENT_DAY, "", sentence, flags=re.IGNORECASE)
+    return (
+        rest != sentence
+        and not ONE_OFF.search(rest)
+        and bool(FIRST_PERSON.search(sentence) and CHANGE.search(rest) and _DONE.search(rest))
+    )
+
+
 # "下个月起…", "下周一开始…": from that day on.
 _FROM_THEN_ON = re.compile(
     r"^[一二三四五六日天]?(?:起|开始)(?!.*(?:两|几|\d+|一)(?:天|周|个?星期|个?月))"
@@ -124,7 +155,40 @@ def time_bound(sentence: str) -> bool:
         after = sentence[found.end() :]
         if not (_FROM_THEN_ON.match(after) or CHANGE.search(after)):
             return True
+    # Dated relative to today in the past ("上周", "上个月", "last week"): an event of a day gone
+    # by is a one-off ("I went to the dentist last week"); a change stands from that day on
+    # ("上个月我从阿里离职了", "I left Google last month") and is left to the head, as said. A past
+    # year dates background ("we moved the app off Java last year"): left to the head.
     return bool(PAST_DATED.search(sentence)) and not CHANGE.search(sentence)
+
+
+# A plan, not a state: what it is said of is not true yet ("我要出差", "we're going to…").
+_PLANNED = re.compile(
+    r"要|打算|准备|计划|将|会|想|['’]ll\b|"
+    r"\b(?:will|going to|plan(?:s|ning)? to|want to|about to)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"(?<=[，,；;])\s*")
+
+
+def without_deadline(sentence: str) -> str:
+    """A statement without the clauses from the first one dated by a day to come on ("我们项目
+    代号“青龙”，是一个给物流公司做的调度系统，下个月底交付" → "…调度系统", "…, due next month"):
+    the date is true for weeks, the statement before it for good. A sentence that opens with the
+    date, or whose first clauses are a plan ("我要出差，下周三去北京"), is as said: all of it is
+    dated. A day gone by dates an event, and what is said beside it is often a snapshot ("现在…
+    有 23 个依赖，uv.lock 是上周五更新的"): as said too."""
+    if not time_bound(sentence):
+        return sentence  # a habit's date ("每月 25 号截止，过期下个月再报") is no deadline
+    clauses = [c for c in _CLAUSE_END.split(sentence) if c]
+    for n in range(1, len(clauses)):
+        head = "".join(clauses[:n])
+        if head.count("“") != head.count("”") or head.count('"') % 2:
+            continue  # inside a quotation
+        dated = TIME_BOUND.search(clauses[n]) and time_bound(clauses[n])  # to come, not gone
+        if dated and not time_bound(head) and not _PLANNED.search(head):
+            return head.rstrip("，,；; ")
+    return sentence
 
 
 # What the user imagines: a condition ("If I ever…", "要是…的话", "假如…") with what they would
@@ -194,7 +258,9 @@ REQUEST = re.compile(
     r"(?!.*(?:以后|今后|的时候|每次|总是|一律|统一|都))|"
     r"^(?:好[的，,]?\s*)?我(?:先|来|再)?\S{0,2}一下|"
     r"^(?:好[的，,]?\s*)?(?:那)?我(?:先|来|再|去)?"
-    r"(?!爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|姥姥|姥爷|婆婆|公公|叔叔|舅舅|伯伯|宝宝|太太)(\S)\1|"
+    # Not kin, nor 刚刚 ("我刚刚搬到杭州了": just, no verb tried).
+    r"(?!爸爸|妈妈|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|姥姥|姥爷|婆婆|公公|叔叔|舅舅|伯伯|宝宝|太太|刚刚)"
+    r"(\S)\1|"
     r"^(?:please\s+)?(?:help me|can you|could you|would you|write me|give me|show me|make me|"
     r"draft me)\b(?!.*\b(?:always|from now on|every time|whenever|in future|going forward)\b)",
     re.IGNORECASE,
@@ -283,9 +349,36 @@ _ANSWER_RULE = re.compile(
 )
 
 
-def answer_rule(sentence: str) -> bool:
-    """Whether a user's sentence sets how every answer is given."""
-    return bool(_ANSWER_RULE.search(sentence))
+# A strong feeling of the user's about a kind of thing ("I hate meetings on Friday afternoons",
+# "我最烦周五下午开会"): a preference as plain as "I prefer", which the head scored 0.13 against
+# 0.18. Not about this one thing or a person ("I hate this song", "我讨厌你"), nor a mood ("我受
+# 不了了").
+_STRONG_FEELING = re.compile(
+    r"(?:^|[，,:：]\s*)(?:I|we)\s+(?:(?:really|absolutely|just|honestly|truly)\s+)?"
+    r"(?:hate|love|loathe|detest|despise|can['’]?t\s+stand|cannot\s+stand)\s+"
+    r"(?!(?:it|this|that|these|those|the|your|you|him|her|them|myself)\b)[A-Za-z]|"
+    r"(?:^|[，,:：]\s*)我们?(?:真的|很|特别|非常|最|超|一向)?(?:讨厌|烦|受不了|反感|痛恨|厌恶)"
+    r"(?!你|您|这|那|它|了|死|透)(?=[\u4e00-\u9fffA-Za-z0-9])",
+    re.IGNORECASE,
+)
+# A cause the user found and fixed ("经过排查，登录慢是因为 Redis 连接没有复用，已经修好了"): a
+# conclusion the user verified, as one the user confirms of the assistant's (``settles``).
+_FIXED = re.compile(r"修好|修复|解决|搞定|\b(?:fixed|resolved|solved)\b", re.IGNORECASE)
+_NOT_FIXED = re.compile(
+    r"(?:没有?|未|还没|不)\s*(?:修好|修复|解决|搞定)|\bnot\s+(?:yet\s+)?(?:been\s+)?"
+    r"(?:fixed|resolved|solved)\b|n['’]t\s+(?:been\s+|yet\s+)?(?:fixed|resolved|solved)\b",
+    re.IGNORECASE,
+)
+
+
+def on_the_users_word(sentence: str) -> bool:
+    """Whether a user's sentence is kept on the user's word, not the head's: it sets how every
+    answer is given, states a strong feeling about a kind of thing, or a cause the user found and
+    fixed."""
+    fixed_cause = (
+        CAUSE.search(sentence) and _FIXED.search(sentence) and not _NOT_FIXED.search(sentence)
+    )
+    return bool(_ANSWER_RULE.search(sentence) or _STRONG_FEELING.search(sentence) or fixed_cause)
 
 
 def agreement(sentence: str) -> str | None:
@@ -321,58 +414,174 @@ _ASKS_USE_ZH = re.compile(
     rf"(?:的是)?(?:什么|哪个|哪种|哪款|哪一个|哪一种|哪门|啥)(?!{_OPTIONS})"
     r"(?P<noun>[^，,。？?]{1,8}?)(?:呢|啊)?[？?]$"
 )
+# The assistant asking for a setting of the user's ("Which timezone should I use for your
+# calendar?", "What's your time zone?"): the answer is the user's value of it. A time zone is the
+# user's whatever it is asked for; the language of "your summary" may be for that one only.
+_ASKS_SETTING_EN = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|thanks|got it)[,.!]?\s+)?(?:what|which)\s+(?P<what>time ?zone)\s+"
+    r"should\s+I\s+(?:use|assume)(?:\s+for\s+(?:you|your\s+[\w -]{1,20}?))?\s*\?$|"
+    r"^(?:(?:and|so|ok(?:ay)?|thanks|got it)[,.!]?\s+)?what(?:'s|’s| is)\s+your\s+"
+    r"(?P<own>time ?zone|native language|first language|home ?town)\s*\?$",
+    re.IGNORECASE,
+)
+# The assistant asking what a thing of the user's is built on or written in ("What stack is the
+# new service on?", "What language is your backend written in?", "周报要用什么格式？"): the kinds
+# of setup a durable answer names. Not the time of a meeting, what to eat today, the name of a
+# new file, nor this one thing ("这份周报要用什么格式？": 这 dates it).
+_KINDS_EN = (
+    r"(?:tech )?stack|language|framework|database|db|cloud|platform|runtime|os|operating system|"
+    r"editor|ide|ci|format|style|template|region|library|orm|queue|broker"
+)
+_ASKS_OF_EN = re.compile(
+    rf"^(?:(?:and|so|ok(?:ay)?|thanks|got it)[,.!]?\s+)?(?:what|which)\s+(?:{_KINDS_EN})\s+"
+    r"(?P<be>is|are)\s+(?P<subject>(?:the|your|our)\s+[\w -]{1,30}?)\s+"
+    r"(?P<how>(?:built|written|running|hosted|deployed|based)\s+(?:on|in|with)|on|in|using)\s*\?$",
+    re.IGNORECASE,
+)
+_KINDS_ZH = (
+    r"格式|风格|模板|结构|语言|语气|字体|配色|技术栈|框架|数据库|编辑器|工具|平台|规范|流程|单位|时区|"
+    r"命名方式|命名规范"
+)
+_ASKS_OF_ZH = re.compile(
+    r"^(?:(?:好的?|嗯|行)[，,]\s*|那|请问)?"
+    r"(?P<subject>(?:(?!你|您|这|那|该|此|今|明|昨|想|要|用)[^，,。？?\s]){1,8}?)"
+    r"(?P<verb>(?:一般|通常|平时|统一)?(?:要|得|应该|都)?(?:用|使用|采用|按|走)?)"
+    rf"(?:什么|哪种|哪个|啥|什么样的?)(?P<noun>{_KINDS_ZH})(?:呢|啊)?[？?]$"
+)
 # A short answer: a name or two ("Vim", "VS Code", "阿里云"), then at most that it has always
-# been so ("always", "一直都是"). Not a yes, a no, or no answer ("都行", "Not sure").
+# been so ("always", "一直都是", "已经用了三年") and the user's own statements ("UTC+8, I'm in
+# Shanghai."). Not a yes, a no, or no answer ("都行", "Not sure").
 _ANSWER_PARTS = re.compile(r"[，,；;。！!]+|\.(?:\s+|$)")
 _ALWAYS_SO = re.compile(
     r"^(?:always|mostly|usually|as always|all the time|every day|for years|since forever|"
-    r"一直(?:都)?(?:是|用)?(?:它|这个)?|一直如此|向来如此|从来都是|好?多年了|常年|基本上?都是|主要是)$",
+    r"(?:for )?(?:many|several|a few|two|three|four|five|\d+) years(?: now)?|"
+    r"一直(?:都)?(?:是|用)?(?:它|这个)?|一直如此|向来如此|从来都是|好?多年了|常年|基本上?都是|主要是|"
+    r"(?:已经|都)?用了?(?:好|快|差不多)?(?:几|[一二两三四五六七八九十半\d]+)(?:多)?年(?:多)?了?|"
+    # Settled ("PostgreSQL，已经定了").
+    r"(?:已经)?定(?:下来)?了|(?:it'?s |that'?s )?(?:decided|settled))$",
     re.IGNORECASE,
 )
 _NO_ANSWER = re.compile(
     r"^(?:yes|yeah|yep|no|nope|ok(?:ay)?|sure|maybe|not sure|dunno|no idea|none|nothing|either|"
     r"both|neither|whatever|(?:it )?depends|好的?|可以|行|嗯+|对|是的?|不是|没有|不用|都行|都可以|"
-    r"随便|不知道|不确定|看情况|说不好)$",
+    r"随便|不知道|不确定|看情况|说不好)$|"
+    # Not an answer yet ("Not sure yet", "还没定").
+    r"^(?:not sure|no idea|i don'?t know|don'?t know|haven'?t decided|tbd|"
+    r"不知道|不确定|还没定|没想好|待定|按上次|和上次|跟上次)",
     re.IGNORECASE,
 )
+# The user's own statement after the answer ("…, I'm in Shanghai."): judged as said.
+_OWN_STATEMENT = re.compile(r"^(?:我|I\b|I'm|I’m|[Mm]y\b|[Oo]ur\b|[Ww]e\b)")
 
 
-def short_answer(message: str) -> str | None:
-    """The name a user's message answers with ("Vim, always." → "Vim"), or None when it says
-    more, or less, than a short answer."""
+def short_answer(message: str) -> tuple[str, str] | None:
+    """The name a user's message answers with and the user's own statements after it ("Vim,
+    always." → ("Vim", ""); "UTC+8, I'm in Shanghai." → ("UTC+8", "I'm in Shanghai.")), or None
+    when it says more, or less, than a short answer."""
     parts = [p.strip() for p in _ANSWER_PARTS.split(message.strip()) if p and p.strip()]
     if not parts or "?" in message or "？" in message:
         return None
-    answer, *rest = parts
-    if any(not _ALWAYS_SO.match(part) for part in rest) or _NO_ANSWER.match(answer):
-        return None
-    if FIRST_PERSON.search(answer) or re.search(r"\byou\b|你", answer, re.IGNORECASE):
+    answer, *after = parts
+    rest = ""
+    for part in after:
+        if _OWN_STATEMENT.match(part):
+            rest = message[message.index(part) :].strip()
+            break
+        if not _ALWAYS_SO.match(part):
+            return None
+    if _NO_ANSWER.match(answer) or _addresses(answer):
         return None
     han = len(re.findall(r"[\u4e00-\u9fff]", answer))
     words = len(re.findall(r"[A-Za-z0-9][\w+#.-]*", answer))
-    return answer if han <= 8 and words <= 4 and (han or words) else None
+    return (answer, rest) if han <= 8 and words <= 4 and (han or words) else None
 
 
-def answered(question: str, answer: str) -> str | None:
-    """The user's short answer to the assistant's question about the user's own preference, tool
-    or setup, said as the user's statement ("What editor do you use?" / "Vim, always." → "I use
-    Vim."; "你平时用什么编辑器？" / "Vim，一直都是。" → "我平时用 Vim 编辑器。"); None for any
-    other question or answer."""
-    name = short_answer(answer)
-    if name is None:
+def _addresses(text: str) -> bool:
+    return bool(FIRST_PERSON.search(text) or re.search(r"\byou\b|你", text, re.IGNORECASE))
+
+
+# A Chinese answer that says how, with a verb and no subject ("按…三段写", "用公司统一的模板").
+_ZH_PREDICATE = re.compile(r"^(?:一律|统一|都|一般|通常)?(?:按|按照|用|使用|采用|走|是|分|写|以)")
+
+
+def _predicate(message: str, chinese: bool) -> str | None:
+    """A user's answer that says what the asked-about thing is without a subject of its own ("按
+    “本周完成 / 下周计划 / 风险”三段写", "Go with gRPC, deployed on GKE."), or None."""
+    said = message.strip().rstrip("。.!！")
+    if not said or "?" in said or "？" in said or _NO_ANSWER.match(said) or _addresses(said):
         return None
-    asked = _ASKS_USE_EN.match(question.strip())
+    return said if not chinese or _ZH_PREDICATE.match(said) else None
+
+
+def answered(question: str, message: str) -> tuple[str, str] | None:
+    """The user's answer to the assistant's question about the user's own preference, tool,
+    setting or setup, said as the user's statement ("What editor do you use?" / "Vim, always." →
+    "I use Vim."; "你平时用什么编辑器？" / "Vim，一直都是。" → "我平时用 Vim 编辑器。"; "周报要用
+    什么格式？" / "按…三段写" → "周报按…三段写。"), with what else the message states on its
+    own; None for any other question or answer."""
+    question = question.strip()
+    short = short_answer(message)
+    name, rest = short if short else (None, "")
+    of_thing = _ASKS_OF_EN.match(question) or _ASKS_OF_ZH.match(question)
+    if of_thing:
+        chinese = of_thing.re is _ASKS_OF_ZH
+        predicate = _predicate(message, chinese)
+        if chinese and predicate is not None:
+            name, rest = None, ""  # "用公司统一的模板" says how, it names nothing
+        if name is None and predicate is None:
+            return None
+        return _of_thing(of_thing, name, predicate or ""), rest
+    statement = _statement(question, name) if name is not None else None
+    return (statement, rest) if statement is not None else None
+
+
+def _of_thing(asked: re.Match[str], name: str | None, predicate: str) -> str:
+    """What the thing asked about is on, in the user's words ("The new service is on Go…", "周报
+    按…写。")."""
+    if asked.re is _ASKS_OF_EN:
+        subject = re.sub(r"^your\b", "my", asked.group("subject"), flags=re.IGNORECASE)
+        subject = subject[:1].upper() + subject[1:]
+        return f"{subject} {asked.group('be')} {asked.group('how')} {name or predicate}."
+    subject, verb = _at_a_word(asked)
+    if name is not None:
+        return _named(_spaced(subject + verb, name), asked.group("noun"))
+    return _spaced(subject, predicate) + "。"
+
+
+def _at_a_word(asked: re.Match[str]) -> tuple[str, str]:
+    """The subject and verb of a Chinese question, split where a word ends: "会议纪要|用", not
+    "会议纪|要用" (the regex alone cannot tell 纪要 from 要用)."""
+    question, end = asked.string, asked.end("subject")
+    ends = set(accumulate(len(word) for word in jieba.cut(question)))
+    while end not in ends and end < asked.end("verb"):
+        end += 1
+    start = asked.start("subject")
+    return question[start:end], question[end : asked.end("verb")]
+
+
+def _statement(question: str, name: str) -> str | None:
+    asked = _ASKS_USE_EN.match(question)
     if asked:
         return f"I {asked.group('verb')} {name}{asked.group('rest').rstrip()}."
-    asked = _ASKS_FAVOURITE_EN.match(question.strip())
+    asked = _ASKS_FAVOURITE_EN.match(question)
     if asked:
         return f"My {asked.group('what')} is {name}."
-    asked = _ASKS_USE_ZH.match(question.strip())
+    asked = _ASKS_SETTING_EN.match(question)
+    if asked:
+        what = (asked.group("what") or asked.group("own")).lower()
+        return f"My {what} {'are' if what.endswith('s') else 'is'} {name}."
+    asked = _ASKS_USE_ZH.match(question)
     if asked:
         who = "我们" if asked.group("who") == "你们" else "我"
         said = _spaced(f"{who}{asked.group('pre')}{asked.group('verb')}", name)
-        return _spaced(said, asked.group("noun")) + "。"
+        return _named(said, asked.group("noun"))
     return None
+
+
+def _named(said: str, noun: str) -> str:
+    """A Chinese answer with the kind of thing asked about ("用 Vim 编辑器"), named once ("用
+    Notion 模板")."""
+    return (said if said.endswith(noun) else _spaced(said, noun)) + "。"
 
 
 def _spaced(left: str, right: str) -> str:
@@ -417,7 +626,7 @@ SYMPTOM = re.compile(
 
 def veto(sentence: str, role: str) -> str | None:
     """Why a sentence may not be kept whatever the head says, or None."""
-    if ONE_OFF.search(sentence):
+    if ONE_OFF.search(sentence) and not (role == "user" and recent_change(sentence)):
         return "one_off"
     if time_bound(sentence):
         return "time_bound"

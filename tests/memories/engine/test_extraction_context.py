@@ -151,6 +151,47 @@ def test_a_past_one_off_event_is_not_kept(said):
     assert kept([("user", said)]) == []
 
 
+@pytest.mark.parametrize(
+    ("said", "fact", "key"),
+    [
+        # Stored nothing: 昨天/yesterday vetoed the sentence as a one-off.
+        ("I left Google yesterday.", "The user left Google.", "profile.employer"),
+        ("我昨天从阿里离职了", "用户从阿里离职了。", "profile.employer"),
+        ("Yesterday I moved to Berlin.", "The user moved to Berlin.", "profile.home_city"),
+        ("我今天正式入职腾讯了。", "用户正式入职腾讯了。", "profile.employer"),
+        ("我刚刚搬到杭州了。", "用户搬到杭州了。", "profile.home_city"),
+        # Stored with "just" ("The user just left Google."): stale once read next year.
+        ("I just left Google.", "The user left Google.", "profile.employer"),
+    ],
+)
+def test_a_change_said_with_yesterday_today_or_just_is_kept_without_it(said, fact, key):
+    assert kept([("user", said)]) == [fact]
+    assert propose_key(fact) == key
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # An event of that day is a one-off, as one of last week is.
+        "I went to the dentist yesterday.",
+        "昨天吃了火锅",
+        "我昨天吃了火锅。",
+        "I left my umbrella at the office yesterday.",
+        "Today I had lunch with Priya.",
+        # A change of nothing the keys know is an event too.
+        "I joined a call yesterday.",
+        "我昨天把头像换成了猫。",
+        "I left London yesterday.",
+        # A change for today asked of the assistant is a request for now.
+        "今天先改用英文回答我。",
+        "Switch to metric units today.",
+        "顺便把日报里的数字改成截至昨天的。",
+    ],
+)
+def test_an_event_or_request_of_today_or_yesterday_is_not_kept(said):
+    assert kept([("user", said)]) == []
+
+
 def test_a_verb_in_the_past_takes_no_s():
     assert write("I went to Berlin and I left my job.") == [
         "The user went to Berlin.",
@@ -248,4 +289,122 @@ def test_a_symptom_nobody_diagnosed_is_judged_as_before():
     ],
 )
 def test_the_items_of_a_list_share_a_verdict(said, facts):
+    assert kept([("user", said)]) == facts
+
+
+# --- answers that say more than a name (probe, 2026-12-05) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("messages", "facts", "key"),
+    [
+        # Stored nothing: "已经用了三年" was no "always so".
+        (
+            [("assistant", "你平时用什么笔记软件？"), ("user", "Obsidian，已经用了三年")],
+            ["用户平时用 Obsidian 笔记软件。"],
+            "",
+        ),
+        # Stored the fragment "UTC+8." under profile.time_zone.
+        (
+            [
+                ("assistant", "Which timezone should I use for your calendar?"),
+                ("user", "UTC+8, I'm in Shanghai."),
+            ],
+            ["The user's timezone is UTC+8.", "The user is in Shanghai."],
+            "profile.time_zone",
+        ),
+        (
+            [("assistant", "What's your time zone?"), ("user", "Europe/Berlin.")],
+            ["The user's time zone is Europe/Berlin."],
+            "profile.time_zone",
+        ),
+        # Stored nothing: the answer alone does not say what it is the format of.
+        (
+            [
+                ("assistant", "好的，周报要用什么格式？"),
+                ("user", "按“本周完成 / 下周计划 / 风险”三段写，每段不超过五条"),
+            ],
+            ["周报按“本周完成 / 下周计划 / 风险”三段写，每段不超过五条。"],
+            "",
+        ),
+        (
+            [
+                ("assistant", "What stack is the new service on?"),
+                ("user", "Go with gRPC, deployed on GKE."),
+            ],
+            ["The new service is on Go with gRPC, deployed on GKE."],
+            "",
+        ),
+        (
+            [("assistant", "What language is your backend written in?"), ("user", "Kotlin.")],
+            ["The user's backend is written in Kotlin."],
+            "",
+        ),
+    ],
+)
+def test_an_answer_is_the_fact_its_question_asks_for(messages, facts, key):
+    assert kept(messages) == facts
+    assert propose_key(facts[0]) == key
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        # A question about a one-off task, not a durable attribute.
+        [("assistant", "今天想吃什么？"), ("user", "火锅吧")],
+        [("assistant", "这份周报要用什么格式？"), ("user", "按上次的来")],
+        [("assistant", "What should I name the new file?"), ("user", "report.md")],
+        [("assistant", "What time is the meeting on?"), ("user", "3pm.")],
+        # An answer with a subject of its own is the user's own statement, judged as one.
+        [("assistant", "What stack is the new service on?"), ("user", "Not sure yet.")],
+        [("assistant", "周报要用什么格式？"), ("user", "都行")],
+    ],
+)
+def test_an_answer_to_a_one_off_question_is_not_the_attribute(messages):
+    found = kept(messages)
+    asked_about = ("周报", "The new service", "The meeting", "用户今天")
+    assert not any(fact.startswith(asked_about) for fact in found)
+    assert "火锅" not in "".join(found)
+
+
+# --- a correction and a relative date beside a durable statement -----------------------------
+
+
+def test_a_correction_keeps_the_new_value_only():
+    # Stored "其实用户不是在杭州。" beside the move that says it.
+    assert kept([("user", "其实我不是在杭州，我上个月搬到苏州了")]) == ["用户搬到苏州了。"]
+    said = "Actually, I'm not a manager, I'm a staff engineer."
+    assert kept([("user", said)]) == ["The user is a staff engineer."]
+
+
+def test_switching_from_one_editor_to_another_last_week_is_kept_and_keyed():
+    # Vetoed as dated: "switched from X to Y" was no change.
+    facts = kept([("user", "I've switched from VS Code to Zed last week.")])
+    assert facts == ["The user has switched from VS Code to Zed."]
+    assert propose_key(facts[0]) == "preference.editor"
+
+
+def test_a_deadline_relative_to_today_goes_and_the_project_stays():
+    # Vetoed as a whole by "下个月底".
+    said = "我们项目代号“青龙”，是一个给物流公司做的调度系统，下个月底交付"
+    assert kept([("user", said)]) == ["用户的项目代号“青龙”，是一个给物流公司做的调度系统。"]
+    assert kept([("user", "Our project is a routing engine for couriers, due next month.")]) == [
+        "The user's project is a routing engine for couriers."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        (
+            "I usually go to bed around 1am, so don't schedule anything before 10am.",
+            ["The user usually goes to bed around 1am.", "Don't schedule anything before 10am."],
+        ),
+        (
+            "我一般凌晨一点睡，所以别在早上十点前给我安排会议",
+            ["用户一般凌晨一点睡。", "别在早上十点前给用户安排会议。"],
+        ),
+    ],
+)
+def test_an_instruction_drawn_from_a_habit_is_kept_beside_it(said, facts):
     assert kept([("user", said)]) == facts

@@ -196,3 +196,30 @@ def test_how_every_answer_is_given_is_kept_on_the_users_word(said, fact):
 
 def test_an_answer_style_for_now_is_still_a_one_off():
     assert kept([("user", "Answer in English this time."), ("assistant", "OK.")]) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # A strong feeling about a recurring thing: the head gave 0.13 against 0.18.
+        ("I hate meetings on Friday afternoons.", "The user hates meetings on Friday afternoons."),
+        ("我最讨厌周末加班。", "用户最讨厌周末加班。"),
+        # The user's own cause, found and fixed: 0.11.
+        (
+            "经过排查，登录慢是因为 Redis 连接没有复用，已经修好了",
+            "登录慢是因为 Redis 连接没有复用，已经修好了。",
+        ),
+    ],
+)
+def test_a_strong_preference_or_a_fixed_cause_is_kept_on_the_users_word(said, fact):
+    assert kept([("user", said), ("assistant", "好的。")]) == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I hate this song.", "我受不了了。", "登录慢是因为 Redis 连接没有复用，还没修好。"],
+)
+def test_a_feeling_about_this_or_an_open_problem_is_left_to_the_head(said):
+    from memories.engine.extraction import rules
+
+    assert not rules.on_the_users_word(said)

@@ -261,6 +261,11 @@ def test_the_user_and_someone_is_one_subject(said, facts):
             "I'm based in the US, so always use imperial units.",
             ["The user is based in the US.", "Always use imperial units."],
         ),
+        # Stored only the first fact: "don't" after "so" was taken for how to apply it.
+        (
+            "I usually go to bed around 1am, so don't schedule anything before 10am.",
+            ["The user usually goes to bed around 1am.", "Don't schedule anything before 10am."],
+        ),
         # A consequence for the assistant that refers back or speaks to it is still dropped.
         (
             "I'm a pescatarian, so whenever you plan meals for me leave out meat.",
@@ -271,6 +276,10 @@ def test_the_user_and_someone_is_one_subject(said, facts):
             "I'm vegan and I don't eat honey either.",
             ["The user is vegan.", "The user doesn't eat honey."],
         ),
+        # "The user haven'ts decided": a negation took the -s of a verb.
+        ("I haven't decided yet.", ["The user hasn't decided yet."]),
+        ("We haven't picked a database.", ["The user's team hasn't picked a database."]),
+        ("I didn't like the old layout.", ["The user didn't like the old layout."]),
     ],
 )
 def test_english_stays_grammatical(said, facts):
@@ -396,6 +405,14 @@ def test_an_english_wrapper_is_dropped(said, facts):
         ("我们 data team 用 Metabase。", ["用户的 data team 用 Metabase。"]),
         # A second fact about the user's team lost its owner: "团队一共 6 个人。"
         ("我是后端负责人，团队一共 6 个人。", ["用户是后端负责人。", "用户的团队一共 6 个人。"]),
+        # An instruction after 所以/因此 is a fact of its own ("用户一般凌晨一点睡。" alone).
+        (
+            "我一般凌晨一点睡，所以别在早上十点前给我安排会议",
+            ["用户一般凌晨一点睡。", "别在早上十点前给用户安排会议。"],
+        ),
+        ("我对海鲜过敏，因此不要推荐海鲜餐厅。", ["用户对海鲜过敏。", "不要推荐海鲜餐厅。"]),
+        # "其实" is a filler: "其实用户挺喜欢 Go 的。"
+        ("其实我挺喜欢 Go 的。", ["用户挺喜欢 Go 的。"]),
     ],
 )
 def test_chinese_person_and_leading_words(said, facts):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memories.engine.extraction.facts import write
-from memories.engine.extraction.keys import propose_key
+from memories.engine.extraction.keys import propose_key, retires, stated_key
 
 
 @pytest.mark.parametrize(
@@ -148,6 +148,15 @@ def test_a_change_of_employer_carries_the_employer_key(fact, key):
         ("用户2023年在阿里工作。", ""),
         ("用户去年住在武汉。", ""),
         ("The user lived in Tokyo in 2020.", ""),
+        # So is one said to have held before (was keyed: it retired the current editor).
+        ("用户原来用Vim。", ""),
+        ("用户以前用VS Code写代码。", ""),
+        ("用户曾经在腾讯上班。", ""),
+        ("The user used to use Emacs.", ""),
+        ("The user previously worked at Google.", ""),
+        # Unless it says what holds now.
+        ("用户原来用Vim，现在改用 Cursor。", "preference.editor"),
+        ("用户以前在阿里，现在跳槽到腾讯了。", "profile.employer"),
         # A change then sets the value that holds since.
         ("用户去年搬到了杭州。", "profile.home_city"),
         ("用户2024年起在阿里工作。", "profile.employer"),
@@ -156,3 +165,71 @@ def test_a_change_of_employer_carries_the_employer_key(fact, key):
 )
 def test_the_key_is_read_from_the_clause_that_states_the_users_current_value(fact, key):
     assert propose_key(fact) == key, fact
+
+
+@pytest.mark.parametrize(
+    ("fact", "stated"),
+    [
+        # The current value: what ``propose_key`` reads.
+        ("用户在字节跳动工作。", ("profile.employer", False)),
+        ("The user works at Stripe.", ("profile.employer", False)),
+        ("用户去年搬到了杭州。", ("profile.home_city", False)),
+        ("用户以前在阿里，现在跳槽到腾讯了。", ("profile.employer", False)),
+        # A past state, keyed nothing, is a past value of the key it would have now.
+        ("用户去年在阿里工作。", ("profile.employer", True)),
+        ("用户2023年在美团工作。", ("profile.employer", True)),
+        ("用户以前住在武汉。", ("profile.home_city", True)),
+        ("用户之前是产品经理。", ("profile.role", True)),
+        ("用户曾经在腾讯上班。", ("profile.employer", True)),
+        ("The user worked at Google last year.", ("profile.employer", True)),
+        ("The user used to be a designer.", ("profile.role", True)),
+        ("The user lived in Tokyo in 2020.", ("profile.home_city", True)),
+        # Someone else's past, a past of no key, no past at all.
+        ("用户的姐姐以前住在深圳。", ("", True)),
+        ("用户之前去过日本。", ("", True)),
+        ("用户养了一只叫豆豆的猫。", ("", False)),
+    ],
+)
+def test_a_fact_states_a_current_or_a_past_value_of_its_key(fact, stated):
+    assert stated_key(fact) == stated, fact
+
+
+@pytest.mark.parametrize(
+    ("fact", "held", "retired"),
+    [
+        # Leaving another employer says nothing of the one held ("I left Google" retired
+        # ByteDance).
+        ("The user left Google.", "用户在字节跳动工作。", False),
+        ("用户从阿里离职了。", "用户在字节跳动工作。", False),
+        ("The user no longer works at Google.", "The user works at Shopify.", False),
+        ("用户已经不在美团了。", "用户在字节跳动工作。", False),
+        ("用户从中国银行离职了。", "用户在中国移动工作。", False),
+        ("The user left Meta.", "The user works at Metabase.", False),
+        # The same employer, by any of its names.
+        ("The user left Google.", "The user works at Google.", True),
+        ("The user left Google.", "用户在谷歌工作。", True),
+        ("用户从字节跳动离职了。", "The user works at ByteDance.", True),
+        ("用户从字节跳动离职了。", "用户在字节工作。", True),
+        ("The user quit Google.", "The user works at Google Cloud.", True),
+        # No employer named, or where the user is now said too: the holder is retired.
+        ("用户从那家公司离职了。", "用户在字节跳动工作。", True),
+        ("用户离职了。", "用户在字节跳动工作。", True),
+        ("The user quit the user's job.", "The user works at Shopify.", True),
+        ("用户已经从美团离职了，现在去了快手，还是做算法。", "用户在字节跳动工作。", True),
+        ("The user left Google and joined Meta.", "The user works at Shopify.", True),
+    ],
+)
+def test_leaving_an_employer_retires_only_a_memory_of_that_employer(fact, held, retired):
+    assert propose_key(fact) == "profile.employer", fact
+    assert retires(memory_key="profile.employer", fact=fact, held=held) is retired
+
+
+@pytest.mark.parametrize("fact", ["The user left London.", "用户在 Berlin 工作。"])
+def test_a_city_left_or_worked_in_is_no_employer(fact):
+    """CC-CEDICT's English names of places ("London, capital of United Kingdom")."""
+    assert propose_key(fact) == ""
+
+
+def test_any_other_value_retires_the_keys_holder():
+    moved = "The user moved to Hangzhou."
+    assert retires(memory_key="profile.home_city", fact=moved, held="用户住在武汉。")
