@@ -65,8 +65,9 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
 
     from memories import selectors
     from memories.engine import get_engine
-    from memories.recall.fusion import asks_about_now, fuse
-    from memories.recall.listing import asked_to_list, listed
+    from memories.engine.extraction.keys import stated_key
+    from memories.recall.fusion import asks_about_now, asks_about_past, fuse
+    from memories.selectors.asked import asked_first
     from memories.types import Channel
 
     memory = get_engine()._memory  # raw Mem0, same embedder and tables (eval only)
@@ -79,8 +80,9 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
         return cache[key]
 
     def fused(*use: Channel, product: bool = False) -> Ranker:
-        # The product ranks the newer first for a question about now and puts a list asked for
-        # first (memories.recall.listing), as search does.
+        # The product ranks the newer first for a question about now, a key's current value
+        # before its past unless the past is asked about, and puts what the question asks for
+        # by what it is first (memories.selectors.asked), as search does.
         return lambda scope, query: [
             h.id
             for h in fuse(
@@ -88,10 +90,11 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
                 top_k=top_k,
                 use=use,
                 newer_first=product and asks_about_now(query),
-                listed=listed(
-                    asked_to_list(query) if product else None,
-                    channels(scope, query).get(Channel.MEANING, ()),
-                ),
+                present_first=product and not asks_about_past(query),
+                stated=stated_key,
+                listed=asked_first(query, channels(scope, query).get(Channel.MEANING, ()))
+                if product
+                else (),
             )
         ]
 

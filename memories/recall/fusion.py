@@ -28,6 +28,17 @@ places hold are about the question's subject, and when they say different things
 says how it is now — the turn that says the plan moved, not the plan.  A superseded memory is
 never recalled at all (``memories.recall.live``), so a memory key's older value cannot compete.
 
+**The present before its past.**  A question that does not ask about the past (``asks_about_past``:
+"去年", "以前", "last year", "used to" …) ranks a memory stating a past value of a memory key —
+"用户去年在阿里工作", which the extractor keys nothing for — below the memory stating the key's
+current value ("用户在字节跳动工作", ``profile.employer``) when both are among the answer's
+first ``PRESENT_FIRST_DEPTH`` candidates: the current value takes the past one's place, the past
+one stays right below it.  The key is read from each memory's text by the extractor's own key
+rules (``stated``: ``keys.stated_key``), not from e5: e5 puts "用户在公司附近租房" and
+"用户住在杭州" nearer "我在哪家公司上班" than the current employer, and the two employers no nearer
+each other than to them.  A past state with no current value beside it keeps its place; no
+score rises down the answer.
+
 **A list asked for.**  A question that asks to enumerate a kind of the user's memories ("我手上有
 哪些项目", "What are my preferences?": ``memories.recall.listing``) has the kind's memories as
 its evidence, ``listed`` in the list's order: they are one more channel of the fusion and take
@@ -38,15 +49,17 @@ down the answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from memories.instants import service_day
+from memories.language.past import PAST_TIME
 from memories.recall.tuning import (
     NEWER_FIRST_DEPTH,
     NEWER_FIRST_MARGIN,
     NEWER_FIRST_WEIGHT,
     ORDER_DEPTH,
     ORDER_WEIGHT,
+    PRESENT_FIRST_DEPTH,
     RRF_K,
 )
 from memories.types import Channel, ChannelHit, SearchHit
@@ -67,6 +80,24 @@ def asks_about_now(query: str) -> bool:
     return bool(_NOW.search(query))
 
 
+# Asking in the past tense without a time word ("Where did I work?", "What was my role?").
+_PAST_ASKED_EN = re.compile(r"\b(?:did|was|were|had) (?:i|we)\b|\bwas my\b", re.IGNORECASE)
+
+
+def asks_about_past(query: str) -> bool:
+    """Whether ``query`` asks how something was ("我去年在哪家公司", "以前", "Where did I work
+    last year?") and not how it is now ("我以前在阿里，现在在哪"): its past states keep the
+    channels' order (the present before its past)."""
+    if asks_about_now(query):
+        return False
+    return bool(PAST_TIME.search(query) or _PAST_ASKED_EN.search(query))
+
+
+# The memory key whose value a memory's text states, and whether a past one
+# (``memories.engine.extraction.keys.stated_key``; recall sits below the engine, so it is given).
+StatedKey = Callable[[str], tuple[str, bool]]
+
+
 def _ranked(hits: Sequence[ChannelHit]) -> Iterable[tuple[int, ChannelHit]]:
     """Competition ranks (1, 2, 2, 4): memories a channel cannot tell apart — three memories
     linked to the same entity — share a rank, so the order they came in decides nothing."""
@@ -84,6 +115,8 @@ def fuse(
     top_k: int,
     use: Iterable[Channel] = ALL_CHANNELS,
     newer_first: bool = False,
+    present_first: bool = False,
+    stated: StatedKey | None = None,
     listed: Sequence[str] = (),
 ) -> tuple[SearchHit, ...]:
     """The ``top_k`` memories of an answer, best first; none when no channel has evidence
@@ -91,7 +124,8 @@ def fuse(
     (``ChannelHit.margin``: first in the keyword channel with every word asked beats first in
     the vector channel at its floor), then to the higher cosine.  ``listed``: the memories a
     question asking for a list enumerates (``memories.recall.listing``), from the meaning
-    channel's rows, first and in that order."""
+    channel's rows, first and in that order.  ``present_first`` with ``stated``: a past value
+    of a memory key comes after the key's current value (above)."""
     # Only the channels that were asked count: without a second model (or with it off for
     # this search) "first everywhere" is first in the other three.
     use = tuple(c for c in use if c in channels)
@@ -132,6 +166,10 @@ def fuse(
     order = sorted(fused, key=lambda i: (-fused[i], -margin[i], -first[i].similarity, i))
     if newer_first:
         order = _newer_first(order, channels, use)
+    moved = False
+    if present_first and stated is not None:
+        ranked, order = order, _present_first(order, first, stated)
+        moved = order != ranked
     if listed:
         enumerated = set(listed)
         order = listed + [i for i in order if i not in enumerated]
@@ -142,7 +180,7 @@ def fuse(
             SearchHit(
                 id=memory_id,
                 content=first[memory_id].content,
-                score=min(score, hits[-1].score) if listed and hits else score,
+                score=min(score, hits[-1].score) if (listed or moved) and hits else score,
                 category=first[memory_id].category,
                 related=memory_id not in evidence,
             )
@@ -186,3 +224,30 @@ def _newer_first(
     moved = iter(sorted(movable, key=lambda i: (-score[i], recency[i])))
     taken = set(movable)
     return [next(moved) if i in taken else i for i in head] + order[NEWER_FIRST_DEPTH:]
+
+
+def _present_first(
+    order: list[str], first: Mapping[str, ChannelHit], stated: StatedKey
+) -> list[str]:
+    """``order`` with the current value of a memory key put right above the first past value of
+    the same key among its first ``PRESENT_FIRST_DEPTH`` (above); every other memory keeps its
+    order.  Keys are read only when one of those memories names a past time, which most
+    answers' do not (the key rules take ~0.15 ms a memory)."""
+    head = order[:PRESENT_FIRST_DEPTH]
+    read: dict[str, tuple[str, bool]] = {}
+    for memory_id in head:
+        if PAST_TIME.search(first[memory_id].content):
+            read[memory_id] = stated(first[memory_id].content)
+    past = dict.fromkeys(key for key, was in read.values() if key and was)
+    if not past:
+        return order
+    for memory_id in head:
+        if memory_id not in read:
+            read[memory_id] = stated(first[memory_id].content)
+    for key in past:
+        now = next((i for i in head if read[i] == (key, False)), None)
+        before = next(i for i in head if read[i] == (key, True))
+        if now is not None and head.index(now) > head.index(before):
+            head.remove(now)
+            head.insert(head.index(before), now)
+    return head + order[PRESENT_FIRST_DEPTH:]

@@ -56,6 +56,11 @@ NEWER_FIRST_DEPTH = 20
 NEWER_FIRST_MARGIN = 0.05
 NEWER_FIRST_WEIGHT = 1.0
 
+# The present before its past: a question that does not ask about the past ranks the current value
+# of a memory key above a past value of it when both are among the answer's first this many
+# candidates — the same candidates newer-first reads.
+PRESENT_FIRST_DEPTH = NEWER_FIRST_DEPTH
+
 # Across languages (``memories.recall.hubness``): a memory in the other language under the
 # across floor is scored for the cross-language rule only from this plain second-model cosine up
 # (its vector is read for it). Over every question of the relevance set and of `make eval` (as

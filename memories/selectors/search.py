@@ -9,12 +9,14 @@ from django.db import DatabaseError
 
 from memories import metrics
 from memories.engine import get_engine
-from memories.recall.fusion import asks_about_now, fuse
+from memories.engine.extraction.keys import stated_key
+from memories.recall.fusion import asks_about_now, asks_about_past, fuse
 from memories.recall.languages import Written, written_in
-from memories.recall.listing import Listing, asked_to_list, listed
+from memories.recall.listing import Listing, asked_to_list
 from memories.recall.query import analyse
 from memories.recall.tuning import MIN_CHANNEL_POOL
 from memories.selectors.as_of import with_validity
+from memories.selectors.asked import asked_first
 from memories.selectors.overview import memories_pinned
 from memories.types import (
     BackendError,
@@ -104,7 +106,9 @@ def memory_search(
         channels,
         top_k=limit,
         newer_first=asks_about_now(query),
-        listed=listed(listing, channels.get(Channel.MEANING, ()), pinned=pinned),
+        present_first=not asks_about_past(query),
+        stated=stated_key,
+        listed=asked_first(query, channels.get(Channel.MEANING, ()), pinned=pinned),
     )
     if filters is not None and filters.as_of is not None:
         hits = with_validity(hits)  # what was true then says when each fact held

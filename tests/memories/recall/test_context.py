@@ -191,6 +191,9 @@ TASTES = (
 )
 ALLERGY = "用户对花生过敏，订餐时要避开含花生的菜。"
 LUNCH = "帮我点个外卖午饭，要健康一点"
+# The same order not said as the user's own ("帮我", "我"): no meal the search reads as the
+# user's (``memories.recall.meals``), so the allergy keeps the channels' rank.
+ANY_LUNCH = "午饭点个外卖，要健康一点"
 
 
 @pytest.fixture
@@ -209,16 +212,23 @@ def test_a_constraint_that_is_evidence_comes_before_tastes(v1, scope, lunch_scop
     """The probe's lunch order injected the gym, the oat latte and the Longjing tea, and left
     out the allergy the search ranked after them: a rule the assistant must keep lost its place
     to tastes. Evidence that is a constraint now comes first; the other facts keep rank order."""
-    search = v1.post("search", body(scope, query=LUNCH, top_k=6)).json()["items"]
+    search = v1.post("search", body(scope, query=ANY_LUNCH, top_k=6)).json()["items"]
     allergy = next(item for item in search if item["content"] == ALLERGY)
     assert allergy["metadata"] == {"category": "constraint", "match": "evidence"}
-    assert search.index(allergy) >= MAX_FACTS, search  # the case at stake: ranked after three
-    data = context(v1, scope, LUNCH)
+    assert search.index(allergy) >= 1, search  # the case at stake: ranked after tastes
+    data = context(v1, scope, ANY_LUNCH)
     facts = facts_of(data["text"], FRAMES["zh"])
     assert data["injected_count"] == len(facts) == MAX_FACTS
     assert facts[0] == ALLERGY
     assert facts[1:] == [item["content"] for item in search[: MAX_FACTS - 1]]
     assert len(data["text"]) <= BUDGET_CHARS
+
+
+def test_the_users_own_lunch_order_gets_the_allergy_first_from_the_search(v1, scope, lunch_scope):
+    """Said as the user's own order, the search itself puts what restricts the meal first."""
+    search = v1.post("search", body(scope, query=LUNCH, top_k=6)).json()["items"]
+    assert (search[0]["content"], search[0]["metadata"]["match"]) == (ALLERGY, "evidence")
+    assert facts_of(context(v1, scope, LUNCH)["text"], FRAMES["zh"])[0] == ALLERGY
 
 
 def test_pins_still_come_before_a_constraint(v1, scope, agent, lunch_scope):
@@ -231,7 +241,7 @@ def test_pins_still_come_before_a_constraint(v1, scope, agent, lunch_scope):
 
 def test_a_constraint_that_is_only_related_is_not_injected(v1, scope, lunch_scope):
     """Near the input in meaning but no evidence for it: a constraint takes no place either."""
-    question = "下午有点困，帮我弄杯喝的提提神"
+    question = "下午有点困，帮我放首歌提提神"
     search = v1.post("search", body(scope, query=question, top_k=6)).json()["items"]
     allergy = next(item for item in search if item["content"] == ALLERGY)
     assert allergy["metadata"]["match"] == "related"

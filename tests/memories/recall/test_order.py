@@ -1,8 +1,9 @@
 """The order of an answer (``memories.recall.fusion``): evidence decides whether a question is
 answered; once it is, every channel's evidence and each model's own ranking of the scope's
 nearest memories — over and under its floor — order it, and ``top_k`` is filled from that order.
-A question about now ranks the newer of the memories about its subject first.  The meaning
-channel's floor depends on the pair of languages (``MeaningQuery.floor_for``)."""
+A question about now ranks the newer of the memories about its subject first; one not about the
+past ranks a memory key's current value before its past values.  The meaning channel's floor
+depends on the pair of languages (``MeaningQuery.floor_for``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from memories.recall.channels import MeaningQuery
-from memories.recall.fusion import asks_about_now, fuse
+from memories.recall.fusion import asks_about_now, asks_about_past, fuse
 from memories.recall.languages import Written, written_in
 from memories.recall.tuning import ORDER_DEPTH
 from memories.types import Channel, ChannelHit
@@ -145,6 +146,85 @@ def test_memories_of_one_day_on_the_service_clock_share_a_rank():
 )
 def test_what_asks_about_now(question, now):
     assert asks_about_now(question) is now
+
+
+# Last year's employer, today's (keyed), something else; as ``keys.stated_key`` reads them.
+LAST_YEAR, TODAY, CAT = "用户去年在阿里工作。", "用户在字节跳动工作。", "用户养了一只叫豆豆的猫。"
+STATED = {
+    LAST_YEAR: ("profile.employer", True),
+    TODAY: ("profile.employer", False),
+    CAT: ("", False),
+}
+
+
+def employers(*more: ChannelHit) -> dict[Channel, list[ChannelHit]]:
+    """ "我在哪家公司上班": last year's employer is the only evidence; e5 ranks the cat, under
+    its floor, before today's employer."""
+    return channels(
+        keyword=[hit(Channel.KEYWORD, LAST_YEAR, 1.0)],
+        meaning=[
+            hit(Channel.MEANING, LAST_YEAR, 0.88),
+            hit(Channel.MEANING, CAT, 0.87, under=True),
+            hit(Channel.MEANING, TODAY, 0.86, under=True),
+            *more,
+        ],
+    )
+
+
+def test_a_past_value_of_a_key_ranks_below_the_keys_current_value():
+    found = employers()
+    assert [h.id for h in fuse(found, top_k=3)] == [LAST_YEAR, CAT, TODAY]
+    hits = fuse(found, top_k=3, present_first=True, stated=STATED.__getitem__)
+    assert [h.id for h in hits] == [TODAY, LAST_YEAR, CAT]
+    assert [h.related for h in hits] == [True, False, True]
+    scores = [h.score for h in hits]
+    assert scores == sorted(scores, reverse=True), scores  # no score rises down the answer
+
+
+def test_a_question_about_the_past_keeps_the_channels_order():
+    found = employers()
+    hits = fuse(found, top_k=3, present_first=False, stated=STATED.__getitem__)
+    assert [h.id for h in hits] == [LAST_YEAR, CAT, TODAY]
+
+
+def test_a_past_value_with_no_current_value_keeps_its_place():
+    found = channels(
+        keyword=[hit(Channel.KEYWORD, LAST_YEAR, 1.0)],
+        meaning=meaning((LAST_YEAR, 0.88, False), (CAT, 0.87, True)),
+    )
+    hits = fuse(found, top_k=2, present_first=True, stated=STATED.__getitem__)
+    assert [h.id for h in hits] == [LAST_YEAR, CAT]
+
+
+def test_keys_are_read_only_when_an_answer_names_a_past_time():
+    def unread(text: str) -> tuple[str, bool]:
+        raise AssertionError(f"read {text}")
+
+    found = channels(keyword=[hit(Channel.KEYWORD, TODAY, 1.0)], meaning=meaning((CAT, 0.87, True)))
+    hits = fuse(found, top_k=2, present_first=True, stated=unread)
+    assert [h.id for h in hits] == [TODAY, CAT]
+
+
+@pytest.mark.parametrize(
+    ("question", "past"),
+    [
+        ("我去年在哪家公司", True),
+        ("我以前在哪工作", True),
+        ("我之前住在哪", True),
+        ("我上个月在哪上班", True),
+        ("Where did I work last year?", True),
+        ("Where did I use to work?", True),
+        ("What was my previous role?", True),
+        ("我在哪家公司上班", False),
+        ("我在哪工作", False),
+        ("我现在在哪工作", False),
+        ("我以前在阿里，现在在哪工作", False),  # asked about now
+        ("Where do I work?", False),
+        ("Which editor do I use?", False),
+    ],
+)
+def test_what_asks_about_the_past(question, past):
+    assert asks_about_past(question) is past
 
 
 def test_the_meaning_floor_depends_on_the_pair_of_languages():

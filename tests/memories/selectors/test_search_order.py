@@ -1,7 +1,8 @@
 """``selectors.memory_search`` on the real stack (PostgreSQL, USE v3, e5, jieba/spaCy): once a
 question has evidence its answer is ordered by every signal, the second model's own ranking of
 the scope included (``memories.recall.fusion``); a memory in the other language takes its place
-there; a question about now ranks the newer of two memories about one subject first."""
+there; a question about now ranks the newer of two memories about one subject first; a question
+that does not ask about the past ranks a memory key's current value before a past value of it."""
 
 from __future__ import annotations
 
@@ -202,3 +203,91 @@ def test_a_query_asked_again_is_not_embedded_again(scope, stored, monkeypatch):
     again = ids(selectors.memory_search(scope=scope, query=question))
     assert first == again and first
     assert embedded.count(question) == 1
+
+
+# A past state the extractor keys nothing for (``keys._history``) and the employer's current value.
+EMPLOYER_LAST_YEAR = "用户去年在阿里工作。"
+EMPLOYER_NOW = "用户在字节跳动工作。"
+
+
+def store_employers(scope, agent, *, history_first: bool) -> dict[str, str]:
+    """Last year's employer and today's (keyed as the extractor keys it), in either order."""
+    written = [
+        ("history", EMPLOYER_LAST_YEAR, ""),
+        ("current", EMPLOYER_NOW, "profile.employer"),
+    ]
+    ids = {}
+    for name, text, key in written if history_first else reversed(written):
+        outcome = services.memory_add(scope=scope, text=text, actor=agent, memory_key=key)
+        assert outcome.memory_id is not None, outcome
+        ids[name] = outcome.memory_id
+    return ids
+
+
+@pytest.mark.parametrize(
+    "history_first", [True, False], ids=["history-stored-first", "current-stored-first"]
+)
+@pytest.mark.parametrize(
+    "question", ["我在哪家公司上班", "我在哪工作", "Where do I work?", "我现在在哪工作"]
+)
+def test_a_question_about_the_users_state_ranks_the_current_value_before_its_past(
+    scope, agent, stored, history_first, question
+):
+    """Asked in the present tense, the current employer comes before last year's; last year's
+    stays in the answer, below it."""
+    employers = store_employers(scope, agent, history_first=history_first)
+    found = ids(selectors.memory_search(scope=scope, query=question, top_k=5))
+    assert employers["current"] in found and employers["history"] in found, found
+    assert found.index(employers["current"]) < found.index(employers["history"]), found
+    assert found[0] == employers["current"], found
+
+
+@pytest.mark.parametrize(
+    "history_first", [True, False], ids=["history-stored-first", "current-stored-first"]
+)
+@pytest.mark.parametrize(
+    "question",
+    [
+        "我去年在哪家公司",
+        "我以前在哪工作",
+        "Where did I work last year?",
+        "Where did I use to work?",
+    ],
+)
+def test_a_question_about_the_past_keeps_the_past_state_first(
+    scope, agent, stored, history_first, question
+):
+    employers = store_employers(scope, agent, history_first=history_first)
+    found = ids(selectors.memory_search(scope=scope, query=question, top_k=5))
+    assert found[:1] == [employers["history"]], found
+
+
+@pytest.mark.parametrize(
+    ("question", "first"), [("Where do I live?", "now"), ("Where did I live in 2020?", "before")]
+)
+def test_a_home_city_of_before_ranks_below_todays_unless_asked_for(
+    scope, agent, stored, question, first
+):
+    """The rule is every key's, in either language: an English home city of 2020, stored after
+    today's, came first."""
+    written = {
+        "now": services.memory_add(
+            scope=scope,
+            text="The user lives in Berlin.",
+            actor=agent,
+            memory_key="profile.home_city",
+        ).memory_id,
+        "before": services.memory_add(
+            scope=scope, text="The user lived in Tokyo in 2020.", actor=agent
+        ).memory_id,
+    }
+    found = ids(selectors.memory_search(scope=scope, query=question, top_k=5))
+    assert found[:1] == [written[first]], found
+    assert set(written.values()) <= set(found), found
+
+
+def test_a_past_state_with_no_current_value_keeps_its_place(scope, agent, stored):
+    """Nothing stored says where the user works now: last year's employer still answers first."""
+    history = services.memory_add(scope=scope, text=EMPLOYER_LAST_YEAR, actor=agent).memory_id
+    found = ids(selectors.memory_search(scope=scope, query="我在哪家公司上班", top_k=5))
+    assert found[:1] == [history], found

@@ -1,0 +1,128 @@
+"""Questions about one of the user's own attributes: "What editor do I use?", "我在哪家公司上班",
+"我是做什么工作的", "Where do I live?".
+
+Such a question asks for the value of a ``memory_key`` (``memories.engine.extraction.keys``),
+and its words are often not the memory's: "用户用 Neovim 写代码" says no 编辑器 and no "editor",
+so e5 put "What editor do I use?" under its floor (a question in the other language) or behind a
+memory that shares 写 and 用 ("用户是后端工程师，主要写 Go"). Here the question is read: when it
+asks about an attribute of the user's (``asked_attribute``), the memories among the second
+model's nearest that hold it (``Attribute.holds``) are its evidence, first, in that order —
+through the same door as a list asked for (``memories.recall.listing``, ``fuse(listed=…)``).
+
+**What holds an attribute.** A memory whose wording the key's rule reads as that key's value
+(``keys.propose_key``), the rule every ingest keys a fact with: a state dated in a past year
+("用户去年在阿里工作") or about someone else ("用户的姐姐住在深圳") holds none, so the current
+employer comes before last year's. For the editor and the programming language, a memory about
+the user that names one (an editor's or a language's name, "用户是 Java 后端工程师") holds it too.
+
+**Tight on purpose.** The question must ask (什么 / 哪 / what / which / where …), be about the user
+(我 / 用户 / I / my / the user, never someone else of theirs: "我姐姐住在哪个城市") and name the
+attribute in its own words. A scope with no memory holding it gets no evidence from here, so the
+question is answered, or not, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memories.engine.extraction import keys
+from memories.types import ChannelHit
+
+# The user as a Chinese question's subject, not a possessor ("我的设计团队在哪个城市" asks about
+# the team): 我 or 用户, then a few characters before the attribute's words.
+_ME = r"(?:我|用户)(?!们|的)[^，,。？?]{0,4}?"
+# Each attribute: its key, then the words a question names it with (Chinese, English).
+_ASKED: tuple[tuple[str, str, str], ...] = (
+    ("preference.editor", r"编辑器|\bIDE\b", r"\b(?:code |text )?editor\b|\bIDE\b"),
+    (
+        "profile.employer",
+        _ME + r"(?:在哪(?:里|儿)?(?:工作|上班|任职|高就)|在(?:哪|什么)(?:家|个)?(?:公司|单位))|"
+        r"(?:我|用户)的(?:公司|单位|东家)(?:是|叫)(?:哪|什么)",
+        r"\bwhere do(?:es)? (?:i|the user) work\b|\bwhich company do(?:es)? (?:i|the user)\b|"
+        r"\bwho do(?:es)? (?:i|the user) work for\b|\b(?:my|the user's) employer\b",
+    ),
+    (
+        "profile.home_city",
+        _ME + r"(?:住(?:在)?(?:哪|什么地方)|家在哪|在哪个城市(?:住|生活|定居)?(?:呢|啊)?\W*$|"
+        r"常驻(?:在)?哪)",
+        r"\bwhere do(?:es)? (?:i|the user) live\b|\bwhere (?:am i|is the user) based\b|"
+        r"\b(?:which|what) city do(?:es)? (?:i|the user) live\b|\b(?:my|the user's) home ?town\b",
+    ),
+    ("profile.time_zone", r"(?:我|用户)的?时区", r"\b(?:my|the user's) time ?zone\b"),
+    (
+        "profile.role",
+        _ME + r"(?:做|干)(?:什么|啥)(?:工作|职业|的)|"
+        r"(?:我|用户)的?(?:职位|岗位|职业)(?:是)?(?:什么|啥)",
+        r"\bwhat do(?:es)? (?:i|the user) do for (?:a )?(?:living|work)\b|"
+        r"\bwhat(?:'s| is) (?:my|the user's) (?:job|job title|role|profession|occupation)\b",
+    ),
+    (
+        "profile.programming_language",
+        r"编程语言|(?:什么|哪种|哪门)语言(?:写|编程|开发)|"
+        r"(?:写|编程|开发|用)(?:用)?(?:什么|哪种|哪门)语言",
+        r"\bprogramming languages?\b|"
+        r"\b(?:what|which) languages? do(?:es)? (?:i|the user) (?:code|program|write|develop)\b",
+    ),
+    (
+        "profile.diet",
+        _ME + r"(?:吃素|是素食|饮食习惯)|(?:我|用户)的饮食",
+        r"\b(?:my|the user's) diet\b|\b(?:am i|is the user) (?:a )?(?:vegetarian|vegan)\b",
+    ),
+)
+# A question asks: a question word, or a question mark.
+_ASKS = re.compile(
+    r"什么|哪|啥|吗|几|多少|谁|怎么|[?？]|"
+    r"\b(?:what|which|where|who|how|do|does|am|is|are)\b",
+    re.IGNORECASE,
+)
+# About the user, in the question's own words.
+_ABOUT_THE_USER = re.compile(r"我(?!们)|用户|\b(?:i|my|me|the user)\b", re.IGNORECASE)
+# What names an editor or a programming language in a memory (the key rules' own lists, whole
+# words; Go, R and C only capitalised, as names: "go to", "a c…" are no language).
+_EDITOR_NAMED = re.compile(rf"(?<![\w+#]){keys.EDITORS}(?![\w+#])", re.IGNORECASE)
+_LANGUAGE_NAMED = re.compile(
+    r"(?<![\w+#])(?:(?i:python|golang|java|kotlin|rust|typescript|javascript|ruby|php|swift|"
+    r"scala|elixir|haskell|dart|julia|lua|perl|clojure|ocaml|zig)|c\+\+|c#|C#|Go|R|C)(?![\w+#])"
+)
+_NAMED = {"preference.editor": _EDITOR_NAMED, "profile.programming_language": _LANGUAGE_NAMED}
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """An attribute of the user's a question asks for: the ``memory_key`` it is the value of."""
+
+    key: str
+
+    def holds(self, hit: ChannelHit) -> bool:
+        """Whether the memory of ``hit`` holds the attribute (above)."""
+        if keys.propose_key(hit.content) == self.key:
+            return True
+        named = _NAMED.get(self.key)
+        return (
+            named is not None
+            and bool(named.search(hit.content))
+            and not keys.about_someone_else(hit.content)
+        )
+
+
+def asked_attribute(query: str) -> Attribute | None:
+    """The attribute of the user's ``query`` asks for, or None when it asks for anything else."""
+    question = " ".join(query.split())
+    if not _ASKS.search(question) or not _ABOUT_THE_USER.search(question):
+        return None
+    if keys.names_someone_else(question):
+        return None
+    for key, chinese, english in _ASKED:
+        if re.search(chinese, question) or re.search(english, question, re.IGNORECASE):
+            return Attribute(key=key)
+    return None
+
+
+def holding(attribute: Attribute | None, nearest: Sequence[ChannelHit]) -> list[str]:
+    """The memories among ``nearest`` (the meaning channel's rows, the nearest first) that hold
+    ``attribute``, in that order; nothing when no attribute is asked."""
+    if attribute is None:
+        return []
+    return [hit.id for hit in nearest if attribute.holds(hit)]

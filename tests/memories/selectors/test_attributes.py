@@ -1,0 +1,95 @@
+"""Which questions ask for one of the user's own attributes (``memories.selectors.attributes``), and
+which memories hold it: ordinary phrasings in both languages, none about someone else, none that
+asks for something else."""
+
+from __future__ import annotations
+
+import pytest
+
+from memories.selectors.attributes import Attribute, asked_attribute, holding
+from memories.types import Channel, ChannelHit
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [
+        ("我用什么编辑器", "preference.editor"),
+        ("What editor do I use?", "preference.editor"),
+        ("Which editor does the user use?", "preference.editor"),
+        ("我在哪家公司上班", "profile.employer"),
+        ("我现在在哪里工作？", "profile.employer"),
+        ("Where do I work?", "profile.employer"),
+        ("Who is my employer?", "profile.employer"),
+        ("我住在哪", "profile.home_city"),
+        ("Where do I live?", "profile.home_city"),
+        ("What's my hometown?", "profile.home_city"),
+        ("我的时区是什么", "profile.time_zone"),
+        ("What is my time zone?", "profile.time_zone"),
+        ("我是做什么工作的？", "profile.role"),
+        ("用户做什么工作", "profile.role"),
+        ("What do I do for a living?", "profile.role"),
+        ("我用什么语言写代码", "profile.programming_language"),
+        ("What programming language do I use?", "profile.programming_language"),
+        ("Which language do I write backend code in?", "profile.programming_language"),
+        ("我吃素吗", "profile.diet"),
+        ("Am I vegetarian?", "profile.diet"),
+    ],
+)
+def test_a_question_about_an_attribute_of_the_users(question, key):
+    assert asked_attribute(question) == Attribute(key=key)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # Someone else's attribute, however it is said.
+        "我姐姐住在哪个城市",
+        "Which city does my sister live in?",
+        "我的设计团队在哪个城市？",
+        "我老婆在哪家公司上班",
+        "Where does my husband work?",
+        # Nobody's: a general question that names the attribute's word.
+        "北京的时区是什么",
+        "What is the best code editor?",
+        "哪家公司的手机最好",
+        "Python 是用什么语言写的",
+        # The user's, but something else than the attribute.
+        "我的项目什么时候上线",
+        "我在哪个城市出差最多",
+        "Where did I put my keys?",
+    ],
+)
+def test_no_attribute_of_the_users_is_read_into_another_question(question):
+    assert asked_attribute(question) is None
+
+
+def hit(memory_id: str, content: str) -> ChannelHit:
+    return ChannelHit(
+        channel=Channel.MEANING,
+        id=memory_id,
+        content=content,
+        category="fact",
+        strength=0.8,
+        similarity=0.5,
+        margin=0.0,
+        names_only=False,
+        under_floor=True,
+    )
+
+
+def test_the_memories_holding_it_in_the_meaning_channels_order():
+    """The key's own rule reads a holder (last year's employer and someone else's are none); an
+    editor or a language the user's memory names holds it too."""
+    nearest = [
+        hit("past", "用户去年在阿里工作。"),
+        hit("sister", "The user's sister works at Google."),
+        hit("now", "用户在蓝鲸科技工作。"),
+        hit("java", "用户是 Java 后端工程师，主要使用 Spring Boot。"),
+        hit("go_out", "The user likes to go hiking on weekends."),
+        hit("nvim", "用户用 Neovim 写代码。"),
+        hit("vim_wife", "用户的老婆也用 Vim。"),
+    ]
+    assert holding(Attribute("profile.employer"), nearest) == ["now"]
+    assert holding(Attribute("profile.programming_language"), nearest) == ["java"]
+    assert holding(Attribute("preference.editor"), nearest) == ["nvim"]
+    assert holding(None, nearest) == []

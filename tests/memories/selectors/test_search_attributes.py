@@ -1,0 +1,80 @@
+"""A question about one of the user's own attributes — the editor, the employer, the city, the
+role, the language they code in ("What editor do I use?", "我在哪家公司上班") — is answered with
+the memory that holds it, first, whatever language either is written in
+(``memories.selectors.attributes``), through the real search door on the real stack (PostgreSQL,
+USE v3, e5, jieba/spaCy). Questions about someone else, and the user's attributes with no memory
+holding them, are answered as before."""
+
+from __future__ import annotations
+
+import pytest
+
+from memories.scope import scope_of
+from tests.memories.recall.test_search import search
+from tests.memories.selectors.test_search_listing import store
+
+# A user's memories as an agent adds them (no memory key: the text alone says what each holds).
+LIN = {
+    "backend": "用户是后端工程师，主要写 Go，也写一些 Python 脚本。",
+    "employer": "用户在杭州的一家电商公司工作。",
+    "coffee": "用户喜欢喝美式咖啡，不加糖。",
+    "peanut": "The user is allergic to peanuts.",
+    "daughter": "用户的女儿叫朵朵，今年五岁，在上幼儿园。",
+    "bullets": "The user prefers answers in bullet points, short and to the point.",
+    "xinghe": "用户负责“星河”项目，目标是把订单系统迁移到 Kubernetes，计划明年三月完成。",
+    "verified": "已验证：支付回调超时是因为 Nginx 的 proxy_read_timeout 只有 5 秒，已调到 30 秒。",
+    "run": "The user runs every morning, usually 5 km along the river.",
+    "editor": "用户用 Neovim 写代码，配色是 Gruvbox。",
+    "review": "The user's team does code review in GitLab and needs two approvals to merge.",
+    "weekend": "用户周末一般不看工作消息。",
+    "past_employer": "用户去年在阿里工作。",
+    "sister_city": "The user's sister lives in Shenzhen.",
+}
+
+
+@pytest.fixture
+def lin(db, agent) -> tuple[object, dict[str, str]]:
+    scope = scope_of(tenant_id="t-attributes", user_id="lin")
+    return scope, store(scope, agent, LIN)
+
+
+def first(v1, scope, question: str) -> tuple[str | None, str | None]:
+    items = search(v1, scope, question, top_k=3)["items"]
+    if not items:
+        return None, None
+    return items[0]["id"], items[0]["metadata"]["match"]
+
+
+@pytest.mark.parametrize(
+    ("question", "holder"),
+    [
+        # The editor memory shares no word with either question ("编辑器", "editor"): the
+        # Chinese one ranked the Go memory first, the English one answered nothing.
+        ("我用什么编辑器", "editor"),
+        ("What editor do I use?", "editor"),
+        # Last year's employer says 工作 as well; the current one holds the attribute.
+        ("我在哪家公司上班", "employer"),
+        ("Where do I work?", "employer"),
+        ("What programming language do I use?", "backend"),
+        ("我是做什么工作的", "backend"),
+    ],
+)
+def test_the_memory_holding_the_attribute_comes_first(v1, lin, question, holder):
+    scope, ids = lin
+    memory_id, match = first(v1, scope, question)
+    assert (memory_id, match) == (ids[holder], "evidence")
+
+
+def test_a_question_about_someone_else_is_no_question_about_the_user(v1, lin):
+    """ "我姐姐住在哪个城市" asks about the sister: the sister's memory answers it, and no
+    attribute of the user's is read into it."""
+    scope, ids = lin
+    memory_id, _ = first(v1, scope, "Which city does my sister live in?")
+    assert memory_id == ids["sister_city"]
+
+
+def test_an_attribute_nothing_holds_is_answered_as_before(v1, lin):
+    """No memory says the user's time zone: the question gets what it got before (nothing with
+    evidence here), not the user's other memories."""
+    scope, _ = lin
+    assert search(v1, scope, "我的时区是什么", top_k=3)["items"] == []
