@@ -15,7 +15,8 @@ through the same door as a list asked for (``memories.recall.listing``, ``fuse(l
 employer comes before last year's. For the editor and the programming language, a memory about
 the user that names one (an editor's or a language's name, "用户是 Java 后端工程师") holds it too.
 
-**Tight on purpose.** The question must ask (什么 / 哪 / what / which / where …), be about the user
+**Tight on purpose.** The question must ask (什么 / 哪 / what / which / where …) or name the
+user's own ("Set up my editor config for a new laptop", "我的时区"), be about the user
 (我 / 用户 / I / my / the user, never someone else of theirs: "我姐姐住在哪个城市") and name the
 attribute in its own words. A scope with no memory holding it gets no evidence from here, so the
 question is answered, or not, as before.
@@ -77,6 +78,8 @@ _ASKS = re.compile(
     r"\b(?:what|which|where|who|how|do|does|am|is|are)\b",
     re.IGNORECASE,
 )
+# Or a task about the user's own one ("Set up my editor config for a new laptop").
+_MINE = re.compile(r"\bmy\b|我的", re.IGNORECASE)
 # About the user, in the question's own words.
 _ABOUT_THE_USER = re.compile(r"我(?!们)|用户|\b(?:i|my|me|the user)\b", re.IGNORECASE)
 # What names an editor or a programming language in a memory (the key rules' own lists, whole
@@ -110,7 +113,8 @@ class Attribute:
 def asked_attribute(query: str) -> Attribute | None:
     """The attribute of the user's ``query`` asks for, or None when it asks for anything else."""
     question = " ".join(query.split())
-    if not _ASKS.search(question) or not _ABOUT_THE_USER.search(question):
+    asks = _ASKS.search(question) or _MINE.search(question)
+    if not asks or not _ABOUT_THE_USER.search(question):
         return None
     if keys.names_someone_else(question):
         return None

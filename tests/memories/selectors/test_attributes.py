@@ -33,6 +33,9 @@ from memories.types import Channel, ChannelHit
         ("Which language do I write backend code in?", "profile.programming_language"),
         ("我吃素吗", "profile.diet"),
         ("Am I vegetarian?", "profile.diet"),
+        # A task about the user's own (was answered with nothing in the context).
+        ("Set up my editor config for a new laptop", "preference.editor"),
+        ("帮我把我的编辑器配置同步到新电脑", "preference.editor"),
     ],
 )
 def test_a_question_about_an_attribute_of_the_users(question, key):
