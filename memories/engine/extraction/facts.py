@@ -447,7 +447,10 @@ _BARE_GROUP = re.compile(r"^(?:团队|公司|部门|小组|项目组)|^the\s+(?=
 def _owned(text: str, before: list[str]) -> str:
     if not (before and re.match(r"我(?!们)|I\b|I'm|I’m", before[0])):
         return text
-    return _BARE_GROUP.sub(lambda m: "我们" if HAN.match(m.group(0)) else "our ", text, count=1)
+    # The group stays named: "公司在海淀" is "我们公司在海淀", not "我们在海淀" (the team's).
+    return _BARE_GROUP.sub(
+        lambda m: "我们" + m.group(0) if HAN.match(m.group(0)) else "our ", text, count=1
+    )
 
 
 # A Chinese sentence-final particle: tone, not content ("…简体中文哦"); 酒吧, 网吧 are words.
@@ -644,6 +647,8 @@ def _zh_person(text: str, context: str) -> str:
     # 学校", "我们小区"), the home ("我们家").
     text = re.sub(r"(?:我们|咱们)\s*(?:team|团队)\s*的", "用户团队的", text)
     text = re.sub(r"(?:我们|咱们)(公司|部门)的", r"用户\1的", text)
+    # "用户的组的代码规范" read twice owned; "用户组" is a user group.
+    text = re.sub(r"(?:我们|咱们)(组|小组)的", r"用户所在\1的", text)
     text = re.sub(r"(?:我们|咱们)\s*team\b\s*", "用户的团队", text)
     text = re.sub(r"(?:我们|咱们)(?=\s*[A-Za-z]+\s+team\b)", "用户的", text)  # "我们 data team"
     text = re.sub(

@@ -402,9 +402,19 @@ def test_an_english_wrapper_is_dropped(said, facts):
         # "用户的团队 team", "用户的团队的"
         ("我们 team 每天 standup 是 10 点。", ["用户的团队每天 standup 是 10 点。"]),
         ("我们团队的 on-call 是轮值的。", ["用户团队的 on-call 是轮值的。"]),
+        # "用户的组的代码规范"
+        (
+            "我们组的代码规范：Python 一律用 black 格式化。",
+            ["用户所在组的代码规范：Python 一律用 black 格式化。"],
+        ),
         ("我们 data team 用 Metabase。", ["用户的 data team 用 Metabase。"]),
         # A second fact about the user's team lost its owner: "团队一共 6 个人。"
         ("我是后端负责人，团队一共 6 个人。", ["用户是后端负责人。", "用户的团队一共 6 个人。"]),
+        # …and its company became its team: "用户的团队在海淀".
+        (
+            "我家在朝阳区，公司在海淀，通勤一个小时。",
+            ["用户家在朝阳区。", "用户的公司在海淀，通勤一个小时。"],
+        ),
         # An instruction after 所以/因此 is a fact of its own ("用户一般凌晨一点睡。" alone).
         (
             "我一般凌晨一点睡，所以别在早上十点前给我安排会议",
