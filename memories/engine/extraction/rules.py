@@ -26,7 +26,11 @@ _RECENT_DAY = (
 )
 ONE_OFF = re.compile(
     rf"{_RECENT_DAY}|"
-    r"这次|本次|这一次|明天|今晚|下午|上午|马上|临时|暂时|待会|一会儿|"
+    r"这次|本次|这一次|明天|今晚|马上|临时|暂时|待会|一会儿|"
+    # An afternoon of no day named is today's; a weekday's is this week's unless it recurs
+    # (``_RECURRING_PART``).
+    r"(?<!周[一二三四五六日天末])(?<!星期[一二三四五六日天])(?<!礼拜[一二三四五六日天])"
+    r"(?<!每天)(?<!平时)(?<!工作日)(?<!每个)(?:下午|上午)|"
     r"这封|这份|这篇|这张|这条消息|"
     r"\bthis time\b|\btomorrow\b|\btonight\b|\bright now\b|\bfor now\b|\bjust once\b|"
     r"\bthis (?:flyer|email|document|doc|file|report|draft|message|slide|deck|pr|ticket|one)\b",
@@ -624,9 +628,23 @@ SYMPTOM = re.compile(
 )
 
 
+# A weekday's afternoon or morning ("周五下午"): this week's ("周五下午帮我约个会", "我周四下午请假
+# 了"), unless said to recur or as how the user feels about it ("我每周三下午要接孩子", "我周二上午
+# 一般在开周会", "我最烦周五下午开会").
+_WEEKDAY_PART = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末](?:下午|上午)")
+_RECURS = re.compile(r"固定|都|总|一直|向来")
+
+
+def _this_weeks(sentence: str) -> bool:
+    return bool(_WEEKDAY_PART.search(sentence)) and not (
+        _HABIT.search(sentence) or _RECURS.search(sentence) or _STRONG_FEELING.search(sentence)
+    )
+
+
 def veto(sentence: str, role: str) -> str | None:
     """Why a sentence may not be kept whatever the head says, or None."""
-    if ONE_OFF.search(sentence) and not (role == "user" and recent_change(sentence)):
+    one_off = ONE_OFF.search(sentence) or _this_weeks(sentence)
+    if one_off and not (role == "user" and recent_change(sentence)):
         return "one_off"
     if time_bound(sentence):
         return "time_bound"

@@ -408,3 +408,23 @@ def test_a_deadline_relative_to_today_goes_and_the_project_stays():
 )
 def test_an_instruction_drawn_from_a_habit_is_kept_beside_it(said, facts):
     assert kept([("user", said)]) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # Vetoed as one-offs: 下午/上午 was read as today's whatever day it named.
+        ("我每周三下午要接孩子", "用户每周三下午要接孩子。"),
+        ("我最烦周五下午开会", "用户最烦周五下午开会。"),
+        ("我周二上午一般在开周会", "用户周二上午一般在开周会。"),
+    ],
+)
+def test_a_weekdays_afternoon_that_recurs_is_kept(said, fact):
+    assert kept([("user", said)]) == [fact]
+
+
+@pytest.mark.parametrize(
+    "said", ["周五下午帮我约个会", "我周四下午请假了", "这周五下午我要去医院", "今天下午帮我约个会"]
+)
+def test_this_weeks_afternoon_is_a_one_off(said):
+    assert kept([("user", said)]) == []
