@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memories.recall.meals import asks_for_a_meal, restricting, restricts_a_meal
-from memories.types import Channel, ChannelHit
+from tests.memories.recall.test_listing import hit
 
 
 @pytest.mark.parametrize(
@@ -81,20 +81,6 @@ def test_what_restricts_a_meal(memory):
 )
 def test_what_restricts_no_meal(memory):
     assert not restricts_a_meal(memory)
-
-
-def hit(memory_id: str, content: str) -> ChannelHit:
-    return ChannelHit(
-        channel=Channel.MEANING,
-        id=memory_id,
-        content=content,
-        category="fact",
-        strength=0.8,
-        similarity=0.5,
-        margin=0.0,
-        names_only=False,
-        under_floor=True,
-    )
 
 
 def test_what_restricts_the_meal_then_the_tastes_in_the_meaning_channels_order():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memories.selectors.attributes import Attribute, asked_attribute, holding
-from memories.types import Channel, ChannelHit
+from tests.memories.recall.test_listing import hit
 
 
 @pytest.mark.parametrize(
@@ -64,20 +64,6 @@ def test_a_question_about_an_attribute_of_the_users(question, key):
 )
 def test_no_attribute_of_the_users_is_read_into_another_question(question):
     assert asked_attribute(question) is None
-
-
-def hit(memory_id: str, content: str) -> ChannelHit:
-    return ChannelHit(
-        channel=Channel.MEANING,
-        id=memory_id,
-        content=content,
-        category="fact",
-        strength=0.8,
-        similarity=0.5,
-        margin=0.0,
-        names_only=False,
-        under_floor=True,
-    )
 
 
 def test_the_memories_holding_it_in_the_meaning_channels_order():
