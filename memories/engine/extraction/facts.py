@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memories.engine.extraction.rules import DATED_PAST
+from memories.engine.extraction.rules import DATED_PAST, called
 from memories.text import HAN, word_set
 
 # Sentences end at Chinese/English terminal punctuation or a line break; an English full stop
@@ -103,7 +103,8 @@ FILLER = re.compile(
 # A clause that starts with its own subject states a fact of its own.
 _OWN_SUBJECT = re.compile(
     r"^(?:我们|咱们|我的|我|你们|你的|你|您|用户|项目|本项目|团队|公司|我司)|"
-    r"^(?:and\s+)?(?:I|I'm|I’m|my|our|we|we're|we’re|you|you're|your|the\s+project|the\s+team)\b",
+    r"^(?:and\s+)?(?:I|I'm|I’m|my|our|we|we're|we’re|you|you're|your|the\s+project|the\s+team|"
+    r"the\s+company)\b",
     re.IGNORECASE,
 )
 # Words that refer back: a clause with one is not self-contained.
@@ -311,6 +312,8 @@ def write(sentence: str, role: str = "user") -> list[str]:
         text = _PARTICLE.sub("", strip_filler(raw))
         if not text or WRAPPER.match(text):
             continue
+        if role == "user":
+            text = _as_called(text)
         following = clauses[n + 1][0].strip() if n < len(clauses) - 1 else ""
         if _cut_off(text) and not _object_follows(text, separator, following):
             stub = True  # a path or URL cut out of it: "日志在", "versioned under"
@@ -349,6 +352,18 @@ def write(sentence: str, role: str = "user") -> list[str]:
             if not is_fragment(fact) and len(fact) <= MAX_FACT_CHARS:
                 facts.append(fact)
     return facts
+
+
+def _as_called(clause: str) -> str:
+    """How the user wants to be called, said of the user ("叫我小林就行" was "叫用户小林就行。",
+    now "我希望被称呼为小林", "Just call me Sam" → "I want to be called Sam"); any other clause as
+    it is."""
+    name = called(clause)
+    if name is None:
+        return clause
+    if is_chinese(clause):
+        return "我希望被称呼为" + (f" {name}" if name.isascii() else name)
+    return f"I want to be called {name}"
 
 
 def _object_follows(clause: str, separator: str, following: str) -> bool:
@@ -440,8 +455,10 @@ def _instruction_after_so(raw: str, text: str) -> bool:
 
 
 # A second fact about "the team" after one about the user is about the user's team ("我是后端
-# 负责人，团队一共 6 个人").
-_BARE_GROUP = re.compile(r"^(?:团队|公司|部门|小组|项目组)|^the\s+(?=(?:team|company)\b)", re.I)
+# 负责人，团队一共 6 个人", "I'm a designer, and the company is in Berlin"; its "and" goes).
+_BARE_GROUP = re.compile(
+    r"^(?:团队|公司|部门|小组|项目组)|^(?:and\s+)?the\s+(?=(?:team|company)\b)", re.I
+)
 
 
 def _owned(text: str, before: list[str]) -> str:

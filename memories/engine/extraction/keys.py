@@ -117,6 +117,13 @@ _NAME_WORDS_EN = r"(?-i:[A-Z])[\w&.'-]*(?: (?-i:[A-Z])[\w&.'-]*)*"
 # Never from a 在 on: the 在 of 现在 is no preposition ("用户现在在成都工作").
 _AT_ZH = r"(?!在)[^，,。；;]{1,16}?"
 
+# What a language may be preferred for that the assistant writes: its examples, answers, replies.
+_FOR_OUTPUT = (
+    r"\s+(?:for|in|of)\s+(?:the\s+)?(?:assistant's\s+)?(?:code\s+)?(?:examples?|samples?|"
+    r"snippets?|answers?|replies|reply|responses?|explanations?|comments?|docs|documentation|"
+    r"chats?|conversations?|messages?)\b"
+)
+
 KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "preference.answer_language",
@@ -211,7 +218,9 @@ KEY_RULES: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             rf"(?:主要|主力|日常)(?:编程)?(?:语言|用|写|使用)(?:是|写|用)?\s*(?:{_LANGUAGES})(?![\w+#])|"
             rf"(?:主力|主要)(?:编程)?语言|"
-            rf"\b(?:main|primary|preferred|go-to) (?:programming )?language\b|"
+            # A language for what the assistant writes ("preferred language for code examples")
+            # is no language the user codes in: it retired the user's own.
+            rf"\b(?:main|primary|preferred|go-to) (?:programming )?language\b(?!{_FOR_OUTPUT})|"
             rf"\b(?:mainly|mostly|primarily) (?:writes|codes in|programs in|uses)\s+"
             rf"(?:{_LANGUAGES})(?![\w+#])",
             re.IGNORECASE,

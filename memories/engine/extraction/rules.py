@@ -13,6 +13,7 @@ import re
 from itertools import accumulate
 
 import jieba
+import jieba.posseg
 
 from memories.language.past import PAST_DATED
 
@@ -375,14 +376,57 @@ _NOT_FIXED = re.compile(
 )
 
 
+# How the user wants to be called ("叫我小林就行", "你可以称呼我 Kevin", "Just call me Sam."): a
+# name of the user's, said as an instruction. Not a call ("明天早上五点叫我" opens with when, "叫我
+# 起床", "叫我一声", "Call me back", "call me on Monday"): the name opens with no verb, adverb,
+# number or preposition (jieba's tags), an English one is capitalised and no day or time.
+_CALL_ME_ZH = re.compile(
+    r"^(?:以后|今后|之后|那|你|您)?(?:就|可以|直接|请|都|也)*(?:叫|称呼)我(?:为|做)?\s*"
+    r"(?P<name>(?![起去来过吃回下上别不出做帮到在给把干醒开接打看等的时聊])[\u4e00-\u9fff]{1,4}?|"
+    r"[A-Za-z][\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)\s*"
+    r"(?:就行了?|就好了?|就可以了?|即可|好了|就成)?$",
+    re.IGNORECASE,
+)
+_CALL_ME_EN = re.compile(
+    r"^(?:(?:please|just|you\s+can|you\s+may|feel\s+free\s+to)\s+)*call\s+me\s+"
+    r"(?!(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tonight|tomorrow|"
+    r"later|back|when|whenever|if|at|on|anytime|asap|after|before)\b)"
+    r"(?P<name>(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)"
+    r"(?:,?\s+(?:please|instead|from\s+now\s+on|going\s+forward))?$",
+    re.IGNORECASE,
+)
+_HAN_NAME = re.compile(r"^[\u4e00-\u9fff]")
+_NOT_A_NAME_TAGS = ("v", "d", "m", "c", "p", "f", "u", "r", "t", "q")
+
+
+def called(clause: str) -> str | None:
+    """The name the user asks to be called by in ``clause`` ("叫我小林就行" → "小林", "Just call me
+    Sam" → "Sam"), or None when it asks for no name."""
+    text = clause.strip().rstrip("。.!！~～")
+    found = _CALL_ME_ZH.match(text) or _CALL_ME_EN.match(text)
+    if found is None:
+        return None
+    name = found.group("name")
+    if _HAN_NAME.match(name):
+        first = next((pair for pair in jieba.posseg.cut(name) if pair.word.strip()), None)
+        if first is None or first.flag.startswith(_NOT_A_NAME_TAGS):
+            return None
+    return name
+
+
 def on_the_users_word(sentence: str) -> bool:
     """Whether a user's sentence is kept on the user's word, not the head's: it sets how every
-    answer is given, states a strong feeling about a kind of thing, or a cause the user found and
-    fixed."""
+    answer is given, states a strong feeling about a kind of thing, a cause the user found and
+    fixed, or how the user wants to be called ("Just call me Sam." scored 0.12 against 0.18)."""
     fixed_cause = (
         CAUSE.search(sentence) and _FIXED.search(sentence) and not _NOT_FIXED.search(sentence)
     )
-    return bool(_ANSWER_RULE.search(sentence) or _STRONG_FEELING.search(sentence) or fixed_cause)
+    return bool(
+        _ANSWER_RULE.search(sentence)
+        or _STRONG_FEELING.search(sentence)
+        or fixed_cause
+        or called(sentence) is not None
+    )
 
 
 def agreement(sentence: str) -> str | None:

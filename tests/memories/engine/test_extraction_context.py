@@ -428,3 +428,61 @@ def test_a_weekdays_afternoon_that_recurs_is_kept(said, fact):
 )
 def test_this_weeks_afternoon_is_a_one_off(said):
     assert kept([("user", said)]) == []
+
+
+# --- how the user wants to be called ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("messages", "fact"),
+    [
+        # Stored "叫用户小林就行。": the instruction, not what it says of the user.
+        (
+            [("assistant", "你希望我怎么称呼你？"), ("user", "叫我小林就行")],
+            "用户希望被称呼为小林。",
+        ),
+        # Stored nothing: "Just call the user Sam." scored 0.12 against 0.18.
+        (
+            [("assistant", "What should I call you?"), ("user", "Just call me Sam.")],
+            "The user wants to be called Sam.",
+        ),
+        ([("user", "叫我小林")], "用户希望被称呼为小林。"),
+        ([("user", "以后叫我 Kevin 就好")], "用户希望被称呼为 Kevin。"),
+        ([("user", "call me Sam")], "The user wants to be called Sam."),
+        ([("user", "You can call me Sam from now on.")], "The user wants to be called Sam."),
+    ],
+)
+def test_how_the_user_wants_to_be_called_is_kept_as_such(messages, fact):
+    assert kept(messages) == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "明天早上五点叫我",
+        "叫我起床",
+        "叫我一声",
+        "Call me back tomorrow.",
+        "Call me on Monday.",
+        "call me when it's done",
+    ],
+)
+def test_a_call_that_is_no_name_is_not_read_as_one(said):
+    assert not any("称呼" in fact or "called" in fact for fact in write(said))
+
+
+@pytest.mark.parametrize(
+    ("messages", "fact"),
+    [
+        (
+            [
+                ("assistant", "What's your preferred language for code examples?"),
+                ("user", "TypeScript please"),
+            ],
+            "The user's preferred language for code examples is TypeScript.",
+        ),
+    ],
+)
+def test_a_language_for_code_examples_is_not_the_users_programming_language(messages, fact):
+    assert fact in kept(messages)
+    assert propose_key(fact) == ""

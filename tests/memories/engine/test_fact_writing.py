@@ -429,6 +429,30 @@ def test_chinese_person_and_leading_words(said, facts):
     assert write(said) == facts
 
 
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # One fact of two: "The user is a designer, and the company is in Berlin."
+        (
+            "I'm a designer, and the company is in Berlin.",
+            ["The user is a designer.", "The user's company is in Berlin."],
+        ),
+        # Split, but the team lost its owner: "The team is remote."
+        (
+            "I'm a designer, and the team is remote.",
+            ["The user is a designer.", "The user's team is remote."],
+        ),
+        (
+            "I lead the backend, the team has six people.",
+            ["The user leads the backend.", "The user's team has six people."],
+        ),
+    ],
+)
+def test_a_second_english_fact_about_the_bare_group_is_the_users(said, facts):
+    """As in Chinese ("我家在朝阳区，公司在海淀"): the owner put before the bare group."""
+    assert write(said) == facts
+
+
 def test_a_dangling_fragment_left_by_noise_removal_is_not_stored():
     facts = extract_facts([("user", "用户希望周报结论先行。\n参考和")], decide=None)
     assert [f["text"] for f in facts] == ["用户希望周报结论先行。"]

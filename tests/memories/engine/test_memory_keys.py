@@ -32,6 +32,11 @@ from memories.engine.extraction.keys import propose_key, retires, stated_key
         ("The user just relocated to Amsterdam.", "profile.home_city"),
         ("我的主力语言是 Go。", "profile.programming_language"),
         ("My main programming language is Rust.", "profile.programming_language"),
+        ("My preferred language is Rust.", "profile.programming_language"),
+        # A language for the assistant's examples or answers is no language the user codes in.
+        ("My preferred language for code examples is TypeScript.", ""),
+        ("My preferred language for answers is German.", ""),
+        ("My preferred language for replies is English.", ""),
         ("以后温度都用摄氏度，单位用公制。", "preference.units"),
         ("I prefer Celsius and metric units in all answers.", "preference.units"),
         # Not the value of any of the nine: no key, nothing superseded.
