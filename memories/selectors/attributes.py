@@ -72,6 +72,10 @@ _ASKED: tuple[tuple[str, str, str], ...] = (
         r"\b(?:my|the user's) diet\b|\b(?:am i|is the user) (?:a )?(?:vegetarian|vegan)\b",
     ),
 )
+# Each attribute's key with its words compiled, the Chinese as written, the English in any case.
+_ASKED_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (key, re.compile(f"{chinese}|(?i:{english})")) for key, chinese, english in _ASKED
+)
 # A question asks: a question word, or a question mark.
 _ASKS = re.compile(
     r"什么|哪|啥|吗|几|多少|谁|怎么|[?？]|"
@@ -118,8 +122,8 @@ def asked_attribute(query: str) -> Attribute | None:
         return None
     if keys.names_someone_else(question):
         return None
-    for key, chinese, english in _ASKED:
-        if re.search(chinese, question) or re.search(english, question, re.IGNORECASE):
+    for key, pattern in _ASKED_PATTERNS:
+        if pattern.search(question):
             return Attribute(key=key)
     return None
 
