@@ -61,6 +61,19 @@ def _empty_mem0_tables() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the site's language. A request's LocaleMiddleware leaves the language
+    it chose active in the thread (tests/test_language.py asks in English), and a later test
+    reading a text outside a request (tests/edges/console/test_outcomes.py) got English: the
+    suite's result depended on the order xdist gave the tests."""
+    from django.conf import settings
+    from django.utils import translation
+
+    with translation.override(settings.LANGUAGE_CODE):
+        yield
+
+
+@pytest.fixture(autouse=True)
 def _second_vectors_with_their_write(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every write stores its second vector before it answers, so that a test searching right
     after an add sees what it would see a moment later in production, and no vector is still
