@@ -52,9 +52,9 @@ from memories.admission.normalize import (
     digit_runs,
     fold,
     map_chinese_numerals,
-    simplified,
     visual_order,
 )
+from memories.language import script
 
 __all__ = ["business_line", "find_sensitive_identifier"]
 
@@ -139,7 +139,9 @@ def _find_in_view(text: str) -> str | None:
     folded = fold(text)
     # Numerals first: 參 (3) is read before it becomes 参, which is no numeral. Labels keep
     # their characters (统一证号).
-    numbers = _labels_as_written(simplified(map_chinese_numerals(folded)), simplified(folded))
+    numbers = _labels_as_written(
+        script.simplified(map_chinese_numerals(folded)), script.simplified(folded)
+    )
     kind = _labelled(numbers)
     if kind is not None:
         return kind
@@ -239,7 +241,7 @@ def business_line(text: str, at: int) -> bool:
     """The phone's word at ``at`` names a business's or a place's public line: no personal
     number follows it, and an assistant asking for it asks for none (``meaning.asked_for``).
     Read in simplified characters, like every label here ("餐廳的訂位電話")."""
-    text = simplified(text)
+    text = script.simplified(text)
     if not _LINE_WORD_RE.match(text, at):
         return False
     before = text[max(0, at - 40) : at]

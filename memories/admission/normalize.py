@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from memories.language import script
 from memories.text import normalize_quotes
 
 __all__ = [
@@ -28,7 +27,6 @@ __all__ = [
     "fold",
     "fold_confusables",
     "map_chinese_numerals",
-    "simplified",
     "squeeze_keys",
     "strip_invisible",
     "visual_order",
@@ -204,16 +202,6 @@ _CHINESE_DIGITS: Final = str.maketrans(
 def map_chinese_numerals(text: str) -> str:
     """Chinese numerals → ASCII digits (for identifier detection only: "一样" becomes "1样")."""
     return text.translate(_CHINESE_DIGITS)
-
-
-_HAN_RE: Final = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-
-
-def simplified(text: str) -> str:
-    """Traditional characters in their simplified forms (``memories.language.script``, the same
-    length), so one list of labels judges both scripts alike: "身份證項目" reads as "身份证项目".
-    A text without Han characters is returned as it is, without loading the maps."""
-    return script.simplified(text) if _HAN_RE.search(text) else text
 
 
 # What people put between the digits of a number they read out or group: spaces, line breaks

