@@ -6,7 +6,9 @@ them first in the answer (``fuse(listed=…)``) from this one place.
 - one of the user's attributes ("What editor do I use?", "我在哪家公司上班":
   ``memories.selectors.attributes``), asked about now: a question about the past ("我去年在哪家
   公司") wants a value the key no longer holds (``fusion.asks_about_past``);
-- what restricts a meal to get for the user ("帮我订明天中午的外卖": ``memories.recall.meals``).
+- what restricts a meal to get for the user ("帮我订明天中午的外卖": ``memories.recall.meals``);
+- what holds the user's time, for a time to find ("帮我找个时间跟供应商开个视频沟通":
+  ``memories.recall.schedule``).
 
 The first that applies decides; a question that asks for none of them gets nothing here and is
 answered by the channels alone.
@@ -19,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from memories.recall.fusion import asks_about_past
 from memories.recall.listing import asked_to_list, listed
 from memories.recall.meals import restricting
+from memories.recall.schedule import holding_time
 from memories.selectors.attributes import asked_attribute, holding
 from memories.types import ChannelHit
 
@@ -33,4 +36,5 @@ def asked_first(
         listed(asked_to_list(query), nearest, pinned=pinned)
         or (holding(asked_attribute(query), nearest) if not asks_about_past(query) else [])
         or restricting(query, nearest)
+        or holding_time(query, nearest)
     )
