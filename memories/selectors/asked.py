@@ -8,7 +8,9 @@ them first in the answer (``fuse(listed=…)``) from this one place.
   公司") wants a value the key no longer holds (``fusion.asks_about_past``);
 - what restricts a meal to get for the user ("帮我订明天中午的外卖": ``memories.recall.meals``);
 - what holds the user's time, for a time to find ("帮我找个时间跟供应商开个视频沟通":
-  ``memories.recall.schedule``).
+  ``memories.recall.schedule``);
+- what the user's machines and tools are, for a program to install ("Recommend a video editing
+  app I can install tonight", "帮我装个听歌的客户端": ``memories.recall.software``).
 
 The first that applies decides; a question that asks for none of them gets nothing here and is
 answered by the channels alone.
@@ -22,6 +24,7 @@ from memories.recall.fusion import asks_about_past
 from memories.recall.listing import asked_to_list, listed
 from memories.recall.meals import restricting
 from memories.recall.schedule import holding_time
+from memories.recall.software import installing
 from memories.selectors.attributes import asked_attribute, holding
 from memories.types import ChannelHit
 
@@ -37,4 +40,5 @@ def asked_first(
         or (holding(asked_attribute(query), nearest) if not asks_about_past(query) else [])
         or restricting(query, nearest)
         or holding_time(query, nearest)
+        or installing(query, nearest)
     )
