@@ -10,7 +10,7 @@ them first in the answer (``fuse(listed=…)``) from this one place.
 - what holds the user's time, for a time to find ("帮我找个时间跟供应商开个视频沟通":
   ``memories.recall.schedule``);
 - what the user's machines and tools are, for a program to install ("Recommend a video editing
-  app I can install tonight", "帮我装个听歌的客户端": ``memories.recall.software``).
+  app I can install tonight", "帮我装个听歌的客户端": ``memories.selectors.software``).
 
 The first that applies decides; a question that asks for none of them gets nothing here and is
 answered by the channels alone.
@@ -24,8 +24,8 @@ from memories.recall.fusion import asks_about_past
 from memories.recall.listing import asked_to_list, listed
 from memories.recall.meals import restricting
 from memories.recall.schedule import holding_time
-from memories.recall.software import installing
 from memories.selectors.attributes import asked_attribute, holding
+from memories.selectors.software import installing
 from memories.types import ChannelHit
 
 

@@ -1,6 +1,6 @@
 """A program to install for the user ("Recommend a video editing app I can install tonight",
 "推荐个 screenshot 工具，要能装在我的 laptop 上") is answered with the user's machines and tools,
-first, in either language (``memories.recall.software``), through the real search door on the
+first, in either language (``memories.selectors.software``), through the real search door on the
 real stack (PostgreSQL, USE v3, e5, jieba/spaCy). Questions about software in general, about
 someone else, and about the user's habits are answered as before."""
 

@@ -1,11 +1,11 @@
 """Which tasks ask for a program to install for the user, and which memories say what the user's
-machines and tools are (``memories.recall.software``)."""
+machines and tools are (``memories.selectors.software``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from memories.recall.software import (
+from memories.selectors.software import (
     asks_for_a_program,
     asks_for_an_add_on,
     installing,
