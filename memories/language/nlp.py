@@ -22,6 +22,7 @@ import jieba
 import jieba.posseg
 
 from memories.language import names, script
+from memories.language.work_terms import WORK_TERMS
 from memories.text import HAN, normalize_quotes, word_set
 
 Entity = tuple[str, str]
@@ -360,7 +361,7 @@ def terms_among(tokens: Iterable[str]) -> list[str]:
 # Work acronyms: a team writes "PR" or "OKR" where a question spells the words out, often in the
 # other language's sentence ("How big may a pull request be?" asks what "单个 PR 不超过 400 行"
 # says).  Each acronym with the spellings people use.  A query that holds a spelling, word after
-# word in its stored token forms, matches the acronym too (``acronyms_spelt``).  A known list,
+# word in its stored token forms, matches the acronym too (``spelt``).  A known list,
 # not initials: "chat tool" is no "CT".  Only spellings whose stored forms keep two words or
 # more that say what the acronym is: "paid time off" is "pay time", "software as a service"
 # "software service" to spaCy, so PTO and SaaS are not here.
@@ -414,36 +415,66 @@ MAX_SPELLING_TOKENS = 4
 
 
 @functools.cache
-def acronym_spellings() -> dict[tuple[str, ...], str]:
+def acronym_spellings() -> dict[tuple[str, ...], tuple[str, ...]]:
     """Every spelling of ``ACRONYMS`` as the token runs a query holds — spaCy's lemmas (an
     English query: "objective key result") and jieba's words (a query with Han: "objectives",
     "and", …) — with its acronym.  Built once, when the engine is prepared (it needs the
     English pipeline)."""
+    return _spellings(
+        (spelling, acronym) for acronym, spellings in ACRONYMS.items() for spelling in spellings
+    )
+
+
+@functools.cache
+def work_term_spellings() -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Every English phrasing of ``work_terms.WORK_TERMS`` as the token runs a query holds
+    ("weekly report"), with the Chinese words it is (周报)."""
+    return _spellings(
+        (phrasing, word) for word, phrasings in WORK_TERMS.items() for phrasing in phrasings
+    )
+
+
+@functools.cache
+def work_term_phrases() -> dict[str, tuple[str, ...]]:
+    """Each Chinese word of ``work_terms.WORK_TERMS`` with its English phrasings in the stored
+    form of an English memory (spaCy's lemmas, "weekly report"): a keyword form that matches
+    the words side by side."""
     assert _english_lemmatize is not None, "memories.language.nlp.configure() not called"
-    found: dict[tuple[str, ...], str] = {}
-    for acronym, spellings in ACRONYMS.items():
-        for spelling in spellings:
-            for tokens in (_english_lemmatize(spelling).split(), _jieba_tokens(spelling)):
-                if 2 <= len(tokens) <= MAX_SPELLING_TOKENS:
-                    found[tuple(tokens)] = acronym
-    return found
+    found: dict[str, tuple[str, ...]] = {}
+    for word, phrasings in WORK_TERMS.items():
+        lemmas = (_english_lemmatize(phrasing).split() for phrasing in phrasings)
+        found[word] = tuple(
+            dict.fromkeys(" ".join(t) for t in lemmas if 2 <= len(t) <= MAX_SPELLING_TOKENS)
+        )
+    return {word: phrases for word, phrases in found.items() if phrases}
 
 
-def acronyms_spelt(tokens: list[str]) -> dict[str, list[str]]:
+def _spellings(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Each English spelling of ``pairs`` as the token runs a query may hold it in, with the
+    words it spells; a run of one token says too little and is left out."""
+    assert _english_lemmatize is not None, "memories.language.nlp.configure() not called"
+    found: dict[tuple[str, ...], dict[str, None]] = {}
+    for spelling, word in pairs:
+        for tokens in (_english_lemmatize(spelling).split(), _jieba_tokens(spelling)):
+            if 2 <= len(tokens) <= MAX_SPELLING_TOKENS:
+                found.setdefault(tuple(tokens), {})[word] = None
+    return {run: tuple(words) for run, words in found.items()}
+
+
+def spelt(tokens: list[str]) -> dict[str, list[str]]:
     """For each of a query's tokens (``query_tokens``) that is a word of a spelt-out acronym
-    ("pull" and "request" of "pull request"), the acronyms it helps spell."""
-    spellings = acronym_spellings()
-    spelt: dict[str, list[str]] = {}
-    for size in range(2, MAX_SPELLING_TOKENS + 1):
-        for start in range(len(tokens) - size + 1):
-            run = tuple(tokens[start : start + size])
-            acronym = spellings.get(run)
-            if acronym is None:
-                continue
-            for word in run:
-                if acronym not in spelt.setdefault(word, []):
-                    spelt[word].append(acronym)
-    return spelt
+    ("pull" and "request" of "pull request") or of a work term's English phrasing ("weekly"
+    and "report" of "weekly report"), the acronyms and Chinese words it helps spell."""
+    found: dict[str, list[str]] = {}
+    for spellings in (acronym_spellings(), work_term_spellings()):
+        for size in range(2, MAX_SPELLING_TOKENS + 1):
+            for start in range(len(tokens) - size + 1):
+                run = tuple(tokens[start : start + size])
+                for word in run:
+                    for form in spellings.get(run, ()):
+                        if form not in found.setdefault(word, []):
+                            found[word].append(form)
+    return {word: forms for word, forms in found.items() if forms}
 
 
 # A query that names a thing AND asks for one of its attributes ("Nimbus 的负责人", "When does

@@ -17,13 +17,16 @@ MAX_SLIPPED_WORDS = 8
 def keyword_terms(text: str) -> list[tuple[str, ...]]:
     """The query's keyword terms (``nlp.query_terms``), each with the forms that match it: the term
     itself, plus the other words of its attribute group (``nlp.ATTRIBUTE_WORDS``) or else its
-    primary translations in the other language (``lexicon``), at most
-    ``MAX_TRANSLATED_FORMS`` of those per query.  A word already among an earlier term's forms
-    is not a term again: one attribute counts once however many of its words the query holds,
+    primary translations in the other language (``lexicon``) and a work term's English
+    phrasings (``nlp.work_term_phrases``), at most ``MAX_TRANSLATED_FORMS`` of those per query.
+    A word already among an earlier term's forms is not a term again: one attribute counts once
+    however many of its words the query holds,
     and so does a word written beside its translation ("部署 deploy").  jieba's search-mode
     pieces of an attribute word ("责人" of "负责人") are that word, not terms of their own.  The
     words of a spelt-out work acronym ("pull request") match the acronym ("pr": ``nlp.ACRONYMS``)
-    too."""
+    too.  A work term (``work_terms.WORK_TERMS``) joins its two languages both ways: the words
+    of its English phrasing ("weekly report") match the Chinese word (周报), and the Chinese word
+    matches the phrasing's words side by side."""
     translations = lexicon.get()
     tokens = nlp.query_tokens(text)
     terms = nlp.terms_among(tokens)
@@ -40,12 +43,18 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
         elif any(term in word for word in attribute_words):
             continue
         else:
-            extra = [w for w in translations.translations(term) if w not in covered][:budget]
+            # Its translations, and a work term's English phrasings ("weekly report" of 周报),
+            # matched side by side: forms within the query's bound.
+            extra = [
+                w
+                for w in (*translations.translations(term), *nlp.work_term_phrases().get(term, ()))
+                if w not in covered
+            ][:budget]
             budget -= len(extra)
             forms = (term, *extra)
         covered.update(forms)
         found.append(forms)
-    return _with_acronyms(found, nlp.acronyms_spelt(tokens))
+    return _with_spelt(found, nlp.spelt(tokens))
 
 
 # The endings spaCy takes off a word it reads as a plural ("tomas" → "toma", "moses" → "mose").
@@ -83,12 +92,11 @@ def translated_forms(terms: list[tuple[str, ...]]) -> list[str]:
     )
 
 
-def _with_acronyms(
-    terms: list[tuple[str, ...]], spelt: dict[str, list[str]]
-) -> list[tuple[str, ...]]:
-    """Each word of a spelt-out acronym ("pull", "request") matches the acronym ("pr") too, so a
-    memory that holds the acronym matches every word the query spells it with.  Not when the
-    query names the acronym itself: it is a term of its own then."""
+def _with_spelt(terms: list[tuple[str, ...]], spelt: dict[str, list[str]]) -> list[tuple[str, ...]]:
+    """Each word of a spelt-out acronym ("pull", "request") or work term ("weekly", "report")
+    matches the acronym ("pr") or the Chinese word (周报) too, so a memory that holds it matches
+    every word the query spells it with.  Not when the query names it itself: it is a term of
+    its own then."""
     named = {forms[0] for forms in terms}
     return [
         (*forms, *(a for a in spelt.get(forms[0], ()) if a not in forms and a not in named))
