@@ -32,7 +32,8 @@ from collections.abc import Sequence
 from memories.types import ChannelHit
 
 # Finding, booking or moving a time, in Chinese: 找个时间 / 排个时间, 约一个…电话, 挪到 / 放到 …
-# a day or an hour, 订 … 深夜场, 哪天 / 什么时候 … 合适.
+# a day or an hour, 订 … 深夜场, 哪天 / 什么时候 … 合适 (约定 is an agreement, and "周会固定在周二"
+# says when it is).
 # An hour or a day: 十点, 两点半, 9点, 上午, 周三 (一点 only as an hour: "一点辣" is a little).
 _TIME_ZH = (
     r"(?:[0-9０-９]{1,2}|[两三四五六七八九十]{1,2}|十[一二])点|一点(?=[半钟前后以之到左整])|"
@@ -43,8 +44,8 @@ _EVENT_ZH = (
 )
 _A_TIME_ZH = re.compile(
     r"(?:找|挑|定|选|约|排|留|腾|空)(?:出)?(?:个|一个|一下)?(?:时间|时段|空档|档期)|"
-    rf"约(?:一个|个|一下|一次|一场)?.{{0,12}}(?:{_EVENT_ZH})|"
-    rf"(?:安排|挪|放|改|调|定|约)(?:到|在)(?:.{{0,8}}(?:{_TIME_ZH})|哪天|什么时候)|"
+    rf"约(?!定|束|好了)(?:一个|个|一下|一次|一场)?.{{0,12}}(?:{_EVENT_ZH})|"
+    rf"(?:安排|挪|放|改|调|约)(?:到|在)(?:.{{0,8}}(?:{_TIME_ZH})|哪天|什么时候)|"
     rf"(?:订|约)(?:一场|一个|个)?.{{0,6}}(?:{_TIME_ZH}).{{0,4}}场|"
     r"哪天.{0,6}(?:合适|方便|好)|什么时候.{0,4}(?:合适|方便|好)",
     re.IGNORECASE,

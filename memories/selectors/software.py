@@ -100,7 +100,8 @@ _DEVICE_ZH = (
 )
 _DEVICE_EN = _word(
     r"headphones|earphones|earbuds|headset|chargers?|charging cables?|usb[- ]?c cables?|"
-    r"adapters?|dongles?|docking station|(?:usb[- ]?c|thunderbolt|laptop) (?:dock|hub)|"
+    r"(?:power|usb[- ]?c?|hdmi|travel|display|video) adapters?|dongles?|docking station|"
+    r"(?:usb[- ]?c|thunderbolt|laptop) (?:dock|hub)|"
     r"keyboards?|mouse|(?:external|second|portable|4k) monitor|phone case|screen protector|"
     r"stylus|smart ?watch|fitness tracker|"
     r"(?:buy|get|choose|pick|upgrade to|switch to) (?:a |an |my )?(?:new |next )?"

@@ -41,6 +41,9 @@ def test_a_time_to_find_for_the_user(task):
         "帮我写一份会议纪要的模板",
         "Summarize the meeting notes from the planning session",
         "How do I write a good meeting agenda?",
+        # An agreement, and when something is.
+        "我们约定代码评审意见分三级",
+        "我们组周会固定在周二下午两点",
         # No time to find at all.
         "帮我订明天中午的外卖",
         "推荐几部科幻电影",

@@ -91,6 +91,7 @@ def test_a_program_to_install_for_the_user(task):
         "I need a deadline extension",
         "I'm so happy today",
         "What tools should I bring for hiking?",
+        "I'd suggest checking the storage adapter's temp-dir handling first",
         "Recommend a good power tool set",
         "帮我翻译一下这段话，app 里要用",
         "帮我下载 PDF 文件",
