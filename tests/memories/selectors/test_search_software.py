@@ -10,6 +10,7 @@ import pytest
 
 from memories.scope import scope_of
 from tests.memories.recall.test_search import search
+from tests.memories.selectors.test_search_attributes import first
 from tests.memories.selectors.test_search_listing import store
 
 HAO = {
@@ -32,13 +33,6 @@ HAO = {
 def hao(db, agent) -> tuple[object, dict[str, str]]:
     scope = scope_of(tenant_id="t-software", user_id="hao")
     return scope, store(scope, agent, HAO)
-
-
-def first(v1, scope, question: str) -> tuple[str | None, str | None]:
-    items = search(v1, scope, question, top_k=3)["items"]
-    if not items:
-        return None, None
-    return items[0]["id"], items[0]["metadata"]["match"]
 
 
 @pytest.mark.parametrize(
