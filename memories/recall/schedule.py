@@ -29,16 +29,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memories.language.times import (
+    HOUR_EN,
+    HOUR_ZH,
+    PART_OF_DAY_EN,
+    PART_OF_DAY_ZH,
+    WEEKDAY_EN,
+    WEEKDAY_ZH,
+)
 from memories.types import ChannelHit
 
 # Finding, booking or moving a time, in Chinese: 找个时间 / 排个时间, 约一个…电话, 挪到 / 放到 …
 # a day or an hour, 订 … 深夜场, 哪天 / 什么时候 … 合适 (约定 is an agreement, and "周会固定在周二"
 # says when it is).
-# An hour or a day: 十点, 两点半, 9点, 上午, 周三 (一点 only as an hour: "一点辣" is a little).
-_TIME_ZH = (
-    r"(?:[0-9０-９]{1,2}|[两三四五六七八九十]{1,2}|十[一二])点|一点(?=[半钟前后以之到左整])|"
-    r"[上下中]午|早上|晚上|傍晚|深夜|凌晨|周[一二三四五六日天末]|星期|礼拜"
-)
+# An hour, a part of the day or a day of the week (``memories.language.times``).
+_TIME_ZH = f"{HOUR_ZH}|{PART_OF_DAY_ZH}|{WEEKDAY_ZH}"
 _EVENT_ZH = (
     r"会|电话|通话|沟通|面试|见面|拜访|评审|复盘|讨论|培训|分享|演示|retro|sync|call|meeting"
 )
@@ -69,10 +74,8 @@ _USERS_EN = re.compile(
 # What ties the user's days to an hour or a day.
 _HOLDS_TIME = re.compile(
     rf"{_TIME_ZH}|工作日|每天|每周|时区|作息|睡觉|起床|早起|夜猫子|午休|上班时间|下班|"
-    r"\b(?:mornings?|afternoons?|evenings?|nights?|midnight|noon|lunch(?:time)?|bedtime)\b|"
-    r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b|"
-    r"\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|weekdays?|"
-    r"weekends?|every day|every week)\b|\btime ?zone\b|\bworking hours\b|"
+    rf"{PART_OF_DAY_EN}|{HOUR_EN}|{WEEKDAY_EN}|\b(?:every day|every week)\b|"
+    r"\btime ?zone\b|\bworking hours\b|"
     r"\boffice hours\b|\bon call\b|\bsleeps?\b|\bwakes? up\b|\bnight owl\b|\bearly riser\b",
     re.IGNORECASE,
 )

@@ -16,6 +16,7 @@ import jieba
 import jieba.posseg
 
 from memories.language.past import PAST_DATED
+from memories.language.times import WEEKDAY_ZH
 
 # Today and the day before, said relative to today ("昨天", "今天", "刚刚", "yesterday"): the day
 # of a one-off ("昨天吃了火锅", "I went to the dentist yesterday"), but a change the user made
@@ -675,7 +676,7 @@ SYMPTOM = re.compile(
 # A weekday's afternoon or morning ("周五下午"): this week's ("周五下午帮我约个会", "我周四下午请假
 # 了"), unless said to recur or as how the user feels about it ("我每周三下午要接孩子", "我周二上午
 # 一般在开周会", "我最烦周五下午开会").
-_WEEKDAY_PART = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天末](?:下午|上午)")
+_WEEKDAY_PART = re.compile(rf"{WEEKDAY_ZH}(?:下午|上午)")
 _RECURS = re.compile(r"固定|都|总|一直|向来")
 
 

@@ -86,6 +86,8 @@ def test_what_holds_the_users_time(text):
         "Kestrel is due at the end of March.",
         "Prefers concise English summaries for weekly reports.",
         "用户腰椎间盘突出，久坐超过一小时就会疼。",
+        # Weeks, not a day of the week.
+        "用户下个星期要去上海出差两个礼拜。",
     ],
 )
 def test_what_holds_no_time(text):
