@@ -15,6 +15,17 @@ through the same door as a list asked for (``memories.recall.listing``, ``fuse(l
 employer comes before last year's. For the editor and the programming language, a memory about
 the user that names one (an editor's or a language's name, "用户是 Java 后端工程师") holds it too.
 
+**The user's things, and how they get to work.** No key holds the user's car, computer, phone,
+tablet or watch, or the way to work, yet they are what a user asks across languages most often
+("我开的是什么车" of "User drives a white Tesla Model 3", "How do I get to work?" of "用户每天坐地铁
+上下班"), and e5's cosine across languages left them under its floor. Each is read like an
+attribute (``THING_CAR`` …, ``HABIT_COMMUTE``), and a memory about the user that names one holds
+it: a car driven or owned, by its word or maker (not 自行车, a car maker that employs the user, or
+"drives me mad"); the device itself for a computer, phone or tablet (``software.COMPUTER`` …: a
+model, a brand said of it, "用户的手机是…" — not its operating system: "用户做 iOS 开发" says
+nothing of the phone); a watch worn (not "likes to watch films"); a commute, or a way of
+travelling to work or the office.
+
 **Tight on purpose.** The question must ask (什么 / 哪 / what / which / where …) or name the
 user's own ("Set up my editor config for a new laptop", "我的时区"), be about the user
 (我 / 用户 / I / my / the user, never someone else of theirs: "我姐姐住在哪个城市") and name the
@@ -29,11 +40,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memories.engine.extraction import keys
+from memories.selectors import software
 from memories.types import ChannelHit
 
 # The user as a Chinese question's subject, not a possessor ("我的设计团队在哪个城市" asks about
 # the team): 我 or 用户, then a few characters before the attribute's words.
 _ME = r"(?:我|用户)(?!们|的)[^，,。？?]{0,4}?"
+# The user's own thing of a kind, asked for: "我用的什么电脑", "我的手机是什么型号", "What laptop
+# do I use?", "my phone" (a task about it: "帮我清理一下我的电脑").
+_THING_ZH = r"(?:我|用户)(?!们)(?:的|用的?|在用的?|现在用的?)[^，,。？?]{{0,4}}?(?:{})"
+_THING_EN = (
+    r"\b(?:what|which) (?:kind of |type of |make of |brand of |model of )?(?:{0})s? "
+    r"do(?:es)? (?:i|the user)\b|\b(?:my|the user's) (?:{0})\b(?! number| bill| plan| case)"
+)
+# The keys of what no memory key holds: a thing of the user's, a habit.
+THING_CAR = "thing.car"
+THING_COMPUTER = "thing.computer"
+THING_PHONE = "thing.phone"
+THING_TABLET = "thing.tablet"
+THING_WATCH = "thing.watch"
+HABIT_COMMUTE = "habit.commute"
 # Each attribute: its key, then the words a question names it with (Chinese, English).
 _ASKED: tuple[tuple[str, str, str], ...] = (
     ("preference.editor", r"编辑器|\bIDE\b", r"\b(?:code |text )?editor\b|\bIDE\b"),
@@ -71,6 +97,34 @@ _ASKED: tuple[tuple[str, str, str], ...] = (
         _ME + r"(?:吃素|是素食|饮食习惯)|(?:我|用户)的饮食",
         r"\b(?:my|the user's) diet\b|\b(?:am i|is the user) (?:a )?(?:vegetarian|vegan)\b",
     ),
+    # The things the user has and how they get to work: no key holds them (below, ``_NAMED``).
+    (
+        THING_CAR,
+        _ME + r"(?:开|驾驶|有)的?(?:是)?(?:什么|哪|啥)[^，,。？?]{0,5}车|"
+        r"(?:我|用户)的(?:车|汽车|座驾)(?:是)?(?:什么|哪|啥)",
+        r"\b(?:what|which) (?:kind of |type of |make of |brand of |model of )?car "
+        r"do(?:es)? (?:i|the user) (?:drive|have|own)\b|\bwhat do(?:es)? (?:i|the user) drive\b|"
+        r"\b(?:my|the user's) car\b",
+    ),
+    (
+        THING_COMPUTER,
+        _THING_ZH.format(r"电脑|笔记本|台式机"),
+        _THING_EN.format(r"laptop|computer|pc|desktop"),
+    ),
+    (THING_PHONE, _THING_ZH.format(r"手机(?!号|费|套餐|卡|壳)"), _THING_EN.format(r"phone")),
+    (THING_TABLET, _THING_ZH.format(r"平板"), _THING_EN.format(r"tablet")),
+    (
+        THING_WATCH,
+        _ME + r"戴[^，,。？?]{0,8}?(?:手表|腕表|手环)|" + _THING_ZH.format(r"手表|腕表|手环"),
+        _THING_EN.format(r"(?:smart ?)?watch"),
+    ),
+    (
+        HABIT_COMMUTE,
+        _ME + r"(?:每天)?(?:怎么|如何|怎样|靠什么)(?:去|来)?(?:上班|上下班|通勤|去公司)|"
+        r"(?:我|用户)的?(?:每天)?(?:上下班|通勤)(?:方式)?(?:是)?(?:怎么|什么|如何|坐|用)",
+        r"\bhow do(?:es)? (?:i|the user) (?:get|go|travel|commute) to (?:work|the office)\b|"
+        r"\b(?:my|the user's) commute\b|\bhow do(?:es)? (?:i|the user) commute\b",
+    ),
 )
 # Each attribute's key with its words compiled, the Chinese as written, the English in any case.
 _ASKED_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -93,7 +147,41 @@ _LANGUAGE_NAMED = re.compile(
     r"(?<![\w+#])(?:(?i:python|golang|java|kotlin|rust|typescript|javascript|ruby|php|swift|"
     r"scala|elixir|haskell|dart|julia|lua|perl|clojure|ocaml|zig)|c\+\+|c#|C#|Go|R|C)(?![\w+#])"
 )
-_NAMED = {"preference.editor": _EDITOR_NAMED, "profile.programming_language": _LANGUAGE_NAMED}
+# A car: one driven or owned, a car's word, a maker ("drives a" — not "drives me mad", "Google
+# Drive"; 车 after a measure word or as a kind, not 自行车, 火车 or 车位).
+_CAR_NAMED = re.compile(
+    r"(?:开|驾驶)(?:一辆|辆|的是)|(?:一辆|辆)[^，,。]{0,10}?(?:(?<!自行)(?<!单)(?<!摩托)车|SUV)|"
+    r"(?:汽车|轿车|电动车|新能源车|房车|座驾)(?!公司|行业|厂|站)|"
+    r"(?<![A-Za-z0-9_])(?:drives? (?:an?|the|his|her|their) |cars?\b|SUV\b|"
+    r"(?:Tesla|BYD|Volvo|Toyota|Honda|BMW|Audi|Mercedes|Volkswagen|Porsche|Subaru|Mazda|"
+    r"Nissan|Hyundai|Kia|Ford|Lexus|NIO|Xpeng|Zeekr)\b)|"
+    r"特斯拉|比亚迪|沃尔沃|丰田|本田|宝马|奥迪|奔驰|大众|保时捷|马自达|日产|蔚来|小鹏|极氪|问界|"
+    r"理想 ?L\d",
+    re.IGNORECASE,
+)
+# A watch worn: its word or maker, not "likes to watch films".
+_WATCH_NAMED = re.compile(
+    r"手表|腕表|手环|佳明|\b(?:smartwatch|Garmin|Fitbit)\b|"
+    r"\b(?:a|an|the|my|his|her|their|smart|apple|sports?)\s+(?:[\w-]+\s+){0,2}?watch(?:es)?\b",
+    re.IGNORECASE,
+)
+# How the user gets to work: a commute, or a way of travelling to work or the office.
+_COMMUTE_NAMED = re.compile(
+    r"通勤|上下班|(?:骑|坐|搭|乘|开车|步行|走路)[^，,。]{0,16}?(?:上班|去公司|到公司)|"
+    r"\bcommut\w*|\b(?:bikes?|cycles?|drives?|walks?|rides?|takes? the (?:train|subway|metro|bus|"
+    r"tube))\b[^.]{0,30}?\bto (?:work|the office)\b",
+    re.IGNORECASE,
+)
+_NAMED = {
+    "preference.editor": _EDITOR_NAMED,
+    "profile.programming_language": _LANGUAGE_NAMED,
+    THING_CAR: _CAR_NAMED,
+    THING_COMPUTER: software.COMPUTER,
+    THING_PHONE: software.PHONE,
+    THING_TABLET: software.TABLET,
+    THING_WATCH: _WATCH_NAMED,
+    HABIT_COMMUTE: _COMMUTE_NAMED,
+}
 
 
 @dataclass(frozen=True)

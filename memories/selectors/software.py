@@ -180,34 +180,58 @@ _CARRIED = re.compile(
     re.IGNORECASE,
 )
 
-# What the user's machine is: an operating system, a model, a platform.
-_SYSTEM = re.compile(
-    _word(
-        r"linux|ubuntu|debian|fedora|manjaro|nixos|centos|opensuse|(?-i:Windows)(?: ?\d+)?|"
-        r"win ?1[01]|wsl2?|macos|mac ?os|os ?x|(?-i:Mac)|macbook(?: air| pro)?|imac|"
-        r"mac (?:mini|studio|pro)|thinkpad|chromebook|chromeos|surface (?:pro|laptop|go|book)|"
-        r"matebook|matepad|ipad(?: air| pro| mini)?|iphone(?: ?\d+)?|ipados|(?-i:iOS)|android|"
-        r"harmonyos|pixel ?\d|galaxy (?:s\d+|tab|note|z)|steam deck"
-    ),
-    re.IGNORECASE,
-)
 # A brand said of a device ("华为手机", "a Dell laptop"), not an employer ("用户在华为工作").
 _BRAND = (
     r"(?:华为|小米|荣耀|OPPO|vivo|三星|一加|苹果|联想|戴尔|惠普|华硕|宏碁|索尼|谷歌|魅族|"
     r"Dell|Lenovo|HP|Asus|Acer|Samsung|Huawei|Xiaomi|Honor|OnePlus|Apple|Google|Sony)"
 )
-_BRANDED = re.compile(
-    rf"{_BRAND}\s?(?:的)?(?:手机|电脑|笔记本|平板|台式机|Mate\s?\d|P\d|nova|"
-    rf"(?i:laptops?|phones?|tablets?|notebooks?|desktops?|computers?))|安卓|鸿蒙"
+
+
+def _device(*, names: str, chinese: str, english: str, models: str = "") -> re.Pattern[str]:
+    """What names the user's device of one kind: its models or operating systems by name
+    (``names``), a brand said of it ("华为手机", "a Dell laptop"; a brand alone may be an
+    employer: "用户在华为工作"), or its common word, owned or used ("用户的手机是…", "the user's
+    work laptop"; not a phone number or the desk in front of it)."""
+    return re.compile(
+        _word(names)
+        + rf"|{_BRAND}\s?(?:的)?(?:{chinese}{models}|(?i:{english}))"
+        + r"|(?:用户|我)(?:的|用的是|用|有|买了|换了|在用|新买的)(?:一台|一部|一个)?"
+        + rf"(?:新|旧|老)?的?(?:主力|常用|工作|公司|私人|个人|办公)?(?:{chinese})"
+        + r"(?!号|前|旁|桌|里的文件)"
+        + rf"|\b(?:the user's|user's|my) (?:[\w-]+ ){{0,2}}(?:{english})\b"
+        + r"(?! number| call| bill| plan)"
+        + rf"|\b(?:uses|has|owns|bought|got) an? (?:[\w-]+ ){{0,2}}(?:{english})\b",
+        re.IGNORECASE,
+    )
+
+
+# The user's machines, each kind apart (a question may ask for one: "我用的什么电脑"), by the
+# device, not its operating system: "用户做 iOS 开发" says nothing of the user's phone.
+COMPUTER = _device(
+    names=r"(?-i:Mac)|macbook(?: air| pro)?|imac|mac (?:mini|studio|pro)|thinkpad|chromebook|"
+    r"surface (?:pro|laptop|go|book)|matebook|steam deck",
+    chinese="电脑|笔记本|台式机",
+    english="laptops?|notebooks?|desktops?|computers?|pc",
 )
-# The user's device said in a common word, owned or used ("用户的手机是…", "the user's work
-# laptop"), not a phone number or the desk in front of it.
-_OWNED = re.compile(
-    r"(?:用户|我)(?:的|用的是|用|有|买了|换了|在用|新买的)(?:一台|一部|一个)?(?:新|旧|老)?的?"
-    r"(?:主力|常用|工作|公司|私人|个人|办公)?(?:电脑|笔记本|手机|平板|台式机)(?!号|前|旁|桌|里的文件)|"
-    r"\b(?:the user's|user's|my) (?:[\w-]+ ){0,2}(?:laptop|computer|phone|tablet|desktop|pc|"
-    r"machine)\b(?! number| call| bill| plan)|"
-    r"\b(?:uses|has|owns|bought|got) an? (?:[\w-]+ ){0,2}(?:laptop|computer|phone|tablet|pc)\b",
+PHONE = _device(
+    names=r"iphone(?: ?\d+)?|pixel ?\d|galaxy (?:s\d+|note|z)|"
+    r"(?:安卓|鸿蒙|android) ?(?:手机|phone)",
+    chinese="手机",
+    english="phones?",
+    models=r"|Mate\s?\d|P\d|nova",
+)
+TABLET = _device(
+    names=r"matepad|ipad(?: air| pro| mini)?|galaxy tab",
+    chinese="平板",
+    english="tablets?",
+)
+# An operating system: what runs on the user's machine, for a program to install.
+_SYSTEM = re.compile(
+    _word(
+        r"linux|ubuntu|debian|fedora|manjaro|nixos|centos|opensuse|(?-i:Windows)(?: ?\d+)?|"
+        r"win ?1[01]|wsl2?|macos|mac ?os|os ?x|chromeos|ipados|(?-i:iOS)|android|harmonyos|"
+        r"安卓|鸿蒙"
+    ),
     re.IGNORECASE,
 )
 # The user's editor (the key rules' list) or browser, by name.
@@ -272,9 +296,7 @@ def _names_a_tool(text: str) -> bool:
 
 
 def _machine(text: str) -> bool:
-    return bool(
-        _SYSTEM.search(text) or _BRANDED.search(text) or _OWNED.search(text) or _LOCKED.search(text)
-    )
+    return any(kind.search(text) for kind in (_SYSTEM, COMPUTER, PHONE, TABLET, _LOCKED))
 
 
 def tells_a_machine(text: str) -> bool:

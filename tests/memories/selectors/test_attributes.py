@@ -6,7 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from memories.selectors.attributes import Attribute, asked_attribute, holding
+from memories.selectors.attributes import (
+    HABIT_COMMUTE,
+    THING_CAR,
+    THING_COMPUTER,
+    THING_PHONE,
+    THING_TABLET,
+    THING_WATCH,
+    Attribute,
+    asked_attribute,
+    holding,
+)
 from tests.memories.recall.test_listing import hit
 
 
@@ -36,6 +46,22 @@ from tests.memories.recall.test_listing import hit
         # A task about the user's own (was answered with nothing in the context).
         ("Set up my editor config for a new laptop", "preference.editor"),
         ("帮我把我的编辑器配置同步到新电脑", "preference.editor"),
+        # The things the user has, and how they get to work: no key holds them.
+        ("我开的是什么车", THING_CAR),
+        ("我的车是什么牌子", THING_CAR),
+        ("What car do I drive?", THING_CAR),
+        ("What kind of car does the user have?", THING_CAR),
+        ("我用的什么电脑？", THING_COMPUTER),
+        ("What laptop do I use?", THING_COMPUTER),
+        ("我的手机是什么型号？", THING_PHONE),
+        ("Which phone does the user have?", THING_PHONE),
+        ("我用的是什么平板", THING_TABLET),
+        ("我戴的是什么牌子的手表", THING_WATCH),
+        ("What kind of watch do I wear?", THING_WATCH),
+        ("我每天怎么上下班？", HABIT_COMMUTE),
+        ("我通勤方式是什么", HABIT_COMMUTE),
+        ("How do I get to work?", HABIT_COMMUTE),
+        ("How does the user get to the office?", HABIT_COMMUTE),
     ],
 )
 def test_a_question_about_an_attribute_of_the_users(question, key):
@@ -60,6 +86,15 @@ def test_a_question_about_an_attribute_of_the_users(question, key):
         "我的项目什么时候上线",
         "我在哪个城市出差最多",
         "Where did I put my keys?",
+        # Someone else's thing, nobody's, a choice to make, or another sense of the word.
+        "我哥哥开的是什么车",
+        "What car does my brother drive?",
+        "特斯拉和比亚迪哪个好",
+        "我的手机号是多少",
+        "What's my phone number?",
+        "What movies do I watch on weekends?",
+        "我的车停在哪",
+        "How do I get to the airport?",
     ],
 )
 def test_no_attribute_of_the_users_is_read_into_another_question(question):
@@ -82,3 +117,28 @@ def test_the_memories_holding_it_in_the_meaning_channels_order():
     assert holding(Attribute("profile.programming_language"), nearest) == ["java"]
     assert holding(Attribute("preference.editor"), nearest) == ["nvim"]
     assert holding(None, nearest) == []
+
+
+def test_what_holds_a_thing_of_the_users():
+    """A car, a machine or a watch named in a memory about the user holds it; a bicycle, a
+    film watched, someone else's car, a car maker that employs the user and the platform the
+    user develops for do not."""
+    nearest = [
+        hit("volvo", "The user drives a grey Volvo XC60."),
+        hit("bike", "用户骑一辆自行车去健身房。"),
+        hit("brother", "用户的哥哥开一辆特斯拉。"),
+        hit("byd", "用户开一辆蓝色的比亚迪汉。"),
+        hit("films", "The user likes to watch films on Friday nights."),
+        hit("garmin", "The user wears a Garmin watch to track sleep."),
+        hit("pixel", "The user's phone is a Google Pixel 8."),
+        hit("mac", "用户的电脑是 MacBook Pro。"),
+        hit("metro", "用户每天坐地铁上下班。"),
+        hit("cycles", "The user cycles to work along the canal."),
+        hit("auto_job", "用户在一家汽车公司做销售。"),
+        hit("ios_dev", "用户做 iOS 开发，主要用 Swift。"),
+    ]
+    assert holding(Attribute(THING_CAR), nearest) == ["volvo", "byd"]
+    assert holding(Attribute(THING_WATCH), nearest) == ["garmin"]
+    assert holding(Attribute(THING_PHONE), nearest) == ["pixel"]
+    assert holding(Attribute(THING_COMPUTER), nearest) == ["mac"]
+    assert holding(Attribute(HABIT_COMMUTE), nearest) == ["metro", "cycles"]

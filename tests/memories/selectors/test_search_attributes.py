@@ -78,3 +78,57 @@ def test_an_attribute_nothing_holds_is_answered_as_before(v1, lin):
     evidence here), not the user's other memories."""
     scope, _ = lin
     assert search(v1, scope, "我的时区是什么", top_k=3)["items"] == []
+
+
+# The things a user has and how they get to work, as an agent adds them, half in each language:
+# no memory says 车, "car", 电脑, "laptop", 手机, "phone" or 通勤 in the question's language.
+CHEN = {
+    "car": "The user drives a grey Volvo XC60.",
+    "laptop": "用户的笔记本是一台 ThinkPad X1 Carbon。",
+    "phone": "The user's phone is a Samsung Galaxy S23.",
+    "watch": "用户戴一块佳明手表记录跑步和睡眠。",
+    "commute": "用户每天坐地铁上下班，单程四十分钟。",
+    "brother_car": "用户的哥哥开一辆特斯拉。",
+    "coffee": "The user drinks a flat white every morning.",
+    "peanut": "用户对花生过敏。",
+    "son": "The user's son is learning to swim.",
+    "review": "用户的团队用 GitLab 做代码评审，需要两个人批准才能合并。",
+    "weekend": "The user hikes in the hills most weekends.",
+    "report": "用户写周报习惯先写结论。",
+}
+
+
+@pytest.fixture
+def chen(db, agent) -> tuple[object, dict[str, str]]:
+    scope = scope_of(tenant_id="t-attributes", user_id="chen")
+    return scope, store(scope, agent, CHEN)
+
+
+@pytest.mark.parametrize(
+    ("question", "holder"),
+    [
+        ("我开的是什么车", "car"),
+        ("What laptop do I use?", "laptop"),
+        ("我用的是什么手机？", "phone"),
+        ("What kind of watch do I wear?", "watch"),
+        ("How do I get to work?", "commute"),
+    ],
+)
+def test_the_users_thing_in_the_other_language_comes_first(v1, chen, question, holder):
+    """Each question shares no word with its memory, written in the other language, and e5 put
+    every one under its floor: nothing was answered."""
+    scope, ids = chen
+    memory_id, match = first(v1, scope, question)
+    assert (memory_id, match) == (ids[holder], "evidence")
+
+
+def test_someone_elses_thing_is_not_the_users(v1, chen):
+    """The brother's Tesla is no car of the user's: asked what the user drives, it is not the
+    answer; asked what the brother drives, the user's Volvo is no answer either."""
+    scope, ids = chen
+    items = search(v1, scope, "What car do I drive?", top_k=3)["items"]
+    assert items[0]["id"] == ids["car"]
+    evidence = [i["id"] for i in items if i["metadata"]["match"] == "evidence"]
+    assert ids["brother_car"] not in evidence
+    brother = search(v1, scope, "What car does my brother drive?", top_k=3)["items"]
+    assert ids["car"] not in [i["id"] for i in brother[:1]]

@@ -137,6 +137,9 @@ def test_a_plugin_or_an_extension_is_an_add_on(task, add_on):
         "The user's phone is a Pixel 8.",
         "The user browses with Firefox.",
         "The user is not allowed to install software on the work laptop.",
+        # An operating system alone says what a program must run on.
+        "The user runs Fedora at home, nothing else.",
+        "用户家里的主机装的是 Ubuntu。",
     ],
 )
 def test_what_tells_a_machine(memory):
