@@ -71,7 +71,7 @@ def prepare() -> None:
         script.prepare(cache_dir=Path(settings.DATA_DIR) / "cache" / "lexicon")
         nlp.acronym_spellings()  # spaCy over every spelling (~60 ms), not in the first search
         nlp.work_term_spellings()
-        nlp.work_term_phrases()
+        nlp.spelt_phrases()
         mem0_main.lemmatize_for_bm25 = nlp.lemmatize_for_bm25
         mem0_main.extract_entities = nlp.extract_entities
         mem0_main.extract_entities_batch = nlp.extract_entities_batch

@@ -49,7 +49,7 @@ from pathlib import Path
 import jieba
 import jieba.posseg
 
-from memories.language import nlp, script
+from memories.language import nlp, script, times
 from memories.language.script import CEDICT_PACKAGE, read_cedict
 
 logger = logging.getLogger(__name__)
@@ -74,6 +74,7 @@ _MARKED = re.compile(
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"^(?:to|a|an|the) ")
+_WEEKDAY = re.compile(times.WEEKDAY_EN, re.IGNORECASE)
 _ONE_WORD = re.compile(r"^[a-z]+$")
 
 
@@ -116,11 +117,12 @@ def get() -> Lexicon:
 
 def _cache_key() -> str:
     """A digest of what the maps depend on: the dictionary's and the tokenisers' versions and
-    this module's and ``nlp``'s source (the rules, the generic and user words)."""
+    this module's, ``nlp``'s and ``times``' source (the rules, the generic and user words, the
+    weekdays)."""
     digest = hashlib.sha256()
     for package in (CEDICT_PACKAGE, "jieba", "spacy", nlp.ENGLISH_MODEL):
         digest.update(f"{package}={metadata.version(package)};".encode())
-    for module in (__file__, nlp.__file__):
+    for module in (__file__, nlp.__file__, times.__file__):
         digest.update(Path(module).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -153,9 +155,11 @@ def _load_or_build(cache_dir: Path) -> Lexicon:
 
 
 def _common_entries(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
-    """``(simplified, glosses)`` of each entry that is not a proper name (capitalised pinyin)."""
+    """``(simplified, glosses)`` of each entry that is not a proper name (capitalised pinyin).
+    A day of the week is no name, though CC-CEDICT capitalises its pinyin as it does a name's
+    (星期三 [Xing1 qi1 san1] "Wednesday")."""
     for entry in script.entries(lines):
-        if not entry.proper:
+        if not entry.proper or _WEEKDAY.fullmatch(entry.senses[0] if entry.senses else ""):
             yield entry.simplified, "/".join(entry.senses)
 
 

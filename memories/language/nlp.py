@@ -64,6 +64,10 @@ USER_TOPICS = word_set(
 )
 USER_PLAIN = word_set("简体中文 繁体中文 易维护性 可维护性 数据库 结论先行")
 USER_WORDS = USER_NAMES | USER_TOPICS | USER_PLAIN
+# A weekly day jieba's dictionary lacks (it has 每周三 and 每周五, not 每周四): without it "每周四"
+# is 每周 / 四 and the day is lost.  Rare, so "每周一次" stays 每周 / 一次.
+WEEKLY_DAYS = word_set("每周一 每周二 每周四 每周天")
+WEEKLY_DAY_FREQUENCY = 10
 
 _init_lock = threading.Lock()
 _initialised = False
@@ -106,6 +110,8 @@ def configure(
         jieba.setLogLevel(30)
         for word in USER_WORDS:
             jieba.add_word(word, freq=20000, tag="nz" if word in USER_NAMES else "n")
+        for word in WEEKLY_DAYS:
+            jieba.add_word(word, freq=WEEKLY_DAY_FREQUENCY, tag="t")
         jieba.initialize()
         names.misread_persons()  # read CC-CEDICT now, not in the first write
         _initialised = True
@@ -435,13 +441,14 @@ def work_term_spellings() -> dict[tuple[str, ...], tuple[str, ...]]:
 
 
 @functools.cache
-def work_term_phrases() -> dict[str, tuple[str, ...]]:
-    """Each Chinese word of ``work_terms.WORK_TERMS`` with its English phrasings in the stored
-    form of an English memory (spaCy's lemmas, "weekly report"): a keyword form that matches
-    the words side by side."""
+def spelt_phrases() -> dict[str, tuple[str, ...]]:
+    """Each Chinese word of ``work_terms.WORK_TERMS`` with its English phrasings, and each
+    acronym of ``ACRONYMS`` with its spellings, in the stored form of an English memory (spaCy's
+    lemmas, "weekly report", "pull request"): a keyword form that matches the words side by
+    side, so a question that writes 周报 or "PR" finds the memory that spells it out."""
     assert _english_lemmatize is not None, "memories.language.nlp.configure() not called"
     found: dict[str, tuple[str, ...]] = {}
-    for word, phrasings in WORK_TERMS.items():
+    for word, phrasings in (*WORK_TERMS.items(), *ACRONYMS.items()):
         lemmas = (_english_lemmatize(phrasing).split() for phrasing in phrasings)
         found[word] = tuple(
             dict.fromkeys(" ".join(t) for t in lemmas if 2 <= len(t) <= MAX_SPELLING_TOKENS)

@@ -3,7 +3,9 @@ word lists of ``nlp`` and the dictionary of ``lexicon`` together (recall's query
 
 from __future__ import annotations
 
-from memories.language import lexicon, nlp
+import re
+
+from memories.language import lexicon, nlp, times
 from memories.language.slips import MIN_MISSPELT_LENGTH, MIN_SWAPPED_LENGTH, slips_of
 
 # A query's translations widen its tsquery: a bound keeps a long query (the context endpoint
@@ -18,9 +20,9 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
     """The query's keyword terms (``nlp.query_terms``), each with the forms that match it: the term
     itself, plus the other words of its attribute group (``nlp.ATTRIBUTE_WORDS``) or else its
     primary translations in the other language (``lexicon``) and a work term's English
-    phrasings (``nlp.work_term_phrases``), at most ``MAX_TRANSLATED_FORMS`` of those per query.
-    A word already among an earlier term's forms is not a term again: one attribute counts once
-    however many of its words the query holds,
+    phrasings or an acronym's spellings (``nlp.spelt_phrases``), at most
+    ``MAX_TRANSLATED_FORMS`` of those per query.  A word already among an earlier term's forms
+    is not a term again: one attribute counts once however many of its words the query holds,
     and so does a word written beside its translation ("部署 deploy").  jieba's search-mode
     pieces of an attribute word ("责人" of "负责人") are that word, not terms of their own.  The
     words of a spelt-out work acronym ("pull request") match the acronym ("pr": ``nlp.ACRONYMS``)
@@ -47,7 +49,7 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
             # matched side by side: forms within the query's bound.
             extra = [
                 w
-                for w in (*translations.translations(term), *nlp.work_term_phrases().get(term, ()))
+                for w in (*translations.translations(term), *nlp.spelt_phrases().get(term, ()))
                 if w not in covered
             ][:budget]
             budget -= len(extra)
@@ -56,6 +58,8 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
         found.append(forms)
     return _with_spelt(found, nlp.spelt(tokens))
 
+
+_WEEKDAY = re.compile(times.WEEKDAY_EN)
 
 # The endings spaCy takes off a word it reads as a plural ("tomas" → "toma", "moses" → "mose").
 PLURAL_ENDINGS = ("s", "es")
@@ -85,10 +89,16 @@ def typed_forms(terms: list[tuple[str, ...]], text: str) -> list[tuple[str, ...]
 
 def translated_forms(terms: list[tuple[str, ...]]) -> list[str]:
     """The forms of ``terms`` (``keyword_terms``) that are a term's dictionary translations,
-    not the term itself, its attribute's words or an acronym it spells."""
+    not the term itself, its attribute's words or an acronym it spells.  A day of the week is
+    none: it is never a name, though spaCy reads "Wednesday" in a memory as an entity."""
     known = lexicon.get()
     return sorted(
-        {form for forms in terms for form in forms[1:] if form in known.translations(forms[0])}
+        {
+            form
+            for forms in terms
+            for form in forms[1:]
+            if form in known.translations(forms[0]) and not _WEEKDAY.fullmatch(form)
+        }
     )
 
 

@@ -43,3 +43,20 @@ def test_initials_that_are_no_known_acronym_find_nothing(scope, facts):
     assert channels[Channel.KEYWORD] == []
     result = selectors.memory_search(scope=scope, query="Which chat tool do we use?")
     assert result.available and facts[SCAN] not in [i.id for i in result.items]
+
+
+SPELT = "The team's rule: a pull request needs two approvals before it is merged."
+TEA_EN = "The user drinks oolong tea in the afternoon."
+MERGE = "The user merges the weekly notes into one document on Fridays."
+
+
+def test_an_acronym_finds_the_memory_that_spells_it_out(scope, agent):
+    """The other way round: the question writes "PR", the memory spells it out. "PR" was a word
+    no memory held, so the memory matched only half the question (合并, "merged"), no more than
+    any other memory about merging."""
+    facts = added(scope, agent, SPELT, TEA_EN, MERGE)
+    hits = selectors.recall_channels(scope=scope, query="PR 合并之前要做什么", pool=10)[
+        Channel.KEYWORD
+    ]
+    assert [(h.id, h.strength) for h in hits][0] == (facts[SPELT], 1.0)
+    assert all(h.strength < 1.0 for h in hits[1:])

@@ -63,5 +63,5 @@ def test_the_phrasing_matches_its_words_side_by_side_only(scope, facts):
 
 def test_the_phrasings_are_stored_forms():
     # What an English memory stores: spaCy's lemmas, stop words dropped.
-    assert "weekly report" in nlp.work_term_phrases()["周报"]
+    assert "weekly report" in nlp.spelt_phrases()["周报"]
     assert "周报" in nlp.spelt(["write", "weekly", "report"])["report"]
