@@ -22,9 +22,9 @@ Precision rules (docs/retrieval.md, "Translations"), all from the dictionary's s
 * a word gets at most ``MAX_TRANSLATIONS`` translations: Chinese → English in sense order,
   English → Chinese by jieba's word frequency (common words first), a word for which the English
   is the second or third sense counting a half or a third;
-* generic words (``nlp.GENERIC_TERMS``, stop words) neither get nor give translations, and a
-  word never gets a word of its own language: no Chinese–Chinese synonyms through a shared
-  English gloss.
+* generic words (``nlp.GENERIC_TERMS``, stop words, question words) neither get nor give
+  translations, and a word never gets a word of its own language: no Chinese–Chinese synonyms
+  through a shared English gloss.
 
 Made once per process, under a lock, by ``memories.engine.bootstrap.prepare`` with jieba and
 spaCy when the engine is built, never inside a query's analysis; the first process of a data
@@ -194,6 +194,7 @@ def _usable_headword(word: str) -> bool:
         and word not in nlp.ZH_STOPWORDS
         and word not in nlp.GENERIC_NOUNS
         and word not in nlp.GENERIC_TERMS
+        and not nlp.ZH_QUESTION_WORD.match(word)
     )
 
 

@@ -356,11 +356,26 @@ def query_terms(text: str) -> list[str]:
     return terms_among(query_tokens(text))
 
 
+# A Chinese question's own question words (几点, 哪个, 多少, 怎么样…), no keywords, as an English
+# one's are not ("how", "which", "when" are spaCy's stop words).  几年级 is no question word alone:
+# it asks for a grade (年级).
+ZH_QUESTION_WORD = re.compile(
+    r"^(?:多少|多久|多长|多大|多远|多高|多重|多长时间|怎么样|怎样|为何|是否|有没有|"
+    r"哪一?[个里儿些家款种天年位条台部类门样]?|哪几|几[点次个号月年天岁周回遍]?)$"
+)
+# A pronoun jieba's HMM glues to the verb after it ("我住" of "我住哪个小区", "我开" of "我开的是
+# 什么车"): no word of its dictionary (我国 and 他人 are).
+_GLUED_PRONOUN = re.compile(r"^[我你他她它][\u4e00-\u9fff]$")
+
+
 def terms_among(tokens: Iterable[str]) -> list[str]:
     seen: dict[str, None] = {}
     for token in tokens:
-        if token not in GENERIC_TERMS and len(token) >= 2:
-            seen.setdefault(token, None)
+        if token in GENERIC_TERMS or len(token) < 2 or ZH_QUESTION_WORD.match(token):
+            continue
+        if _GLUED_PRONOUN.match(token) and not jieba.dt.FREQ.get(token):
+            continue
+        seen.setdefault(token, None)
     return list(seen)
 
 
