@@ -16,15 +16,17 @@ employer comes before last year's. For the editor and the programming language, 
 the user that names one (an editor's or a language's name, "用户是 Java 后端工程师") holds it too.
 
 **The user's things, and how they get to work.** No key holds the user's car, computer, phone,
-tablet or watch, or the way to work, yet they are what a user asks across languages most often
-("我开的是什么车" of "User drives a white Tesla Model 3", "How do I get to work?" of "用户每天坐地铁
-上下班"), and e5's cosine across languages left them under its floor. Each is read like an
-attribute (``THING_CAR`` …, ``HABIT_COMMUTE``), and a memory about the user that names one holds
-it: a car driven or owned, by its word or maker (not 自行车, a car maker that employs the user, or
-"drives me mad"); the device itself for a computer, phone or tablet (``software.COMPUTER`` …: a
-model, a brand said of it, "用户的手机是…" — not its operating system: "用户做 iOS 开发" says
-nothing of the phone); a watch worn (not "likes to watch films"); a commute, or a way of
-travelling to work or the office.
+tablet, watch or pets, where they grew up, or the way to work, yet they are what a user asks
+across languages most often ("我开的是什么车" of "User drives a white Tesla Model 3", "How do I
+get to work?" of "用户每天坐地铁上下班"), and e5's cosine across languages left them under its
+floor. Each is read like an attribute (``THING_CAR`` …, ``PROFILE_HOMETOWN``, ``HABIT_COMMUTE``),
+and a memory about the user that names one holds it: a car driven or owned, by its word or maker
+(not 自行车, a car maker that employs the user, or "drives me mad"); the device itself for a
+computer, phone or tablet (``software.COMPUTER`` …: a model, a brand said of it, "用户的手机是…" —
+not its operating system: "用户做 iOS 开发" says nothing of the phone); a watch worn (not "likes
+to watch films"); an animal kept (not "allergic to cats"); where the user grew up or was born
+(not where they live: that is the home city's key); a commute, or a way of travelling to work
+or the office.
 
 **Tight on purpose.** The question must ask (什么 / 哪 / what / which / where …) or name the
 user's own ("Set up my editor config for a new laptop", "我的时区"), be about the user
@@ -59,6 +61,8 @@ THING_COMPUTER = "thing.computer"
 THING_PHONE = "thing.phone"
 THING_TABLET = "thing.tablet"
 THING_WATCH = "thing.watch"
+THING_PET = "thing.pet"
+PROFILE_HOMETOWN = "profile.hometown"
 HABIT_COMMUTE = "habit.commute"
 # Each attribute: its key, then the words a question names it with (Chinese, English).
 _ASKED: tuple[tuple[str, str, str], ...] = (
@@ -75,7 +79,7 @@ _ASKED: tuple[tuple[str, str, str], ...] = (
         _ME + r"(?:住(?:在)?(?:哪|什么地方)|家在哪|在哪个城市(?:住|生活|定居)?(?:呢|啊)?\W*$|"
         r"常驻(?:在)?哪)",
         r"\bwhere do(?:es)? (?:i|the user) live\b|\bwhere (?:am i|is the user) based\b|"
-        r"\b(?:which|what) city do(?:es)? (?:i|the user) live\b|\b(?:my|the user's) home ?town\b",
+        r"\b(?:which|what) city do(?:es)? (?:i|the user) live\b",
     ),
     ("profile.time_zone", r"(?:我|用户)的?时区", r"\b(?:my|the user's) time ?zone\b"),
     (
@@ -117,6 +121,23 @@ _ASKED: tuple[tuple[str, str, str], ...] = (
         THING_WATCH,
         _ME + r"戴[^，,。？?]{0,8}?(?:手表|腕表|手环)|" + _THING_ZH.format(r"手表|腕表|手环"),
         _THING_EN.format(r"(?:smart ?)?watch"),
+    ),
+    (
+        THING_PET,
+        _ME + r"养(?:了|的|着)?(?:是)?(?:什么|哪|啥|几)|(?:我|用户)(?:家)?的?宠物",
+        r"\bpets?\b|\b(?:what|which) (?:kind of |type of |breed of )?"
+        r"(?:animal|dog|cat|bird|fish)s? do(?:es)? (?:i|the user) (?:have|keep|own)\b",
+    ),
+    (
+        PROFILE_HOMETOWN,
+        r"(?:我|用户)的?(?:老家|家乡|故乡)|(?:我|用户)(?:是)?(?:哪里|哪儿|什么地方)人|"
+        + _ME
+        + r"(?:在)?(?:哪|什么地方)[^，,。？?]{0,3}(?:长大|出生)|"
+        r"(?:我|用户)(?:出生|长大)(?:在|于)?(?:哪|什么地方)",
+        r"\b(?:my|the user's) home ?town\b|\bwhere did (?:i|the user) grow up\b|"
+        r"\b(?:which|what) (?:city|town|place) did (?:i|the user) grow up in\b|"
+        r"\bwhere (?:was|were) (?:i|the user) born\b|"
+        r"\bwhere (?:am i|is the user) (?:originally )?from\b",
     ),
     (
         HABIT_COMMUTE,
@@ -165,6 +186,22 @@ _WATCH_NAMED = re.compile(
     r"\b(?:a|an|the|my|his|her|their|smart|apple|sports?)\s+(?:[\w-]+\s+){0,2}?watch(?:es)?\b",
     re.IGNORECASE,
 )
+# An animal the user keeps: 养 with a count, a pet's word, the user's own cat or dog (not "allergic
+# to cats", not a dish).
+_PET_NAMED = re.compile(
+    r"养(?:了|着)?(?:一|两|三|四|几|\d+)?(?:只|条|头|匹|缸|对)|宠物|(?:用户|我)(?:家)?的(?:猫|狗|兔子|乌龟|鹦鹉)|"
+    r"\b(?:has|have|owns|keeps|adopted|got) (?:a|an|two|three|\d+) (?:[\w-]+ ){0,2}?"
+    r"(?:dog|cat|puppy|kitten|parrot|bird|rabbit|hamster|turtle|tortoise|fish|goldfish|pet)s?\b|"
+    r"\b(?:the user's|user's|my) (?:[\w-]+ )?(?:dog|cat|puppy|kitten|parrot|rabbit|hamster|"
+    r"turtle|pet)s?\b",
+    re.IGNORECASE,
+)
+# Where the user grew up or was born: a hometown, not where they live now.
+_HOMETOWN_NAMED = re.compile(
+    r"长大|老家|家乡|故乡|出生(?:在|于)|土生土长|"
+    r"\bgrew up\b|\bhome ?town\b|\bborn (?:in|and raised)\b|\b(?:is|comes) (?:originally )?from\b",
+    re.IGNORECASE,
+)
 # How the user gets to work: a commute, or a way of travelling to work or the office.
 _COMMUTE_NAMED = re.compile(
     r"通勤|上下班|(?:骑|坐|搭|乘|开车|步行|走路)[^，,。]{0,16}?(?:上班|去公司|到公司)|"
@@ -180,6 +217,8 @@ _NAMED = {
     THING_PHONE: software.PHONE,
     THING_TABLET: software.TABLET,
     THING_WATCH: _WATCH_NAMED,
+    THING_PET: _PET_NAMED,
+    PROFILE_HOMETOWN: _HOMETOWN_NAMED,
     HABIT_COMMUTE: _COMMUTE_NAMED,
 }
 

@@ -8,8 +8,10 @@ import pytest
 
 from memories.selectors.attributes import (
     HABIT_COMMUTE,
+    PROFILE_HOMETOWN,
     THING_CAR,
     THING_COMPUTER,
+    THING_PET,
     THING_PHONE,
     THING_TABLET,
     THING_WATCH,
@@ -32,7 +34,7 @@ from tests.memories.recall.test_listing import hit
         ("Who is my employer?", "profile.employer"),
         ("我住在哪", "profile.home_city"),
         ("Where do I live?", "profile.home_city"),
-        ("What's my hometown?", "profile.home_city"),
+        ("What's my hometown?", PROFILE_HOMETOWN),
         ("我的时区是什么", "profile.time_zone"),
         ("What is my time zone?", "profile.time_zone"),
         ("我是做什么工作的？", "profile.role"),
@@ -62,6 +64,13 @@ from tests.memories.recall.test_listing import hit
         ("我通勤方式是什么", HABIT_COMMUTE),
         ("How do I get to work?", HABIT_COMMUTE),
         ("How does the user get to the office?", HABIT_COMMUTE),
+        ("我养了什么宠物", THING_PET),
+        ("What pets does the user keep?", THING_PET),
+        ("What kind of bird do I have?", THING_PET),
+        ("我老家是哪里的", PROFILE_HOMETOWN),
+        ("我是哪里人", PROFILE_HOMETOWN),
+        ("Which city did I grow up in?", PROFILE_HOMETOWN),
+        ("Where was I born?", PROFILE_HOMETOWN),
     ],
 )
 def test_a_question_about_an_attribute_of_the_users(question, key):
@@ -95,6 +104,9 @@ def test_a_question_about_an_attribute_of_the_users(question, key):
         "What movies do I watch on weekends?",
         "我的车停在哪",
         "How do I get to the airport?",
+        "我姐姐养了什么宠物",
+        "What do cats eat?",
+        "北京人喜欢吃什么",
     ],
 )
 def test_no_attribute_of_the_users_is_read_into_another_question(question):
@@ -136,9 +148,16 @@ def test_what_holds_a_thing_of_the_users():
         hit("cycles", "The user cycles to work along the canal."),
         hit("auto_job", "用户在一家汽车公司做销售。"),
         hit("ios_dev", "用户做 iOS 开发，主要用 Swift。"),
+        hit("turtles", "用户养了两只巴西龟。"),
+        hit("allergy", "The user is allergic to cats."),
+        hit("sister_cat", "用户的姐姐养了一只猫。"),
+        hit("qingdao", "The user grew up in Qingdao."),
+        hit("lives", "用户住在杭州。"),
     ]
     assert holding(Attribute(THING_CAR), nearest) == ["volvo", "byd"]
     assert holding(Attribute(THING_WATCH), nearest) == ["garmin"]
     assert holding(Attribute(THING_PHONE), nearest) == ["pixel"]
     assert holding(Attribute(THING_COMPUTER), nearest) == ["mac"]
     assert holding(Attribute(HABIT_COMMUTE), nearest) == ["metro", "cycles"]
+    assert holding(Attribute(THING_PET), nearest) == ["turtles"]
+    assert holding(Attribute(PROFILE_HOMETOWN), nearest) == ["qingdao"]

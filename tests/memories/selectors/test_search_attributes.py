@@ -95,6 +95,8 @@ CHEN = {
     "review": "用户的团队用 GitLab 做代码评审，需要两个人批准才能合并。",
     "weekend": "The user hikes in the hills most weekends.",
     "report": "用户写周报习惯先写结论。",
+    "pet": "用户养了一只灰色的英短，叫年糕。",
+    "grew_up": "The user grew up in Qingdao and moved to Shanghai after university.",
 }
 
 
@@ -112,6 +114,8 @@ def chen(db, agent) -> tuple[object, dict[str, str]]:
         ("我用的是什么手机？", "phone"),
         ("What kind of watch do I wear?", "watch"),
         ("How do I get to work?", "commute"),
+        ("What pets do I have?", "pet"),
+        ("我老家是哪里的", "grew_up"),
     ],
 )
 def test_the_users_thing_in_the_other_language_comes_first(v1, chen, question, holder):
