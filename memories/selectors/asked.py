@@ -5,7 +5,8 @@ them first in the answer (``fuse(listed=…)``) from this one place.
 - a list of a kind ("我手上有哪些项目", "你都记得我什么": ``memories.recall.listing``);
 - one of the user's attributes ("What editor do I use?", "我在哪家公司上班":
   ``memories.selectors.attributes``), asked about now: a question about the past ("我去年在哪家
-  公司") wants a value the key no longer holds (``fusion.asks_about_past``);
+  公司") wants a value the key no longer holds (``fusion.asks_about_past``), unless the attribute
+  has no past value ("Which city did I grow up in?");
 - what restricts a meal to get for the user ("帮我订明天中午的外卖": ``memories.recall.meals``);
 - what holds the user's time, for a time to find ("帮我找个时间跟供应商开个视频沟通":
   ``memories.recall.schedule``);
@@ -35,9 +36,12 @@ def asked_first(
     """The memories among ``nearest`` (the meaning channel's rows, the nearest first) that
     ``query`` asks for by what they are, in the order they take the answer's first places;
     ``pinned`` come first in a list of everything remembered (``listing.listed``)."""
+    attribute = asked_attribute(query)
+    if attribute is not None and not attribute.timeless and asks_about_past(query):
+        attribute = None
     return (
         listed(asked_to_list(query), nearest, pinned=pinned)
-        or (holding(asked_attribute(query), nearest) if not asks_about_past(query) else [])
+        or holding(attribute, nearest)
         or restricting(query, nearest)
         or holding_time(query, nearest)
         or installing(query, nearest)

@@ -229,6 +229,12 @@ class Attribute:
 
     key: str
 
+    @property
+    def timeless(self) -> bool:
+        """Whether the attribute is asked in the past tense and never has a past value: where the
+        user grew up ("Which city did I grow up in?") is no former home city."""
+        return self.key == PROFILE_HOMETOWN
+
     def holds(self, hit: ChannelHit) -> bool:
         """Whether the memory of ``hit`` holds the attribute (above)."""
         if keys.propose_key(hit.content) == self.key:

@@ -96,7 +96,7 @@ CHEN = {
     "weekend": "The user hikes in the hills most weekends.",
     "report": "用户写周报习惯先写结论。",
     "pet": "用户养了一只灰色的英短，叫年糕。",
-    "grew_up": "The user grew up in Qingdao and moved to Shanghai after university.",
+    "grew_up": "用户在青岛长大，大学毕业后搬到了上海。",
 }
 
 
@@ -115,7 +115,9 @@ def chen(db, agent) -> tuple[object, dict[str, str]]:
         ("What kind of watch do I wear?", "watch"),
         ("How do I get to work?", "commute"),
         ("What pets do I have?", "pet"),
-        ("我老家是哪里的", "grew_up"),
+        ("What's my hometown?", "grew_up"),
+        # Asked in the past tense, as where one grew up is: still the user's, not a past value.
+        ("Which city did I grow up in?", "grew_up"),
     ],
 )
 def test_the_users_thing_in_the_other_language_comes_first(v1, chen, question, holder):
