@@ -63,6 +63,8 @@ THING_TABLET = "thing.tablet"
 THING_WATCH = "thing.watch"
 THING_PET = "thing.pet"
 PROFILE_HOMETOWN = "profile.hometown"
+PROFILE_MANAGER = "profile.manager"
+PROFILE_EDUCATION = "profile.education"
 HABIT_COMMUTE = "habit.commute"
 # Each attribute: its key, then the words a question names it with (Chinese, English).
 _ASKED: tuple[tuple[str, str, str], ...] = (
@@ -140,6 +142,25 @@ _ASKED: tuple[tuple[str, str, str], ...] = (
         r"\bwhere (?:am i|is the user) (?:originally )?from\b",
     ),
     (
+        PROFILE_MANAGER,
+        r"(?:我|用户)的(?:直属)?(?:上级|领导|老板|主管|经理|leader)(?:是)?(?:谁|叫什么|哪位)|"
+        r"(?:我|用户)(?:向|跟|给)谁汇报|谁是(?:我|用户)的(?:直属)?(?:上级|领导|老板|主管|经理)",
+        r"\b(?:who is|who's) (?:my|the user's) (?:direct |line )?(?:manager|boss|supervisor|"
+        r"team lead|lead)\b|\bwho do(?:es)? (?:i|the user) report to\b|"
+        r"\b(?:my|the user's) (?:direct |line )?(?:manager|boss|supervisor)\b",
+    ),
+    (
+        PROFILE_EDUCATION,
+        r"(?:我|用户)[^，,。？?]{0,4}?(?:最高)?(?:学历|学位)|"
+        r"(?:我|用户)[^，,。？?]{0,4}?(?:专业|本科|研究生|硕士|博士)(?:是|学的是|读的是|学的|读的)?(?:什么|哪)|"
+        r"(?:我|用户)[^，,。？?]{0,3}?(?:学|读)的?(?:是)?(?:什么|哪个|啥)专业|"
+        r"(?:我|用户)(?:是)?(?:从)?(?:哪|哪个|哪所)(?:大学|学校|院校)毕业",
+        r"\b(?:my|the user's) (?:highest )?(?:degree|major|education|alma mater)\b|"
+        r"\bwhat did (?:i|the user) (?:study|major in)\b|"
+        r"\bwhere did (?:i|the user) (?:study|go to (?:university|college)|graduate)\b|"
+        r"\b(?:which|what) (?:university|college) did (?:i|the user)\b",
+    ),
+    (
         HABIT_COMMUTE,
         _ME + r"(?:每天)?(?:怎么|如何|怎样|靠什么)(?:去|来)?(?:上班|上下班|通勤|去公司)|"
         r"(?:我|用户)的?(?:每天)?(?:上下班|通勤)(?:方式)?(?:是)?(?:怎么|什么|如何|坐|用)",
@@ -202,6 +223,19 @@ _HOMETOWN_NAMED = re.compile(
     r"\bgrew up\b|\bhome ?town\b|\bborn (?:in|and raised)\b|\b(?:is|comes) (?:originally )?from\b",
     re.IGNORECASE,
 )
+# Who the user reports to.
+_MANAGER_NAMED = re.compile(
+    r"上级|上司|直属领导|(?:的|是)(?:领导|老板|主管|经理)|汇报(?:给|对象)|向[^，,。]{1,12}汇报|"
+    r"\b(?:manager|boss|supervisor|line manager|team lead)\b|\breports? (?:directly )?to\b",
+    re.IGNORECASE,
+)
+# A degree, a major, a university studied at.
+_EDUCATION_NAMED = re.compile(
+    r"本科|硕士|博士|学位|学历|专业(?!人士|的人|团队|意见|水平)|毕业(?:于|自)|大学(?:读|学)的|"
+    r"\b(?:bachelor'?s|master'?s|phd|ph\.d|doctorate|degree|majored|graduated|alma mater|"
+    r"(?:studied|studies) (?:\w+ ){0,3}at)\b",
+    re.IGNORECASE,
+)
 # How the user gets to work: a commute, or a way of travelling to work or the office.
 _COMMUTE_NAMED = re.compile(
     r"通勤|上下班|(?:骑|坐|搭|乘|开车|步行|走路)[^，,。]{0,16}?(?:上班|去公司|到公司)|"
@@ -219,6 +253,8 @@ _NAMED = {
     THING_WATCH: _WATCH_NAMED,
     THING_PET: _PET_NAMED,
     PROFILE_HOMETOWN: _HOMETOWN_NAMED,
+    PROFILE_MANAGER: _MANAGER_NAMED,
+    PROFILE_EDUCATION: _EDUCATION_NAMED,
     HABIT_COMMUTE: _COMMUTE_NAMED,
 }
 
@@ -232,8 +268,9 @@ class Attribute:
     @property
     def timeless(self) -> bool:
         """Whether the attribute is asked in the past tense and never has a past value: where the
-        user grew up ("Which city did I grow up in?") is no former home city."""
-        return self.key == PROFILE_HOMETOWN
+        user grew up ("Which city did I grow up in?") is no former home city, and what they
+        studied ("What did I study?") no former degree."""
+        return self.key in (PROFILE_HOMETOWN, PROFILE_EDUCATION)
 
     def holds(self, hit: ChannelHit) -> bool:
         """Whether the memory of ``hit`` holds the attribute (above)."""

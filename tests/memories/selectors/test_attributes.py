@@ -8,7 +8,9 @@ import pytest
 
 from memories.selectors.attributes import (
     HABIT_COMMUTE,
+    PROFILE_EDUCATION,
     PROFILE_HOMETOWN,
+    PROFILE_MANAGER,
     THING_CAR,
     THING_COMPUTER,
     THING_PET,
@@ -71,6 +73,16 @@ from tests.memories.recall.test_listing import hit
         ("我是哪里人", PROFILE_HOMETOWN),
         ("Which city did I grow up in?", PROFILE_HOMETOWN),
         ("Where was I born?", PROFILE_HOMETOWN),
+        ("Who is my manager?", PROFILE_MANAGER),
+        ("Who does the user report to?", PROFILE_MANAGER),
+        ("我的直属领导是谁", PROFILE_MANAGER),
+        ("我向谁汇报", PROFILE_MANAGER),
+        ("What's my highest degree?", PROFILE_EDUCATION),
+        ("What did I study?", PROFILE_EDUCATION),
+        ("Which university did I go to?", PROFILE_EDUCATION),
+        ("我本科学的是什么专业？", PROFILE_EDUCATION),
+        ("我是什么学历", PROFILE_EDUCATION),
+        ("我是哪个大学毕业的", PROFILE_EDUCATION),
     ],
 )
 def test_a_question_about_an_attribute_of_the_users(question, key):
@@ -107,6 +119,10 @@ def test_a_question_about_an_attribute_of_the_users(question, key):
         "我姐姐养了什么宠物",
         "What do cats eat?",
         "北京人喜欢吃什么",
+        "Who is my sister's manager?",
+        "我老婆的领导是谁",
+        "What degree should I get?",
+        "哪个大学的计算机专业最好",
     ],
 )
 def test_no_attribute_of_the_users_is_read_into_another_question(question):
@@ -153,6 +169,11 @@ def test_what_holds_a_thing_of_the_users():
         hit("sister_cat", "用户的姐姐养了一只猫。"),
         hit("qingdao", "The user grew up in Qingdao."),
         hit("lives", "用户住在杭州。"),
+        hit("boss", "用户的直属上级是王磊。"),
+        hit("reports", "The user reports to Maria, the head of data."),
+        hit("masters", "The user has a master's degree in chemistry."),
+        hit("major", "用户本科学的是统计。"),
+        hit("after_uni", "用户大学毕业后搬到了上海。"),
     ]
     assert holding(Attribute(THING_CAR), nearest) == ["volvo", "byd"]
     assert holding(Attribute(THING_WATCH), nearest) == ["garmin"]
@@ -161,3 +182,5 @@ def test_what_holds_a_thing_of_the_users():
     assert holding(Attribute(HABIT_COMMUTE), nearest) == ["metro", "cycles"]
     assert holding(Attribute(THING_PET), nearest) == ["turtles"]
     assert holding(Attribute(PROFILE_HOMETOWN), nearest) == ["qingdao"]
+    assert holding(Attribute(PROFILE_MANAGER), nearest) == ["boss", "reports"]
+    assert holding(Attribute(PROFILE_EDUCATION), nearest) == ["masters", "major"]

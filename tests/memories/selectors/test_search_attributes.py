@@ -97,6 +97,8 @@ CHEN = {
     "report": "用户写周报习惯先写结论。",
     "pet": "用户养了一只灰色的英短，叫年糕。",
     "grew_up": "用户在青岛长大，大学毕业后搬到了上海。",
+    "manager": "用户的直属上级是王磊，每周一对一。",
+    "degree": "The user has a master's degree in chemistry from the University of Leeds.",
 }
 
 
@@ -118,6 +120,9 @@ def chen(db, agent) -> tuple[object, dict[str, str]]:
         ("What's my hometown?", "grew_up"),
         # Asked in the past tense, as where one grew up is: still the user's, not a past value.
         ("Which city did I grow up in?", "grew_up"),
+        ("Who is my manager?", "manager"),
+        ("我是什么学历", "degree"),
+        ("我大学学的什么专业", "degree"),
     ],
 )
 def test_the_users_thing_in_the_other_language_comes_first(v1, chen, question, holder):
