@@ -360,7 +360,7 @@ def query_terms(text: str) -> list[str]:
 # one's are not ("how", "which", "when" are spaCy's stop words).  几年级 is no question word alone:
 # it asks for a grade (年级).
 ZH_QUESTION_WORD = re.compile(
-    r"^(?:多少|多久|多长|多大|多远|多高|多重|多长时间|怎么样|怎样|为何|是否|有没有|"
+    r"^(?:多少|多久|多长|多大|多远|多高|多重|多长时间|怎么样|怎样|为何|是否|有没有|干什么|干嘛|做什么|"
     r"哪一?[个里儿些家款种天年位条台部类门样]?|哪几|几[点次个号月年天岁周回遍]?)$"
 )
 # A pronoun jieba's HMM glues to the verb after it ("我住" of "我住哪个小区", "我开" of "我开的是

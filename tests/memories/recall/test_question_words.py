@@ -40,6 +40,7 @@ def test_a_question_word_is_no_keyword(scope, agent, query, wanted):
         # Words of the dictionary stay: 我国 is a word, 几年级 asks for a grade (年级).
         ("我国的首都", ["我国", "首都"]),
         ("女儿几年级", ["女儿", "年级", "几年级"]),
+        ("周末一般干什么", ["周末", "一般"]),
     ],
 )
 def test_the_terms_of_a_question(query, terms):
