@@ -11,6 +11,7 @@ counts. It never holds the token.
 from __future__ import annotations
 
 import time
+import traceback
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +25,16 @@ from edges.gate.service import GateStop, Service
 # The steps ``verify`` can run, in order (``--only``); the local ones need the verify process to
 # reach the service's database.
 STEPS = tuple(step.name for step in steps.ORDER)
+# A step failed in a way no check foresaw (a lost database connection, a bug of the gate's): the
+# release is refused and the report still written, with where it happened.
+CRASHED = "verify.crashed"
+
+
+def _unforeseen(error: Exception) -> str:
+    """The error's type and message, and the line of the gate that raised it."""
+    frames = traceback.extract_tb(error.__traceback__)
+    at = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    return "".join(traceback.format_exception_only(error)).strip() + at
 
 
 def verify(
@@ -48,8 +59,12 @@ def verify(
         baseline_versions=recorded_versions(baseline),
     )
     gate = Gate(service, result, write, baseline)
-    with gate.step("initialisation"):
-        ready = frame.initialisation(gate)
+    ready = False
+    try:
+        with gate.step("initialisation"):
+            ready = frame.initialisation(gate)
+    except Exception as error:  # reported below, never lost: the run must leave its report
+        gate.check(CRASHED, False, _unforeseen(error))
     if ready:
         try:
             with gate.step("release"):
@@ -63,12 +78,16 @@ def verify(
                     step.run(gate)
         except GateStop as stop:
             gate.check("service_answers", False, str(stop))
+        except Exception as error:
+            gate.check(CRASHED, False, _unforeseen(error))
         finally:
             with gate.step("cleanup"):
                 try:
                     frame.cleanup(gate)
                 except GateStop as stop:
                     gate.check("cleanup", False, str(stop))
+                except Exception as error:
+                    gate.check("cleanup", False, _unforeseen(error))
     if only:
         gate.check(
             "verify.partial",

@@ -357,3 +357,18 @@ def test_the_baseline_records_the_embedders_in_use_and_no_sample_by_default(sett
     settings.SECOND_MODEL = "off"
     assert [e["role"] for e in embedders_in_use()] == ["primary"]
     assert record_sample(0, write=lambda _: None)["entries"] == []
+
+
+def test_an_unforeseen_error_is_reported_not_lost(verify, monkeypatch):
+    """A step that fails in a way the gate does not foresee still leaves its report and refuses.
+    A run on a loaded machine once exited with no report at all, and nothing said why."""
+    from edges.gate import frame
+
+    def fail(gate: Any) -> None:
+        raise RuntimeError("connection to the database was lost")
+
+    monkeypatch.setattr(frame, "release_matches", fail)
+    verdict = verify("isolation")
+    refused_for(verdict, "verify.crashed")
+    crashed = verdict.findings("verify.crashed")[0]
+    assert "RuntimeError: connection to the database was lost" in crashed["detail"]
