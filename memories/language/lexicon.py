@@ -74,7 +74,6 @@ _MARKED = re.compile(
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"^(?:to|a|an|the) ")
-_WEEKDAY = re.compile(times.WEEKDAY_EN, re.IGNORECASE)
 _ONE_WORD = re.compile(r"^[a-z]+$")
 
 
@@ -159,7 +158,9 @@ def _common_entries(lines: Iterable[str]) -> Iterator[tuple[str, str]]:
     A day of the week is no name, though CC-CEDICT capitalises its pinyin as it does a name's
     (星期三 [Xing1 qi1 san1] "Wednesday")."""
     for entry in script.entries(lines):
-        if not entry.proper or _WEEKDAY.fullmatch(entry.senses[0] if entry.senses else ""):
+        if not entry.proper or times.WEEKDAY_WORD.fullmatch(
+            entry.senses[0] if entry.senses else ""
+        ):
             yield entry.simplified, "/".join(entry.senses)
 
 

@@ -3,8 +3,6 @@ word lists of ``nlp`` and the dictionary of ``lexicon`` together (recall's query
 
 from __future__ import annotations
 
-import re
-
 from memories.language import lexicon, nlp, times
 from memories.language.slips import MIN_MISSPELT_LENGTH, MIN_SWAPPED_LENGTH, slips_of
 
@@ -59,8 +57,6 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
     return _with_spelt(found, nlp.spelt(tokens))
 
 
-_WEEKDAY = re.compile(times.WEEKDAY_EN)
-
 # The endings spaCy takes off a word it reads as a plural ("tomas" → "toma", "moses" → "mose").
 PLURAL_ENDINGS = ("s", "es")
 
@@ -97,7 +93,7 @@ def translated_forms(terms: list[tuple[str, ...]]) -> list[str]:
             form
             for forms in terms
             for form in forms[1:]
-            if form in known.translations(forms[0]) and not _WEEKDAY.fullmatch(form)
+            if form in known.translations(forms[0]) and not times.WEEKDAY_WORD.fullmatch(form)
         }
     )
 

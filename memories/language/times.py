@@ -8,6 +8,7 @@ time (``memories.recall.schedule``).
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 # A day of the week, 周末 included; 星期 or 礼拜 alone is a week ("两个星期"), not a day.
@@ -27,3 +28,5 @@ PART_OF_DAY_EN: Final = (
     r"\b(?:mornings?|afternoons?|evenings?|nights?|midnight|noon|lunch(?:time)?|bedtime)\b"
 )
 HOUR_EN: Final = r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b"
+# A whole text that is a day of the week, in either case (a dictionary sense, a keyword form).
+WEEKDAY_WORD: Final = re.compile(WEEKDAY_EN, re.IGNORECASE)

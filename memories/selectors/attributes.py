@@ -108,9 +108,7 @@ _ASKED: tuple[tuple[str, str, str], ...] = (
         THING_CAR,
         _ME + r"(?:开|驾驶|有)的?(?:是)?(?:什么|哪|啥)[^，,。？?]{0,5}车|"
         r"(?:我|用户)的(?:车|汽车|座驾)(?:是)?(?:什么|哪|啥)",
-        r"\b(?:what|which) (?:kind of |type of |make of |brand of |model of )?car "
-        r"do(?:es)? (?:i|the user) (?:drive|have|own)\b|\bwhat do(?:es)? (?:i|the user) drive\b|"
-        r"\b(?:my|the user's) car\b",
+        _THING_EN.format(r"car") + r"|\bwhat do(?:es)? (?:i|the user) drive\b",
     ),
     (
         THING_COMPUTER,
@@ -243,6 +241,8 @@ _COMMUTE_NAMED = re.compile(
     r"tube))\b[^.]{0,30}?\bto (?:work|the office)\b",
     re.IGNORECASE,
 )
+# The attributes a memory key holds (the rest only by ``_NAMED``: no key rule reads them).
+_KEYED = frozenset(key for key, _ in keys.KEY_RULES)
 _NAMED = {
     "preference.editor": _EDITOR_NAMED,
     "profile.programming_language": _LANGUAGE_NAMED,
@@ -274,7 +274,7 @@ class Attribute:
 
     def holds(self, hit: ChannelHit) -> bool:
         """Whether the memory of ``hit`` holds the attribute (above)."""
-        if keys.propose_key(hit.content) == self.key:
+        if self.key in _KEYED and keys.propose_key(hit.content) == self.key:
             return True
         named = _NAMED.get(self.key)
         return (
