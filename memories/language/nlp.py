@@ -174,14 +174,43 @@ def _lemmatize(text: str) -> str:
 
 def _jieba_tokens(text: str) -> list[str]:
     tokens: list[str] = []
-    for token in jieba.cut_for_search(normalize_quotes(text).lower()):
-        token = token.strip()
+    cut = [token.strip() for token in jieba.cut_for_search(normalize_quotes(text).lower())]
+    for position, token in enumerate(cut):
         if not token or token in ZH_STOPWORDS or not TOKEN_OK.match(token):
             continue
         if len(token) == 1 and has_han(token):
+            joined = _separated_verb(cut, position)
+            if joined:
+                tokens.append(joined)
             continue  # single characters are mostly function words and only add noise
         tokens.append(token)
     return tokens
+
+
+# What a verb-object word takes inside it: an aspect (了, 过) and a count (一次, 两回, 三天, 个,
+# 一下) — 值一次班, 请了三天假, 理了个发.
+_INSIDE_SEPARATED = re.compile(
+    r"^[了过]?(?:[一二两三四五六七八九十几半\d]*[次回趟遍下天个场顿]|一下)?$"
+)
+MAX_INSIDE_SEPARATED = 3
+
+
+def _separated_verb(cut: list[str], position: int) -> str | None:
+    """The verb-object word whose object is the single character ``cut[position]``, when a
+    count or an aspect stands between it and its verb (值 / 一次 / 班 is 值班; jieba cuts the
+    verb off a pronoun as 我值): a word of jieba's dictionary, else None.  A longer object
+    (吃了三个苹果) is a word of its own already."""
+    for before in range(position - 1, max(position - 1 - MAX_INSIDE_SEPARATED, -1), -1):
+        inside = "".join(cut[before + 1 : position])
+        if not inside or not _INSIDE_SEPARATED.match(inside):
+            continue
+        verb = cut[before]
+        if len(verb) == 2 and _GLUED_PRONOUN.match(verb):
+            verb = verb[1]
+        word = verb + cut[position]
+        if len(verb) == 1 and has_han(verb) and jieba.dt.FREQ.get(word):
+            return word
+    return None
 
 
 def single_han_words(text: str) -> list[str]:
@@ -369,8 +398,18 @@ _GLUED_PRONOUN = re.compile(r"^[我你他她它][\u4e00-\u9fff]$")
 
 
 def terms_among(tokens: Iterable[str]) -> list[str]:
+    """The keyword terms of ``tokens``: no generic or question words, no single characters, a
+    phrase of stop words ("on call": ``stop_phrases``) one term; unique, in order."""
+    tokens = list(tokens)
+    runs = _stop_phrase_runs(tokens)
+    phrased: list[str] = []
+    position = 0
+    while position < len(tokens):
+        size = runs.get(position, 1)
+        phrased.append(" ".join(tokens[position : position + size]))
+        position += size
     seen: dict[str, None] = {}
-    for token in tokens:
+    for token in phrased:
         if token in GENERIC_TERMS or len(token) < 2 or ZH_QUESTION_WORD.match(token):
             continue
         if _GLUED_PRONOUN.match(token) and not jieba.dt.FREQ.get(token):
@@ -486,13 +525,14 @@ def _spellings(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, ...], tuple[
 def spelt(tokens: list[str]) -> dict[str, list[str]]:
     """For each of a query's tokens (``query_tokens``) that is a word of a spelt-out acronym
     ("pull" and "request" of "pull request") or of a work term's English phrasing ("weekly"
-    and "report" of "weekly report"), the acronyms and Chinese words it helps spell."""
+    and "report" of "weekly report"), the acronyms and Chinese words it helps spell; a run of
+    stop words that is one term ("on call": ``terms_among``) is one key too."""
     found: dict[str, list[str]] = {}
     for spellings in (acronym_spellings(), work_term_spellings()):
         for size in range(2, MAX_SPELLING_TOKENS + 1):
             for start in range(len(tokens) - size + 1):
                 run = tuple(tokens[start : start + size])
-                for word in run:
+                for word in (*run, " ".join(run)):
                     for form in spellings.get(run, ()):
                         if form not in found.setdefault(word, []):
                             found[word].append(form)
@@ -514,13 +554,26 @@ ATTRIBUTE_OF = {word: group for group in ATTRIBUTE_WORDS for word in group}
 
 
 def english_bm25(tokens: Iterable[Any]) -> str:
-    """Mem0's ``lemmatize_for_bm25`` over spaCy tokens, except that an attribute word spaCy
-    lists as a stop word ("due", "own") is kept: it is what "When is Kestrel due?" asks.
+    """Mem0's ``lemmatize_for_bm25`` over spaCy tokens, with three changes.  An attribute word
+    spaCy lists as a stop word ("due", "own") is kept: it is what "When is Kestrel due?" asks.
+    A word whose lemma is a stop word is one too ("goes", "calls" as "go", "call"): spaCy flags
+    the word as written.  And a work term's phrasing made only of stop words ("on call" of 值班)
+    is kept whole: it would leave nothing (``stop_phrases``).
     Alphanumeric lemmas, plus the ``-ing`` form beside its lemma (Mem0's rule for meeting/meet).
     """
+    doc = list(tokens)
+    lemmas = [token.lemma_.lower() for token in doc]
+    phrased = {
+        position
+        for start, size in _stop_phrase_runs(lemmas).items()
+        for position in range(start, start + size)
+    }
     kept: list[str] = []
-    for token in tokens:
-        if token.is_punct or (token.is_stop and token.text not in ATTRIBUTE_OF):
+    for position, token in enumerate(doc):
+        if token.is_punct:
+            continue
+        stop = token.is_stop or token.vocab[token.lemma_.lower()].is_stop
+        if stop and token.text not in ATTRIBUTE_OF and position not in phrased:
             continue
         lemma = token.lemma_
         if lemma.isalnum():
@@ -528,6 +581,36 @@ def english_bm25(tokens: Iterable[Any]) -> str:
         if token.text.endswith("ing") and token.text != lemma and token.text.isalnum():
             kept.append(token.text)
     return " ".join(kept)
+
+
+@functools.cache
+def stop_phrases() -> frozenset[tuple[str, ...]]:
+    """The phrasings of ``work_terms.WORK_TERMS`` and the spellings of ``ACRONYMS`` made only of
+    words spaCy drops as stop words ("on call", "one on one", "move out"), as lower-case lemmas:
+    kept whole in the keyword tokens, and one term of a query (``terms_among``).  A phrasing
+    with another word ("go live") keeps that word, which carries it."""
+    pipeline = english_pipeline()
+    phrasings = sorted(
+        {p for _, spellings in (*WORK_TERMS.items(), *ACRONYMS.items()) for p in spellings}
+    )
+    found: set[tuple[str, ...]] = set()
+    for doc in pipeline.pipe(phrasings, batch_size=64):
+        words = [t for t in doc if not t.is_punct]
+        if len(words) >= 2 and all(t.is_stop or t.vocab[t.lemma_.lower()].is_stop for t in words):
+            found.add(tuple(t.lemma_.lower() for t in words))
+    return frozenset(found)
+
+
+def _stop_phrase_runs(tokens: list[str]) -> dict[int, int]:
+    """Where each run of ``tokens`` that is one of ``stop_phrases`` starts, with its length."""
+    phrases = stop_phrases()
+    runs: dict[int, int] = {}
+    for size in sorted({len(p) for p in phrases}, reverse=True):
+        for start in range(len(tokens) - size + 1):
+            inside = any(s <= start < s + n or start <= s < start + size for s, n in runs.items())
+            if not inside and tuple(tokens[start : start + size]) in phrases:
+                runs[start] = size
+    return runs
 
 
 def name_grams(text: str) -> list[str]:

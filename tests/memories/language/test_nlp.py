@@ -210,6 +210,54 @@ def test_attribute_words_that_spacy_calls_stop_words_are_kept(text, word):
     assert "is" not in nlp.lemmatize_for_bm25(text).split()
 
 
+@pytest.mark.parametrize(
+    ("text", "dropped", "kept"),
+    [
+        ("How much traffic goes to a canary release first?", "go", "canary"),
+        ("The user takes the metro to work", "take", "metro"),
+        ("He calls his mother every Sunday", "call", "mother"),
+    ],
+)
+def test_a_stop_word_inflected_is_still_a_stop_word(text, dropped, kept):
+    """spaCy's stop list holds "go", "make", "call", and its flag reads the word as written:
+    "goes" passed and was stored as "go", a term no other memory or question keeps, which
+    weighed as much as the rarest word and held "How much traffic goes to a canary release
+    first?" under the keyword channel's half."""
+    tokens = nlp.lemmatize_for_bm25(text).split()
+    assert dropped not in tokens
+    assert kept in tokens
+
+
+def test_the_words_of_a_work_phrasing_are_kept_even_when_spacy_drops_them_alone():
+    """To spaCy "on call" is two stop words: "User is on call every fourth week." stored "user
+    fourth week", and 值班's phrasing "on call" had no form to match."""
+    assert "on call" in nlp.lemmatize_for_bm25("User is on call every fourth week.")
+    assert "on call" in nlp.spelt_phrases()["值班"]
+    # Alone, the words stay stop words.
+    assert "call" not in nlp.lemmatize_for_bm25("Call me tomorrow").split()
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("我多久值一次班", "值班"),
+        ("用户每周游两次泳", "游泳"),
+        ("我上个月请了三天假", "请假"),
+        ("用户每天洗一次澡", "洗澡"),
+    ],
+)
+def test_a_separable_verb_split_by_a_count_is_also_the_whole_word(text, word):
+    """A Chinese verb-object word takes a count or an aspect inside it (值一次班, 请了三天假):
+    jieba cuts 值 / 一次 / 班, and single characters are no keywords, so the verb was lost."""
+    assert word in nlp.lemmatize_for_bm25(text).split()
+
+
+def test_a_count_between_a_verb_and_a_longer_object_joins_nothing():
+    tokens = nlp.lemmatize_for_bm25("我吃了三个苹果").split()
+    assert "苹果" in tokens
+    assert not any(token.startswith("吃") for token in tokens)
+
+
 def test_keywords_of_a_query_match_the_keywords_of_the_fact():
     """What makes "Poco 项目的技术方案" find the seed example by keyword."""
     query = set(nlp.lemmatize_for_bm25("Poco 项目的技术方案").split())
