@@ -26,10 +26,13 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
     words of a spelt-out work acronym ("pull request") match the acronym ("pr": ``nlp.ACRONYMS``)
     too.  A work term (``work_terms.WORK_TERMS``) joins its two languages both ways: the words
     of its English phrasing ("weekly report") match the Chinese word (周报), and the Chinese word
-    matches the phrasing's words side by side."""
+    matches the phrasing's words side by side.  A word of a phrasing or spelling the query
+    spells out means it there: "release" of "canary release" is 灰度, without its attribute's
+    words or its dictionary senses."""
     translations = lexicon.get()
     tokens = nlp.query_tokens(text)
     terms = nlp.terms_among(tokens)
+    spelt = nlp.spelt(tokens)
     attribute_words = [t for t in terms if t in nlp.ATTRIBUTE_OF]
     found: list[tuple[str, ...]] = []
     covered: set[str] = set()
@@ -38,8 +41,13 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
         if term in covered:
             continue
         group = nlp.ATTRIBUTE_OF.get(term)
-        if group is not None:
-            forms: tuple[str, ...] = (term, *sorted(group - {term}))
+        forms: tuple[str, ...]
+        if term in spelt:
+            # A word of a spelt-out acronym or work term means what the phrase means:
+            # "release" of "canary release" is 灰度, not a deadline or its dictionary senses.
+            forms = (term,)
+        elif group is not None:
+            forms = (term, *sorted(group - {term}))
         elif any(term in word for word in attribute_words):
             continue
         else:
@@ -54,7 +62,7 @@ def keyword_terms(text: str) -> list[tuple[str, ...]]:
             forms = (term, *extra)
         covered.update(forms)
         found.append(forms)
-    return _with_spelt(found, nlp.spelt(tokens))
+    return _with_spelt(found, spelt)
 
 
 # The endings spaCy takes off a word it reads as a plural ("tomas" → "toma", "moses" → "mose").
