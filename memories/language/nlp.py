@@ -572,8 +572,7 @@ def english_bm25(tokens: Iterable[Any]) -> str:
     for position, token in enumerate(doc):
         if token.is_punct:
             continue
-        stop = token.is_stop or token.vocab[token.lemma_.lower()].is_stop
-        if stop and token.text not in ATTRIBUTE_OF and position not in phrased:
+        if is_stop(token) and token.text not in ATTRIBUTE_OF and position not in phrased:
             continue
         lemma = token.lemma_
         if lemma.isalnum():
@@ -581,6 +580,11 @@ def english_bm25(tokens: Iterable[Any]) -> str:
         if token.text.endswith("ing") and token.text != lemma and token.text.isalnum():
             kept.append(token.text)
     return " ".join(kept)
+
+
+def is_stop(token: Any) -> bool:
+    """A spaCy token that is a stop word as written or by its lemma ("goes" is "go")."""
+    return bool(token.is_stop or token.vocab[token.lemma_.lower()].is_stop)
 
 
 @functools.cache
@@ -596,7 +600,7 @@ def stop_phrases() -> frozenset[tuple[str, ...]]:
     found: set[tuple[str, ...]] = set()
     for doc in pipeline.pipe(phrasings, batch_size=64):
         words = [t for t in doc if not t.is_punct]
-        if len(words) >= 2 and all(t.is_stop or t.vocab[t.lemma_.lower()].is_stop for t in words):
+        if len(words) >= 2 and all(is_stop(t) for t in words):
             found.add(tuple(t.lemma_.lower() for t in words))
     return frozenset(found)
 
