@@ -392,6 +392,9 @@ ZH_QUESTION_WORD = re.compile(
     r"^(?:多少|多久|多长|多大|多远|多高|多重|多长时间|怎么样|怎样|为何|是否|有没有|干什么|干嘛|做什么|"
     r"哪一?[个里儿些家款种天年位条台部类门样]?|哪几|几[点次个号月年天岁周回遍]?)$"
 )
+# A count (一次, 两回, 三个, 每次): no keyword, as "once", "twice" and "three" are spaCy's stop
+# words; a duration (三天, 两年) still is one.
+ZH_COUNT_WORD = re.compile(r"^(?:[一二两三四五六七八九十百几半每]+|\d+)[次回遍趟下个]$")
 # A pronoun jieba's HMM glues to the verb after it ("我住" of "我住哪个小区", "我开" of "我开的是
 # 什么车"): no word of its dictionary (我国 and 他人 are).
 _GLUED_PRONOUN = re.compile(r"^[我你他她它][\u4e00-\u9fff]$")
@@ -411,6 +414,8 @@ def terms_among(tokens: Iterable[str]) -> list[str]:
     seen: dict[str, None] = {}
     for token in phrased:
         if token in GENERIC_TERMS or len(token) < 2 or ZH_QUESTION_WORD.match(token):
+            continue
+        if ZH_COUNT_WORD.match(token):
             continue
         if _GLUED_PRONOUN.match(token) and not jieba.dt.FREQ.get(token):
             continue
@@ -607,6 +612,8 @@ def stop_phrases() -> frozenset[tuple[str, ...]]:
 
 def _stop_phrase_runs(tokens: list[str]) -> dict[int, int]:
     """Where each run of ``tokens`` that is one of ``stop_phrases`` starts, with its length."""
+    if sum(1 for token in tokens if token.isascii()) < 2:
+        return {}  # no English phrase here (and no need of spaCy for a Chinese question)
     phrases = stop_phrases()
     runs: dict[int, int] = {}
     for size in sorted({len(p) for p in phrases}, reverse=True):
