@@ -31,7 +31,6 @@ INDEX = (
     "CREATE INDEX IF NOT EXISTS poco_memories_entities_recall_name_idx "
     "ON poco_memories_entities (recall_scope, recall_name)"
 )
-BATCH = 500
 
 
 def _name_column(expression: str) -> str:
@@ -43,6 +42,7 @@ def _name_column(expression: str) -> str:
 
 def fold_stored_keywords(apps: Any, schema_editor: Any) -> None:
     from memories.language import nlp, script
+    from memories.ops import keywords
 
     with schema_editor.connection.cursor() as cur:
         cur.execute(
@@ -59,20 +59,8 @@ def fold_stored_keywords(apps: Any, schema_editor: Any) -> None:
             elif (folded := nlp.fold_accents(lemmas)) != lemmas:
                 changed.append((folded, memory_id))
         if retokenise:
-            from memories.engine import bootstrap
-
-            bootstrap.prepare()  # jieba with the engine's own words
-            for memory_id, text, lemmas in retokenise:
-                if (tokens := nlp.lemmatize_for_bm25(text)) != lemmas:
-                    changed.append((tokens, memory_id))
-        for start in range(0, len(changed), BATCH):
-            chunk = changed[start : start + BATCH]
-            cur.execute(
-                "UPDATE poco_memories m "
-                "SET payload = jsonb_set(m.payload, '{text_lemmatized}', to_jsonb(k.tokens)) "
-                "FROM unnest(%s::text[], %s::uuid[]) AS k(tokens, id) WHERE m.id = k.id",
-                ([tokens for tokens, _ in chunk], [memory_id for _, memory_id in chunk]),
-            )
+            changed += keywords.tokenised_again(retokenise)
+        keywords.write_tokens(cur, changed)
 
 
 class Migration(migrations.Migration):

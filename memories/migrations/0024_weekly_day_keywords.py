@@ -13,37 +13,14 @@ from typing import Any
 
 from django.db import migrations
 
-BATCH = 500
-
 
 def weekly_day_keywords(apps: Any, schema_editor: Any) -> None:
-    from memories.language import nlp
+    from memories.ops import keywords
 
     with schema_editor.connection.cursor() as cur:
-        cur.execute(
-            "SELECT id::text, payload->>'data', payload->>'text_lemmatized' FROM poco_memories "
-            "WHERE payload->>'text_lemmatized' IS NOT NULL AND payload->>'data' ~ %s",
-            ["每周[一二四天]"],
-        )
-        rows = cur.fetchall()
-        if not rows:
-            return
-        from memories.engine import bootstrap
-
-        bootstrap.prepare()  # jieba with the engine's own words
-        changed = [
-            (tokens, memory_id)
-            for memory_id, text, lemmas in rows
-            if (tokens := nlp.lemmatize_for_bm25(text)) != lemmas
-        ]
-        for start in range(0, len(changed), BATCH):
-            chunk = changed[start : start + BATCH]
-            cur.execute(
-                "UPDATE poco_memories m "
-                "SET payload = jsonb_set(m.payload, '{text_lemmatized}', to_jsonb(k.tokens)) "
-                "FROM unnest(%s::text[], %s::uuid[]) AS k(tokens, id) WHERE m.id = k.id",
-                ([tokens for tokens, _ in chunk], [memory_id for _, memory_id in chunk]),
-            )
+        rows = keywords.memories_matching(cur, "每周[一二四天]")
+        if rows:
+            keywords.write_tokens(cur, keywords.tokenised_again(rows))
 
 
 class Migration(migrations.Migration):
