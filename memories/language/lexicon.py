@@ -244,7 +244,7 @@ def _english_forms(words: set[str]) -> dict[str, str]:
     ordered = sorted(words)
     found: dict[str, str] = {}
     for word, doc in zip(ordered, pipeline.pipe(ordered, batch_size=64), strict=True):
-        lemmas = [t.lemma_ for t in doc if not (t.is_punct or nlp.is_stop(t))]
+        lemmas = [t.lemma_ for t in doc if not (t.is_punct or t.is_stop)]
         if len(lemmas) != 1:
             continue
         lemma = lemmas[0]

@@ -337,7 +337,7 @@ def extract_entities_batch(texts: list[str], batch_size: int = 32) -> list[list[
 GENERIC_TERMS = word_set(
     "用户 用户的 喜欢 偏好 希望 使用 总是 一直 习惯 通常 平时 现在 以后 之前 相关 有关 时候 "
     "user users prefer prefers preference like likes use uses want always usually usual "
-    "team thing stuff kind way get make"
+    "team thing stuff kind way get make go"
 )
 NAME_UNIT = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[a-z0-9][a-z0-9+#._-]*")
 MAX_HAN_GRAM = 12
@@ -559,11 +559,10 @@ ATTRIBUTE_OF = {word: group for group in ATTRIBUTE_WORDS for word in group}
 
 
 def english_bm25(tokens: Iterable[Any]) -> str:
-    """Mem0's ``lemmatize_for_bm25`` over spaCy tokens, with three changes.  An attribute word
+    """Mem0's ``lemmatize_for_bm25`` over spaCy tokens, with two changes.  An attribute word
     spaCy lists as a stop word ("due", "own") is kept: it is what "When is Kestrel due?" asks.
-    A word whose lemma is a stop word is one too ("goes", "calls" as "go", "call"): spaCy flags
-    the word as written.  And a work term's phrasing made only of stop words ("on call" of 值班)
-    is kept whole: it would leave nothing (``stop_phrases``).
+    And a work term's phrasing made only of stop words ("on call" of 值班) is kept whole: it
+    would leave nothing (``stop_phrases``).
     Alphanumeric lemmas, plus the ``-ing`` form beside its lemma (Mem0's rule for meeting/meet).
     """
     doc = list(tokens)
@@ -577,7 +576,7 @@ def english_bm25(tokens: Iterable[Any]) -> str:
     for position, token in enumerate(doc):
         if token.is_punct:
             continue
-        if is_stop(token) and token.text not in ATTRIBUTE_OF and position not in phrased:
+        if token.is_stop and token.text not in ATTRIBUTE_OF and position not in phrased:
             continue
         lemma = token.lemma_
         if lemma.isalnum():
@@ -585,11 +584,6 @@ def english_bm25(tokens: Iterable[Any]) -> str:
         if token.text.endswith("ing") and token.text != lemma and token.text.isalnum():
             kept.append(token.text)
     return " ".join(kept)
-
-
-def is_stop(token: Any) -> bool:
-    """A spaCy token that is a stop word as written or by its lemma ("goes" is "go")."""
-    return bool(token.is_stop or token.vocab[token.lemma_.lower()].is_stop)
 
 
 @functools.cache
@@ -605,7 +599,7 @@ def stop_phrases() -> frozenset[tuple[str, ...]]:
     found: set[tuple[str, ...]] = set()
     for doc in pipeline.pipe(phrasings, batch_size=64):
         words = [t for t in doc if not t.is_punct]
-        if len(words) >= 2 and all(is_stop(t) for t in words):
+        if len(words) >= 2 and all(t.is_stop for t in words):
             found.add(tuple(t.lemma_.lower() for t in words))
     return frozenset(found)
 
