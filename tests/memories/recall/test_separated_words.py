@@ -69,6 +69,7 @@ def test_memories_stored_before_get_their_words_back(scope, remember):
         )
     assert keyword(scope, "我多久值一次班") == []
     apply_data_migration(
-        "0025_stop_phrases_and_separated_verbs", "stop_phrases_and_separated_verbs"
+        "0025_light_verbs_stop_phrases_and_separated_verbs",
+        "light_verbs_stop_phrases_and_separated_verbs",
     )
     assert keyword(scope, "我多久值一次班") == [on_call]
