@@ -7,6 +7,8 @@ from django.urls import reverse
 
 from edges.console.forms import SEMANTIC_TOP_K
 from memories import selectors
+from memories.recall.tuning import MIN_CHANNEL_POOL
+from memories.selectors.search import recall_channels
 from memories.types import (
     SearchResult,
 )
@@ -116,16 +118,20 @@ def test_a_page_past_the_end_redirects_to_the_last_page(alice_client, alice_scop
     assert "第 2 / 2 页" in html(alice_client.get(response["Location"]))
 
 
-def test_semantic_search_finds_by_meaning(alice_client, alice_scope, remember):
+def test_semantic_search_finds_by_meaning(alice_client, alice_scope, remember, caplog):
     remember(alice_scope, "用户偏好使用简体中文回答，结论先行，说明保持简洁。")
+    query = "用户偏好用简体中文回答"
     response = alice_client.get(
-        reverse("console:memories"),
-        {"q": "用户偏好用简体中文回答", "mode": "semantic"},
-        **htmx("results"),
+        reverse("console:memories"), {"q": query, "mode": "semantic"}, **htmx("results")
     )
     page = html(response)
     assert response.status_code == 200
-    assert "结论先行" in page and "高度相关" in page  # a word, not a fused score read as cosine
+    # A word, not a fused score read as cosine. (CI once showed 相关 here, which no run has
+    # shown since: should it recur, the message says which channel missed the memory, and why.)
+    assert "结论先行" in page and "高度相关" in page, (
+        recall_channels(scope=alice_scope, query=query, pool=MIN_CHANNEL_POOL),
+        [record.getMessage() for record in caplog.records],
+    )
 
 
 def test_semantic_search_marks_the_related_memories(alice_client, alice_scope, remember):
