@@ -58,9 +58,12 @@ def _setup() -> None:
     call_command("migrate", interactive=False, verbosity=0)
 
 
-def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, Ranker]:
+def _systems(
+    pool: int, top_k: int = TOP_K, single: bool = False, answer_all: bool = False
+) -> dict[str, Ranker]:
     """name -> (scope, query) -> memory ids, best first; ``single`` adds the keyword and the
-    entity channel alone."""
+    entity channel alone; ``answer_all`` the product answering every question (``--answer-all``:
+    where no channel has evidence, a model's own unfloored order fills the answer)."""
     from django.conf import settings
 
     from memories import selectors
@@ -125,6 +128,21 @@ def _systems(pool: int, top_k: int = TOP_K, single: bool = False) -> dict[str, R
     if settings.SECOND_MODEL != "off":
         systems[f"meaning only ({settings.SECOND_MODEL})"] = fused(Channel.MEANING)
         systems["fused (all four: the product)"] = fused(*Channel, product=True)
+    if answer_all:
+        product = fused(*Channel, product=True)
+        unfloored = {"e5's": (Channel.MEANING, None), "USE v3's": (Channel.VECTOR, 0.0)}
+        for model, (channel, floor) in unfloored.items():
+
+            def answered(scope, query: str, channel=channel, floor=floor) -> list[str]:
+                found = product(scope, query)
+                if found:
+                    return found
+                order = selectors.recall_channels(
+                    scope=scope, query=query, pool=pool, min_score=floor
+                ).get(channel, ())
+                return [h.id for h in order][:top_k]
+
+            systems[f"the product, else {model} order (answers all)"] = answered
     return systems
 
 
@@ -165,14 +183,14 @@ def _score(ranked: Sequence[str], relevant: set[str]) -> tuple[float, float, flo
     return 0.0, 0.0, 0.0
 
 
-def evaluate(pool: int, misses: bool = False, grown: bool = False) -> str:
+def evaluate(pool: int, misses: bool = False, grown: bool = False, answer_all: bool = False) -> str:
     from eval import dataset
 
     run = uuid.uuid4().hex[:8]
     stored = dataset.grown_memories() if grown else dataset.memories()
     queries = dataset.QUERIES + (dataset.grown_queries() if grown else [])
     scopes, ids = _store(stored, run)
-    systems = _systems(pool)
+    systems = _systems(pool, answer_all=answer_all)
     key_of = {memory_id: key for scope_ids in ids.values() for key, memory_id in scope_ids.items()}
     # system -> kind -> [hit1, hit3, rr] sums and counts; negatives: answered count
     sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0] * 4))
@@ -358,12 +376,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", type=int, default=40, help="candidates per channel")
     parser.add_argument("--misses", action="store_true", help="print every query not hit first")
     parser.add_argument(
+        "--answer-all",
+        action="store_true",
+        help="also the product answering every question, a model's unfloored order where no "
+        "channel has evidence: what the order reaches without the answer decision (never "
+        "written to the docs)",
+    )
+    parser.add_argument(
         "--only",
         choices=("written", "grown", "conversations", "as_of", "extraction", "secrets"),
         help="run one part only (--write then updates only that part's tables, and only when "
         "that is the part run)",
     )
     args = parser.parse_args(argv)
+    if args.answer_all and args.write:
+        parser.error("--answer-all rows are not the docs' tables: run it without --write")
     if args.only == "extraction":  # no database: the extractor alone (docs/extraction.md)
         return _extraction(args.write)
     if args.only in (None, "secrets"):
@@ -376,7 +403,8 @@ def main(argv: list[str] | None = None) -> int:
     scoped = wanted[args.only] if args.only else parts
     if scoped:
         table = "\n\n".join(
-            f"**{title}**\n\n" + evaluate(args.pool, misses=args.misses, grown=grown)
+            f"**{title}**\n\n"
+            + evaluate(args.pool, misses=args.misses, grown=grown, answer_all=args.answer_all)
             for title, grown in scoped
         )
         print(table)
