@@ -187,11 +187,13 @@ def _jieba_tokens(text: str) -> list[str]:
     return tokens
 
 
+# The numerals of a Chinese count (一次, 三天, 两回, 3 次): read by the counts below.
+ZH_NUMERALS = "一二两三四五六七八九十百几半0-9"
+
+
 # What a verb-object word takes inside it: an aspect (了, 过) and a count (一次, 两回, 三天, 个,
 # 一下) — 值一次班, 请了三天假, 理了个发.
-_INSIDE_SEPARATED = re.compile(
-    r"^[了过]?(?:[一二两三四五六七八九十几半\d]*[次回趟遍下天个场顿]|一下)?$"
-)
+_INSIDE_SEPARATED = re.compile(rf"^[了过]?(?:[{ZH_NUMERALS}]*[次回趟遍下天个场顿]|一下)?$")
 MAX_INSIDE_SEPARATED = 3
 
 
@@ -394,7 +396,7 @@ ZH_QUESTION_WORD = re.compile(
 )
 # A count (一次, 两回, 三个, 每次): no keyword, as "once", "twice" and "three" are spaCy's stop
 # words; a duration (三天, 两年) still is one.
-ZH_COUNT_WORD = re.compile(r"^(?:[一二两三四五六七八九十百几半每]+|\d+)[次回遍趟下个]$")
+ZH_COUNT_WORD = re.compile(rf"^[{ZH_NUMERALS}每]+[次回遍趟下个]$")
 # A pronoun jieba's HMM glues to the verb after it ("我住" of "我住哪个小区", "我开" of "我开的是
 # 什么车"): no word of its dictionary (我国 and 他人 are).
 _GLUED_PRONOUN = re.compile(r"^[我你他她它][\u4e00-\u9fff]$")
