@@ -127,22 +127,28 @@ def _systems(
     )
     if settings.SECOND_MODEL != "off":
         systems[f"meaning only ({settings.SECOND_MODEL})"] = fused(Channel.MEANING)
-        systems["fused (all four: the product)"] = fused(*Channel, product=True)
-    if answer_all:
-        product = fused(*Channel, product=True)
-        unfloored = {"e5's": (Channel.MEANING, None), "USE v3's": (Channel.VECTOR, 0.0)}
-        for model, (channel, floor) in unfloored.items():
+        product = systems["fused (all four: the product)"] = fused(*Channel, product=True)
+        if answer_all:
+            # e5's order is the meaning channel's, unfloored already; USE v3's needs floor 0.
+            for model, channel, floor in (
+                ("e5's", Channel.MEANING, None),
+                ("USE v3's", Channel.VECTOR, 0.0),
+            ):
 
-            def answered(scope, query: str, channel=channel, floor=floor) -> list[str]:
-                found = product(scope, query)
-                if found:
-                    return found
-                order = selectors.recall_channels(
-                    scope=scope, query=query, pool=pool, min_score=floor
-                ).get(channel, ())
-                return [h.id for h in order][:top_k]
+                def answered(scope, query: str, channel=channel, floor=floor) -> list[str]:
+                    found = product(scope, query)
+                    if found:
+                        return found
+                    order = (
+                        channels(scope, query)
+                        if floor is None
+                        else selectors.recall_channels(
+                            scope=scope, query=query, pool=pool, min_score=floor
+                        )
+                    ).get(channel, ())
+                    return [h.id for h in order][:top_k]
 
-            systems[f"the product, else {model} order (answers all)"] = answered
+                systems[f"the product, else {model} order (answers all)"] = answered
     return systems
 
 
